@@ -1,0 +1,39 @@
+# Quick start: `make run` and `make test`. Both install missing Debian packages first.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+PORT ?= 6379
+
+.PHONY: all setup build run test unit integration asan bench clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@mkdir -p data
+	./$(BUILD)/rankd --bind 127.0.0.1 --port $(PORT) --dir ./data
+
+unit: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+integration: build
+	@RANKD_BIN=$(abspath $(BUILD))/rankd /usr/bin/python3 -m pytest -q tests
+
+test: unit integration
+
+asan: setup
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRANKD_SANITIZE=ON -DRANKD_BENCH=OFF >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ctest --output-on-failure -j $(JOBS)
+	@RANKD_BIN=$(abspath build-asan)/rankd /usr/bin/python3 -m pytest -q tests
+
+bench: build
+	@bash bench/run_all.sh
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,149 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// SortedSet is the one API over a Redis sorted set's two encodings:
+//   - compact: one sorted array for small sets (the role of Redis's
+//     listpack), used while size <= zset-max-listpack-entries and every
+//     member <= zset-max-listpack-value bytes;
+//   - tree: an order-statistic (counted) B+tree ordered by (score, member),
+//     plus a member index for O(1) member -> score.
+// Callers never see which one is in use except through encoding().
+//
+// Order is Redis's: ascending score (a double, never NaN; -inf/+inf allowed,
+// -0.0 == 0.0), ties by member bytes (memcmp, shorter first on a common
+// prefix). Ranks are 0-based in that ascending order; reverse ranks are
+// computed by callers as size() - 1 - rank.
+//
+// Views (std::string_view members) returned by any method are valid until the
+// next mutation of the set. Not thread-safe: one owner thread.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/functional/function_ref.h"
+
+namespace rankd {
+
+// Conversion thresholds, owned by the server configuration and passed in on
+// each call that may grow the set, so CONFIG SET takes effect at once.
+struct SortedSetLimits {
+  size_t max_compact_entries = 128;  // zset-max-listpack-entries
+  size_t max_compact_value = 64;     // zset-max-listpack-value (bytes)
+};
+
+// Score interval with Redis's "(" exclusive bounds.
+struct ScoreRange {
+  double min = 0, max = 0;
+  bool min_exclusive = false, max_exclusive = false;
+};
+
+// Lex interval: "-" and "+" are the infinities, "[x" inclusive, "(x" exclusive.
+struct LexBound {
+  enum class Kind { kMinusInf, kPlusInf, kInclusive, kExclusive };
+  Kind kind = Kind::kMinusInf;
+  std::string_view value;  // for kInclusive / kExclusive
+};
+struct LexRange {
+  LexBound min, max;
+};
+
+// What ZADD-family flags ask for. incr: the score is an increment.
+struct AddOptions {
+  bool nx = false, xx = false, gt = false, lt = false, incr = false;
+};
+
+struct AddResult {
+  enum class Kind {
+    kAdded,      // a new member
+    kUpdated,    // existing member, score changed
+    kUnchanged,  // existing member, same score
+    kSkipped,    // NX/XX/GT/LT prevented the write
+    kNaN,        // incr produced NaN (inf + -inf); nothing changed
+  };
+  Kind kind;
+  double score;  // the member's score after the call (kAdded/kUpdated/kUnchanged)
+};
+
+class SortedSet {
+ public:
+  enum class Encoding { kCompact, kTree };
+  using Visitor = absl::FunctionRef<void(std::string_view member, double score)>;
+
+  // An empty set. `hint_size` / `hint_max_len` say what the first write will
+  // bring (ZADD's pair count and longest member; a store command's result
+  // size) so a set that would convert at once starts as a tree, as Redis's
+  // zsetTypeCreate does. Entries limit 0 means always a tree.
+  SortedSet(const SortedSetLimits& limits, size_t hint_size = 0, size_t hint_max_len = 0);
+  ~SortedSet();
+  SortedSet(const SortedSet&) = delete;
+  SortedSet& operator=(const SortedSet&) = delete;
+  // Deep copy (COPY command).
+  std::unique_ptr<SortedSet> Clone() const;
+
+  size_t size() const;
+  bool empty() const { return size() == 0; }
+  Encoding encoding() const;
+  // Bytes allocated for this set (tree, index, member bytes), for MEMORY USAGE
+  // and INFO used_memory accounting. O(1).
+  size_t MemoryUsage() const;
+
+  // Inserts or updates with ZADD semantics (NX, XX, GT, LT, INCR as Redis:
+  // GT/LT never block adding a new member; INCR with a NaN result changes
+  // nothing). Converts compact -> tree past `limits`. O(log n) for trees.
+  // REQUIRES: !isnan(score); options already validated for conflicts.
+  AddResult Add(std::string_view member, double score, const AddOptions& opts,
+                const SortedSetLimits& limits);
+
+  // Removes `member`; false if absent. O(log n).
+  bool Remove(std::string_view member);
+
+  // The member's score, or nullopt. O(1) for trees.
+  std::optional<double> Score(std::string_view member) const;
+
+  // The member's 0-based ascending rank, or nullopt. O(log n).
+  std::optional<uint64_t> Rank(std::string_view member) const;
+
+  // Number of elements strictly before the first element inside `r`'s lower
+  // bound, i.e. the rank the first in-range element would have. O(log n).
+  uint64_t ScoreLowerRank(double min, bool exclusive) const;
+  // Number of elements with score < max (exclusive) or <= max (inclusive):
+  // one past the rank of the last element inside an upper bound. O(log n).
+  uint64_t ScoreUpperRank(double max, bool exclusive) const;
+  // Same for lex bounds (assuming equal scores, as Redis does). O(log n).
+  uint64_t LexLowerRank(const LexBound& min) const;
+  uint64_t LexUpperRank(const LexBound& max) const;
+
+  // Visits elements with ranks [start, stop] (inclusive, ascending ranks,
+  // REQUIRES: start <= stop < size()) in ascending order, or descending
+  // (stop down to start) if `reverse`. O(log n + count).
+  void ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse, Visitor fn) const;
+
+  // The element at ascending rank `rank`. REQUIRES: rank < size(). O(log n).
+  std::pair<std::string_view, double> At(uint64_t rank) const;
+
+  // Removes elements with ranks [start, stop]; returns how many. REQUIRES:
+  // start <= stop < size(). O(log n + count).
+  uint64_t RemoveRankRange(uint64_t start, uint64_t stop);
+
+  // ZSCAN step: visits some elements and returns the next cursor (0 when the
+  // iteration is complete). A full iteration visits every element present
+  // from start to end at least once, even if the set changes or converts
+  // between calls (Redis's SCAN guarantee). `count` is a hint. A compact set
+  // is visited whole in one call (cursor 0), as Redis does for listpacks.
+  uint64_t Scan(uint64_t cursor, size_t count, Visitor fn) const;
+
+  // If the set is a tree that now fits the compact limits, converts it back
+  // (Redis does this for the results of store commands and on load).
+  void ShrinkIfFits(const SortedSetLimits& limits);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rankd

@@ -1,0 +1,89 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "net/reply.h"
+
+#include "base/numbers.h"
+
+namespace rankd {
+
+void ReplyBuilder::Header(char type, size_t n) {
+  buf_.push_back(type);
+  AppendInt64(&buf_, static_cast<int64_t>(n));
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::SimpleString(std::string_view s) {
+  buf_.push_back('+');
+  buf_.append(s);
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::Error(std::string_view msg) {
+  buf_.push_back('-');
+  size_t start = buf_.size();
+  buf_.append(msg);
+  for (size_t i = start; i < buf_.size(); i++) {
+    if (buf_[i] == '\r' || buf_[i] == '\n') buf_[i] = ' ';
+  }
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::Integer(int64_t v) {
+  buf_.push_back(':');
+  AppendInt64(&buf_, v);
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::Bulk(std::string_view s) {
+  Header('$', s.size());
+  buf_.append(s);
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::Double(double d) {
+  if (resp3()) {
+    buf_.push_back(',');
+    AppendDouble(&buf_, d);
+    buf_.append("\r\n", 2);
+    return;
+  }
+  std::string s;
+  AppendDouble(&s, d);
+  Bulk(s);
+}
+
+void ReplyBuilder::Bool(bool b) {
+  if (resp3()) {
+    buf_.append(b ? "#t\r\n" : "#f\r\n");
+  } else {
+    buf_.append(b ? ":1\r\n" : ":0\r\n");
+  }
+}
+
+void ReplyBuilder::Null() { buf_.append(resp3() ? "_\r\n" : "$-1\r\n"); }
+void ReplyBuilder::NullArray() { buf_.append(resp3() ? "_\r\n" : "*-1\r\n"); }
+void ReplyBuilder::ArrayHeader(size_t n) { Header('*', n); }
+void ReplyBuilder::MapHeader(size_t n) { resp3() ? Header('%', n) : Header('*', 2 * n); }
+void ReplyBuilder::SetHeader(size_t n) { Header(resp3() ? '~' : '*', n); }
+void ReplyBuilder::PushHeader(size_t n) { Header(resp3() ? '>' : '*', n); }
+
+void ReplyBuilder::Verbatim(std::string_view s) {
+  if (!resp3()) return Bulk(s);
+  Header('=', s.size() + 4);
+  buf_.append("txt:");
+  buf_.append(s);
+  buf_.append("\r\n", 2);
+}
+
+void ReplyBuilder::FinishArray(size_t token, size_t n) {
+  std::string h = "*" + FormatInt64(static_cast<int64_t>(n)) + "\r\n";
+  buf_.insert(token, h);
+}
+
+void ReplyBuilder::FinishMap(size_t token, size_t n) {
+  std::string h = (resp3() ? "%" : "*") + FormatInt64(static_cast<int64_t>(resp3() ? n : 2 * n)) +
+                  "\r\n";
+  buf_.insert(token, h);
+}
+
+}  // namespace rankd

@@ -1,0 +1,66 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// ReplyBuilder appends RESP2 or RESP3 replies to a byte buffer. It is the only
+// place that knows reply encodings: handlers say "a map of 3", "a double", and
+// the builder writes what the connection's protocol version calls for, with
+// the downgrades Redis uses under RESP2 (map -> flat array, double -> bulk
+// string, null -> $-1 or *-1, bool -> integer).
+//
+// One builder per connection (net/connection.h); scripting uses standalone
+// builders to capture a command's reply. Not thread-safe.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rankd {
+
+class ReplyBuilder {
+ public:
+  explicit ReplyBuilder(int resp_version = 2) : version_(resp_version) {}
+
+  int version() const { return version_; }
+  void set_version(int v) { version_ = v; }
+  bool resp3() const { return version_ >= 3; }
+
+  // The bytes written so far, in order. The owner drains it.
+  std::string& buffer() { return buf_; }
+  const std::string& buffer() const { return buf_; }
+
+  void SimpleString(std::string_view s);  // +s
+  void Ok() { SimpleString("OK"); }
+  // `msg` is the full error text without the leading '-', e.g.
+  // "ERR syntax error" or "WRONGTYPE Operation against ...". Any CR/LF in
+  // `msg` is replaced by spaces so the reply stays one line.
+  void Error(std::string_view msg);
+  void Integer(int64_t v);      // :v
+  void Bulk(std::string_view s);  // $len s
+  void Double(double d);        // RESP3 ,d   RESP2 bulk "%.17g" / "inf"
+  void Bool(bool b);            // RESP3 #t/#f RESP2 :1/:0
+  void Null();                  // RESP3 _    RESP2 $-1 (null bulk)
+  void NullArray();             // RESP3 _    RESP2 *-1 (null array)
+  void ArrayHeader(size_t n);   // *n
+  void MapHeader(size_t n);     // RESP3 %n   RESP2 *2n  (n key/value pairs)
+  void SetHeader(size_t n);     // RESP3 ~n   RESP2 *n
+  void PushHeader(size_t n);    // RESP3 >n   RESP2 *n
+  void Verbatim(std::string_view s);  // RESP3 =len txt:s   RESP2 bulk
+  void EmptyArray() { ArrayHeader(0); }
+  // Appends pre-encoded RESP bytes unchanged (e.g. a queued EXEC reply).
+  void Raw(std::string_view bytes) { buf_.append(bytes); }
+
+  // For replies whose length is known only after writing the elements:
+  // reserve a header, write the elements, then fill it in. The token is a
+  // buffer offset; it stays valid while nothing else drains the buffer.
+  size_t DeferArray() { return buf_.size(); }
+  void FinishArray(size_t token, size_t n);  // inserts *n at token
+  void FinishMap(size_t token, size_t n);    // inserts %n (RESP2: *2n) at token
+
+ private:
+  void Header(char type, size_t n);
+  std::string buf_;
+  int version_;
+};
+
+}  // namespace rankd
