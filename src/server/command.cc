@@ -1,0 +1,38 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/command.h"
+
+#include <cctype>
+
+#include "server/client.h"
+#include "server/server.h"
+
+namespace rankd {
+
+Database& CommandContext::db() { return server.db(client.db_index); }
+
+std::string WrongArityError(std::string_view command_name) {
+  std::string s = "ERR wrong number of arguments for '";
+  for (char ch : command_name) s.push_back(static_cast<char>(tolower(ch)));
+  return s + "' command";
+}
+
+std::string UnknownSubcommandError(std::string_view subcommand, std::string_view command) {
+  std::string s = "ERR unknown subcommand '";
+  s.append(subcommand.substr(0, 128));
+  s += "'. Try ";
+  for (char ch : command) s.push_back(static_cast<char>(toupper(ch)));
+  return s + " HELP.";
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (tolower(static_cast<unsigned char>(a[i])) != tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace rankd

@@ -1,0 +1,88 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What a command is: a spec (name, arity, flags, key positions, handler) and
+// the context its handler runs in. Each family file (keys_family.cc,
+// zset_family.cc, ...) declares one table of specs, readable as data:
+//
+//   constexpr CommandSpec kStringCommands[] = {
+//     // name   arity flags                 first last step handler
+//     {"get",    2,    kReadOnly | kFast,    1,    1,   1,   &Get},
+//   };
+//
+// Arity follows Redis: N = exactly N args including the name, -N = at least
+// N. The dispatcher checks arity, authentication and MULTI queueing before a
+// handler runs, so handlers never re-check them. A handler parses its
+// arguments, operates on the database, and writes exactly one reply (or
+// blocks the client, see Server::Block).
+
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "net/reply.h"
+
+namespace rankd {
+
+class Server;
+struct Client;
+class Database;
+
+enum CommandFlags : uint32_t {
+  kWrite = 1 << 0,       // may modify the keyspace
+  kReadOnly = 1 << 1,    // never modifies the keyspace
+  kDenyOom = 1 << 2,     // may grow memory
+  kFast = 1 << 3,        // O(1) or O(log n)
+  kAdmin = 1 << 4,       // server administration
+  kNoScript = 1 << 5,    // not allowed from Lua scripts
+  kNoAuth = 1 << 6,      // allowed before AUTH (AUTH, HELLO, QUIT)
+  kBlocking = 1 << 7,    // may block the client
+  kNoMulti = 1 << 8,     // runs at once even inside MULTI (EXEC, DISCARD, ...)
+  kLoading = 1 << 9,     // allowed while loading data
+  kStale = 1 << 10,      // allowed on a stale replica
+  kMayReplicate = 1 << 11,
+  kNoPropagate = 1 << 12,  // never written to the append-only log
+};
+
+struct CommandContext;
+using CommandHandler = void (*)(CommandContext& ctx);
+
+struct CommandSpec {
+  std::string_view name;  // lower case
+  int arity;
+  uint32_t flags;
+  int first_key;  // 0: no keys; negative last_key counts from the end
+  int last_key;
+  int key_step;
+  CommandHandler handler;
+};
+
+struct CommandContext {
+  Server& server;
+  Client& client;
+  ReplyBuilder& reply;
+  std::span<const std::string_view> args;
+  // True while a blocked client's command is retried because a key it waits
+  // on became ready; a handler that still cannot serve returns without
+  // replying and the client stays blocked.
+  bool retrying_blocked = false;
+  // True inside MULTI/EXEC and scripts: blocking commands must not block.
+  bool no_block = false;
+
+  // The client's selected database.
+  Database& db();
+  size_t argc() const { return args.size(); }
+  std::string_view arg(size_t i) const { return args[i]; }
+};
+
+// "ERR wrong number of arguments for 'get' command"
+std::string WrongArityError(std::string_view command_name);
+// "ERR unknown subcommand 'x'. Try CLIENT HELP."
+std::string UnknownSubcommandError(std::string_view subcommand, std::string_view command);
+
+// ASCII case-insensitive equality, for option keywords.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+}  // namespace rankd

@@ -1,0 +1,306 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/config.h"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "base/glob.h"
+#include "base/numbers.h"
+
+namespace rankd {
+
+struct ConfigTable::Param {
+  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave };
+  std::string_view name;
+  std::string_view alias;
+  Kind kind;
+  void* field;
+  int64_t min = 0, max = LLONG_MAX;
+  bool immutable = false;
+  std::vector<std::string_view> choices = {};
+};
+
+namespace {
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::vector<std::string> SplitSpaces(std::string_view v) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < v.size()) {
+    while (i < v.size() && v[i] == ' ') i++;
+    size_t j = i;
+    while (j < v.size() && v[j] != ' ') j++;
+    if (j > i) out.emplace_back(v.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool ParseMemory(std::string_view s, int64_t* out) {
+  static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
+      {"kb", 1024}, {"mb", 1024 * 1024}, {"gb", 1024LL * 1024 * 1024},
+      {"k", 1000},  {"m", 1000 * 1000},  {"g", 1000LL * 1000 * 1000}, {"b", 1}};
+  int64_t mul = 1;
+  for (auto [suffix, m] : kUnits) {
+    if (s.size() > suffix.size() && IEquals(s.substr(s.size() - suffix.size()), suffix)) {
+      s.remove_suffix(suffix.size());
+      mul = m;
+      break;
+    }
+  }
+  int64_t v;
+  if (!ParseInt64(s, &v) || v < 0 || (mul > 1 && v > LLONG_MAX / mul)) return false;
+  *out = v * mul;
+  return true;
+}
+
+ConfigTable::ConfigTable(Config* c) : cfg_(c) {
+  using K = Param::Kind;
+  params_ = {
+      {"port", "", K::kInt, &c->port, 0, 65535, true},
+      {"bind", "", K::kList, &c->bind, 0, 0, true},
+      {"maxclients", "", K::kInt, &c->maxclients, 1, 1000000},
+      {"timeout", "", K::kInt, &c->timeout, 0, INT_MAX},
+      {"tcp-keepalive", "", K::kInt, &c->tcp_keepalive, 0, INT_MAX},
+      {"protected-mode", "", K::kBool, &c->protected_mode},
+      {"proto-max-bulk-len", "", K::kMemory, &c->proto_max_bulk_len, 1024 * 1024, LLONG_MAX},
+      {"client-query-buffer-limit", "", K::kMemory, &c->client_query_buffer_limit, 1024 * 1024,
+       LLONG_MAX},
+      {"dir", "", K::kString, &c->dir},
+      {"databases", "", K::kInt, &c->databases, 1, INT_MAX, true},
+      {"loglevel", "", K::kEnum, &c->loglevel, 0, 0, false,
+       {"debug", "verbose", "notice", "warning"}},
+      {"logfile", "", K::kString, &c->logfile, 0, 0, true},
+      {"requirepass", "", K::kString, &c->requirepass},
+      {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
+      {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},
+      {"daemonize", "", K::kBool, &c->daemonize, 0, 0, true},
+      {"maxmemory", "", K::kMemory, &c->maxmemory},
+      {"maxmemory-policy", "", K::kEnum, &c->maxmemory_policy, 0, 0, false,
+       {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
+        "allkeys-lfu", "allkeys-random", "noeviction"}},
+      {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
+      {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
+      {"busy-reply-threshold", "lua-time-limit", K::kInt, &c->busy_reply_threshold, 0,
+       LONG_MAX},
+      {"zset-max-listpack-entries", "zset-max-ziplist-entries", K::kInt,
+       &c->zset_max_listpack_entries, 0, LONG_MAX},
+      {"zset-max-listpack-value", "zset-max-ziplist-value", K::kInt, &c->zset_max_listpack_value,
+       0, LONG_MAX},
+      {"set-max-intset-entries", "", K::kInt, &c->set_max_intset_entries, 0, LONG_MAX},
+      {"set-max-listpack-entries", "", K::kInt, &c->set_max_listpack_entries, 0, LONG_MAX},
+      {"set-max-listpack-value", "", K::kInt, &c->set_max_listpack_value, 0, LONG_MAX},
+      {"appendonly", "", K::kBool, &c->appendonly},
+      {"appendfilename", "", K::kString, &c->appendfilename, 0, 0, true},
+      {"appenddirname", "", K::kString, &c->appenddirname, 0, 0, true},
+      {"appendfsync", "", K::kEnum, &c->appendfsync, 0, 0, false, {"always", "everysec", "no"}},
+      {"auto-aof-rewrite-percentage", "", K::kInt, &c->auto_aof_rewrite_percentage, 0, INT_MAX},
+      {"auto-aof-rewrite-min-size", "", K::kMemory, &c->auto_aof_rewrite_min_size},
+      {"dbfilename", "", K::kString, &c->dbfilename},
+      {"save", "", K::kSave, &c->save},
+      {"stop-writes-on-bgsave-error", "", K::kBool, &c->stop_writes_on_bgsave_error},
+      {"rdbcompression", "", K::kBool, &c->rdbcompression},
+      {"rdbchecksum", "", K::kBool, &c->rdbchecksum},
+  };
+}
+
+ConfigTable::~ConfigTable() = default;
+
+const ConfigTable::Param* ConfigTable::Find(std::string_view name) const {
+  for (const Param& p : params_) {
+    if (IEquals(p.name, name) || (!p.alias.empty() && IEquals(p.alias, name))) return &p;
+  }
+  return nullptr;
+}
+
+bool ConfigTable::Known(std::string_view name) const { return Find(name) != nullptr; }
+
+std::string ConfigTable::Set(std::string_view name, std::string_view value, bool at_startup) {
+  const Param* p = Find(name);
+  if (!p) return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
+  if (p->immutable && !at_startup) return "can't set immutable config";
+  using K = Param::Kind;
+  switch (p->kind) {
+    case K::kInt:
+    case K::kMemory: {
+      int64_t v;
+      bool ok = p->kind == K::kInt ? ParseInt64(value, &v) : ParseMemory(value, &v);
+      if (!ok) return p->kind == K::kInt ? "argument couldn't be parsed into an integer"
+                                         : "argument must be a memory value";
+      if (v < p->min || v > p->max) {
+        return "argument must be between " + FormatInt64(p->min) + " and " + FormatInt64(p->max) +
+               " inclusive";
+      }
+      *static_cast<int64_t*>(p->field) = v;
+      break;
+    }
+    case K::kBool:
+      if (IEquals(value, "yes")) {
+        *static_cast<bool*>(p->field) = true;
+      } else if (IEquals(value, "no")) {
+        *static_cast<bool*>(p->field) = false;
+      } else {
+        return "argument must be 'yes' or 'no'";
+      }
+      break;
+    case K::kString:
+      *static_cast<std::string*>(p->field) = std::string(value);
+      break;
+    case K::kEnum: {
+      auto it = std::find_if(p->choices.begin(), p->choices.end(),
+                             [&](std::string_view c) { return IEquals(c, value); });
+      if (it == p->choices.end()) return "argument(s) must be one of the following: " +
+                                         [&] {
+                                           std::string s;
+                                           for (auto c : p->choices) s += (s.empty() ? "" : ", ") + std::string(c);
+                                           return s;
+                                         }();
+      *static_cast<std::string*>(p->field) = std::string(*it);
+      break;
+    }
+    case K::kList: {
+      auto v = SplitSpaces(value);
+      if (v.empty()) return "argument must not be empty";
+      *static_cast<std::vector<std::string>*>(p->field) = v;
+      break;
+    }
+    case K::kSave: {
+      auto words = SplitSpaces(value);
+      if (words.size() % 2 != 0) return "Invalid save parameters";
+      std::vector<std::pair<int64_t, int64_t>> points;
+      for (size_t i = 0; i < words.size(); i += 2) {
+        int64_t secs, changes;
+        if (!ParseInt64(words[i], &secs) || !ParseInt64(words[i + 1], &changes) || secs < 1 ||
+            changes < 0) {
+          return "Invalid save parameters";
+        }
+        points.emplace_back(secs, changes);
+      }
+      *static_cast<std::vector<std::pair<int64_t, int64_t>>*>(p->field) = points;
+      break;
+    }
+  }
+  if (on_change) on_change(p->name);
+  return "";
+}
+
+std::string ConfigTable::SetMany(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  // All or nothing: validate against a scratch copy first.
+  Config scratch = *cfg_;
+  ConfigTable check(&scratch);
+  for (size_t i = 0; i < pairs.size(); i++) {
+    for (size_t j = 0; j < i; j++) {
+      const Param* a = Find(pairs[i].first);
+      if (a && a == Find(pairs[j].first)) {
+        return "CONFIG SET failed (possibly related to argument '" + pairs[i].first +
+               "') - duplicate parameter";
+      }
+    }
+    std::string err = check.Set(pairs[i].first, pairs[i].second, false);
+    if (!err.empty()) {
+      if (!Find(pairs[i].first)) return "Unknown option or number of arguments for CONFIG SET - '" + pairs[i].first + "'";
+      return "CONFIG SET failed (possibly related to argument '" + pairs[i].first + "') - " + err;
+    }
+  }
+  for (auto& [name, value] : pairs) {
+    std::string err = Set(name, value, false);
+    (void)err;
+  }
+  return "";
+}
+
+std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
+    const std::vector<std::string_view>& patterns) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto value_of = [](const Param& p) -> std::string {
+    using K = Param::Kind;
+    switch (p.kind) {
+      case K::kInt:
+      case K::kMemory:
+        return FormatInt64(*static_cast<int64_t*>(p.field));
+      case K::kBool:
+        return *static_cast<bool*>(p.field) ? "yes" : "no";
+      case K::kString:
+      case K::kEnum:
+        return *static_cast<std::string*>(p.field);
+      case K::kList: {
+        std::string s;
+        for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) s += (s.empty() ? "" : " ") + w;
+        return s;
+      }
+      case K::kSave: {
+        std::string s;
+        for (auto [a, b] : *static_cast<std::vector<std::pair<int64_t, int64_t>>*>(p.field)) {
+          s += (s.empty() ? "" : " ") + FormatInt64(a) + " " + FormatInt64(b);
+        }
+        return s;
+      }
+    }
+    return "";
+  };
+  for (const Param& p : params_) {
+    for (std::string_view pat : patterns) {
+      if (GlobMatch(pat, p.name, true)) {
+        out.emplace_back(p.name, value_of(p));
+        break;
+      }
+    }
+    for (std::string_view pat : patterns) {
+      if (!p.alias.empty() && GlobMatch(pat, p.alias, true)) {
+        out.emplace_back(p.alias, value_of(p));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::string ParseConfigText(std::string_view text,
+                            std::vector<std::pair<std::string, std::vector<std::string>>>* out) {
+  size_t line_no = 0;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    line_no++;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+      line.remove_suffix(1);
+    }
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> words;
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) i++;
+      if (i >= line.size()) break;
+      std::string w;
+      if (line[i] == '"' || line[i] == '\'') {
+        char q = line[i++];
+        while (i < line.size() && line[i] != q) {
+          if (line[i] == '\\' && i + 1 < line.size() && q == '"') i++;
+          w.push_back(line[i++]);
+        }
+        if (i >= line.size()) return "line " + std::to_string(line_no) + ": unbalanced quotes";
+        i++;
+      } else {
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') w.push_back(line[i++]);
+      }
+      words.push_back(std::move(w));
+    }
+    if (words.empty()) continue;
+    std::string name = words[0];
+    words.erase(words.begin());
+    out->emplace_back(std::move(name), std::move(words));
+  }
+  return "";
+}
+
+}  // namespace rankd

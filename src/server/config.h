@@ -1,0 +1,108 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Config: every setting rankd understands, named as in redis.conf, with one
+// table that both the command line / config file (app/) and CONFIG GET/SET
+// use. Values are typed fields of Config; the table knows how to parse,
+// validate and print each one.
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rankd {
+
+struct Config {
+  // Network.
+  int64_t port = 6379;
+  std::vector<std::string> bind = {"127.0.0.1"};
+  int64_t maxclients = 10000;
+  int64_t timeout = 0;
+  int64_t tcp_keepalive = 300;
+  bool protected_mode = true;
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  // Server.
+  std::string dir = ".";
+  int64_t databases = 16;
+  std::string loglevel = "notice";
+  std::string logfile;
+  std::string requirepass;
+  int64_t hz = 10;
+  std::string pidfile;
+  bool daemonize = false;
+  int64_t maxmemory = 0;
+  std::string maxmemory_policy = "noeviction";
+  int64_t slowlog_log_slower_than = 10000;
+  int64_t slowlog_max_len = 128;
+  int64_t busy_reply_threshold = 5000;  // lua-time-limit
+  // Data types.
+  int64_t zset_max_listpack_entries = 128;
+  int64_t zset_max_listpack_value = 64;
+  int64_t set_max_intset_entries = 512;
+  int64_t set_max_listpack_entries = 128;
+  int64_t set_max_listpack_value = 64;
+  // Persistence.
+  bool appendonly = false;
+  std::string appendfilename = "appendonly.aof";
+  std::string appenddirname = "appendonlydir";
+  std::string appendfsync = "everysec";
+  int64_t auto_aof_rewrite_percentage = 100;
+  int64_t auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
+  std::string dbfilename = "dump.rdb";
+  std::vector<std::pair<int64_t, int64_t>> save = {{3600, 1}, {300, 100}, {60, 10000}};
+  bool stop_writes_on_bgsave_error = true;
+  bool rdbcompression = true;
+  bool rdbchecksum = true;
+};
+
+class ConfigTable {
+ public:
+  // `cfg` must outlive the table. `on_change(name)` runs after a successful
+  // CONFIG SET of `name` (the server applies it to live state).
+  explicit ConfigTable(Config* cfg);
+  ~ConfigTable();
+  ConfigTable(const ConfigTable&) = delete;
+  ConfigTable& operator=(const ConfigTable&) = delete;
+
+  // Sets one parameter by name or alias (case-insensitive). `at_startup`
+  // allows immutable ones (port, databases, ...). Returns "" on success, else
+  // the reason, e.g. "argument must be a memory value".
+  std::string Set(std::string_view name, std::string_view value, bool at_startup);
+
+  // CONFIG SET semantics for several pairs: all or nothing. Returns "" or
+  // Redis's error text (without "ERR ").
+  std::string SetMany(const std::vector<std::pair<std::string, std::string>>& pairs);
+
+  // Name/value pairs whose canonical name or alias matches any glob pattern
+  // (CONFIG GET), each parameter once, canonical names first then aliases.
+  std::vector<std::pair<std::string, std::string>> Get(
+      const std::vector<std::string_view>& patterns) const;
+
+  // True if `name` is a known parameter or alias.
+  bool Known(std::string_view name) const;
+
+  std::function<void(std::string_view name)> on_change;
+
+ private:
+  struct Param;
+  const Param* Find(std::string_view name) const;
+  Config* cfg_;
+  std::vector<Param> params_;
+};
+
+// Parses a redis.conf memory value: "100", "1k", "1kb", "5mb", "1gb" (k =
+// 1000, kb = 1024, as Redis). False on anything else.
+bool ParseMemory(std::string_view s, int64_t* out);
+
+// Parses a whole config file's text into (name, args) lines: '#' comments,
+// blank lines, double/single-quoted arguments. Returns "" or an error naming
+// the line.
+std::string ParseConfigText(std::string_view text,
+                            std::vector<std::pair<std::string, std::vector<std::string>>>* out);
+
+}  // namespace rankd

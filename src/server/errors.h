@@ -1,0 +1,55 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Redis's error replies, word for word, in one place. Each is the reply text
+// without the leading '-'; pass it to ReplyBuilder::Error. Errors built from
+// arguments (wrong arity, unknown command) have functions in command.h.
+
+#pragma once
+
+#include <string_view>
+
+namespace rankd::err {
+
+inline constexpr std::string_view kWrongType =
+    "WRONGTYPE Operation against a key holding the wrong kind of value";
+inline constexpr std::string_view kSyntax = "ERR syntax error";
+inline constexpr std::string_view kNotInteger = "ERR value is not an integer or out of range";
+inline constexpr std::string_view kNotFloat = "ERR value is not a valid float";
+inline constexpr std::string_view kOutOfRange = "ERR index out of range";
+inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
+inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
+inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kWrongPass =
+    "WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kExecAbort =
+    "EXECABORT Transaction discarded because of previous errors.";
+inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
+inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
+inline constexpr std::string_view kNestedMulti = "ERR MULTI calls can not be nested";
+inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kIncrOverflow = "ERR increment or decrement would overflow";
+inline constexpr std::string_view kIncrFloatNaN = "ERR increment would produce NaN or Infinity";
+inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
+inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kInvalidExpire = "ERR invalid expire time in '%s' command";
+inline constexpr std::string_view kStringTooLong = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+inline constexpr std::string_view kMinMaxNotFloat = "ERR min or max is not a float";
+inline constexpr std::string_view kMinMaxNotLex = "ERR min or max not valid string range item";
+inline constexpr std::string_view kXXandNX =
+    "ERR XX and NX options at the same time are not compatible";
+inline constexpr std::string_view kGTLTNX =
+    "ERR GT, LT, and/or NX options at the same time are not compatible";
+inline constexpr std::string_view kIncrPair =
+    "ERR INCR option supports a single increment-element pair";
+inline constexpr std::string_view kScoreNaN = "ERR resulting score is not a number (NaN)";
+inline constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
+inline constexpr std::string_view kNumKeysZero =
+    "ERR at least 1 input key is needed for this command";
+inline constexpr std::string_view kCountNegative = "ERR value is out of range, must be positive";
+inline constexpr std::string_view kMisconf =
+    "MISCONF Errors writing to the AOF file: the server cannot persist writes";
+inline constexpr std::string_view kBusy =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+}  // namespace rankd::err

@@ -1,0 +1,294 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/server.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "server/errors.h"
+#include "server/families.h"
+
+namespace rankd {
+namespace {
+
+// Key of the blocked-clients map: database index and key bytes.
+std::string BlockKey(int db, std::string_view key) {
+  std::string s(reinterpret_cast<const char*>(&db), sizeof(db));
+  s.append(key);
+  return s;
+}
+
+bool IsTxControl(std::string_view name) {
+  return name == "exec" || name == "discard" || name == "multi" || name == "watch" ||
+         name == "quit" || name == "reset";
+}
+
+std::string UnknownCommandError(std::span<const std::string_view> args) {
+  std::string list;
+  for (size_t i = 1; i < args.size() && list.size() < 128; i++) {
+    list += "'";
+    list.append(args[i].substr(0, 128 - list.size()));
+    list += "' ";
+  }
+  return "ERR unknown command '" + std::string(args[0].substr(0, 128)) +
+         "', with args beginning with: " + list;
+}
+
+}  // namespace
+
+Server::Server(Config config)
+    : config_(std::move(config)), config_table_(&config_), net_(&loop_, this) {
+  for (int i = 0; i < config_.databases; i++) {
+    dbs_.push_back(std::make_unique<Database>(i));
+  }
+  for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
+                      StringCommands, ZSetCommands, SetCommands}) {
+    for (const CommandSpec& spec : family()) {
+      commands_[spec.name] = &spec;
+      command_list_.push_back(&spec);
+    }
+  }
+  config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
+  stats_.start_wall_ms = WallMs();
+  stats_.start_mono_ms = MonoMs();
+}
+
+Server::~Server() = default;
+
+SortedSetLimits Server::zset_limits() const {
+  return {static_cast<size_t>(config_.zset_max_listpack_entries),
+          static_cast<size_t>(config_.zset_max_listpack_value)};
+}
+
+PlainSetLimits Server::set_limits() const {
+  return {static_cast<size_t>(config_.set_max_intset_entries)};
+}
+
+void Server::ApplyConfig(std::string_view name) {
+  if (name == "loglevel") {
+    LogLevel level;
+    if (ParseLogLevel(config_.loglevel, &level)) SetLogLevel(level);
+  } else if (name == "slowlog-max-len") {
+    slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
+  }
+  NetLimits limits = net_.limits();
+  limits.max_bulk_len = config_.proto_max_bulk_len;
+  limits.query_buffer_limit = config_.client_query_buffer_limit;
+  limits.max_clients = config_.maxclients;
+  limits.idle_timeout_s = config_.timeout;
+  net_.set_limits(limits);
+}
+
+Status Server::Start() {
+  ApplyConfig("");
+  Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
+  if (!s.ok()) return s;
+  int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
+  // The cron re-arms itself at the end of each run.
+  loop_.AddTimer(period, [this] { Cron(); });
+  return Status::OK();
+}
+
+void Server::Run() { loop_.Run(); }
+
+void Server::Cron() {
+  const int64_t now = MonoMs();
+  // Active expiry: a quarter of each cron period, shared by the databases.
+  int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
+  int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
+  for (auto& db : dbs_) {
+    if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+  }
+  if (now - stats_.last_sample_ms >= 100) {
+    double secs = (now - stats_.last_sample_ms) / 1000.0;
+    if (stats_.last_sample_ms > 0) {
+      stats_.ops_per_sec = (stats_.total_commands - stats_.last_sample_commands) / secs;
+    }
+    stats_.last_sample_commands = stats_.total_commands;
+    stats_.last_sample_ms = now;
+  }
+  ServeReadyKeys();  // expiry may have touched keys
+  loop_.AddTimer(period, [this] { Cron(); });
+}
+
+const CommandSpec* Server::FindCommand(std::string_view name) const {
+  char buf[64];
+  if (name.size() >= sizeof(buf)) return nullptr;
+  for (size_t i = 0; i < name.size(); i++) buf[i] = static_cast<char>(tolower(name[i]));
+  auto it = commands_.find(std::string_view(buf, name.size()));
+  return it == commands_.end() ? nullptr : it->second;
+}
+
+Client* Server::FindClient(uint64_t id) {
+  Connection* c = net_.Find(id);
+  return c ? static_cast<Client*>(c->user_data) : nullptr;
+}
+
+void Server::OnOpen(Connection* conn) {
+  auto* c = new Client;
+  c->id = conn->id();
+  c->conn = conn;
+  c->reply = conn->reply();
+  c->created_ms = MonoMs();
+  c->authenticated = config_.requirepass.empty();
+  conn->user_data = c;
+  stats_.total_connections++;
+}
+
+void Server::OnClose(Connection* conn) {
+  auto* c = static_cast<Client*>(conn->user_data);
+  if (!c) return;
+  if (c->blocked.active) Unblock(*c);
+  UnwatchAll(*c);
+  delete c;
+  conn->user_data = nullptr;
+}
+
+void Server::OnCommand(Connection* conn, std::span<const std::string_view> args) {
+  Dispatch(*static_cast<Client*>(conn->user_data), args);
+  if (!blocked_.empty()) ServeReadyKeys();
+}
+
+void Server::BeforeFlush() {}
+
+void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
+  const CommandSpec* spec = FindCommand(args[0]);
+  ReplyBuilder& reply = *c.reply;
+  if (!spec) {
+    if (c.in_multi) c.multi_error = true;
+    return reply.Error(UnknownCommandError(args));
+  }
+  if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
+      static_cast<int>(args.size()) < -spec->arity) {
+    if (c.in_multi) c.multi_error = true;
+    return reply.Error(WrongArityError(spec->name));
+  }
+  if (!c.authenticated && !(spec->flags & kNoAuth)) {
+    if (c.in_multi) c.multi_error = true;
+    return reply.Error(err::kNoAuth);
+  }
+  if (c.in_multi && !IsTxControl(spec->name)) {
+    c.queued.emplace_back(args.begin(), args.end());
+    return reply.SimpleString("QUEUED");
+  }
+  Call(c, *spec, args, /*no_block=*/false, /*retrying=*/false);
+}
+
+void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {
+  const CommandSpec* spec = FindCommand(args[0]);
+  if (!spec) return c.reply->Error(UnknownCommandError(args));
+  if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
+      static_cast<int>(args.size()) < -spec->arity) {
+    return c.reply->Error(WrongArityError(spec->name));
+  }
+  Call(c, *spec, args, no_block, false);
+}
+
+void Server::Call(Client& c, const CommandSpec& spec, std::span<const std::string_view> args,
+                  bool no_block, bool retrying) {
+  const int64_t start = MonoUs();
+  CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
+  spec.handler(ctx);
+  const int64_t duration = MonoUs() - start;
+  stats_.total_commands++;
+  auto& per = stats_.per_command[spec.name];
+  per.first++;
+  per.second += duration;
+  c.last_command.assign(spec.name);
+  if (!(spec.flags & kBlocking) || !c.blocked.active) {
+    slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
+                    static_cast<size_t>(config_.slowlog_max_len),
+                    c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);
+  }
+}
+
+// ---- Blocking ----
+
+void Server::Block(CommandContext& ctx, std::span<const std::string_view> keys,
+                   int64_t timeout_ms) {
+  Client& c = ctx.client;
+  if (ctx.retrying_blocked || !c.conn) return;  // still waiting / cannot block
+  c.blocked.active = true;
+  c.blocked.db = c.db_index;
+  c.blocked.keys.assign(keys.begin(), keys.end());
+  c.blocked.args.assign(ctx.args.begin(), ctx.args.end());
+  for (std::string_view key : keys) {
+    blocked_[BlockKey(c.db_index, key)].push_back(&c);
+    db(c.db_index).AddBlockedKey(key);
+  }
+  if (timeout_ms > 0) {
+    uint64_t id = c.id;
+    c.blocked.timer = loop_.AddTimer(timeout_ms, [this, id] {
+      Client* bc = FindClient(id);
+      if (!bc || !bc->blocked.active) return;
+      bc->blocked.timer = 0;
+      bc->reply->NullArray();
+      Unblock(*bc);
+    });
+  }
+  c.conn->Pause();
+}
+
+void Server::Unblock(Client& c) {
+  for (const std::string& key : c.blocked.keys) {
+    auto it = blocked_.find(BlockKey(c.blocked.db, key));
+    if (it != blocked_.end()) {
+      auto& q = it->second;
+      q.erase(std::remove(q.begin(), q.end(), &c), q.end());
+      if (q.empty()) blocked_.erase(it);
+    }
+    db(c.blocked.db).RemoveBlockedKey(key);
+  }
+  if (c.blocked.timer) loop_.CancelTimer(c.blocked.timer);
+  c.blocked = Client::Blocked{};
+  if (c.conn) c.conn->Resume();
+}
+
+void Server::ServeReadyKeys() {
+  // Serving a client may write keys others wait on: loop until quiet.
+  for (int round = 0; round < 1000; round++) {
+    bool any = false;
+    for (auto& dbp : dbs_) {
+      if (!dbp->has_ready_keys()) continue;
+      any = true;
+      for (const std::string& key : dbp->TakeReadyKeys()) {
+        auto it = blocked_.find(BlockKey(dbp->index(), key));
+        if (it == blocked_.end()) continue;
+        std::vector<Client*> waiting(it->second.begin(), it->second.end());
+        for (Client* c : waiting) {
+          if (!c->blocked.active || !dbp->Peek(key)) continue;
+          std::vector<std::string> saved = c->blocked.args;
+          std::vector<std::string_view> args(saved.begin(), saved.end());
+          const CommandSpec* spec = FindCommand(args[0]);
+          size_t before = c->reply->buffer().size();
+          int saved_db = c->db_index;
+          c->db_index = c->blocked.db;
+          Call(*c, *spec, args, false, true);
+          c->db_index = saved_db;
+          if (c->reply->buffer().size() != before) Unblock(*c);
+        }
+      }
+    }
+    if (!any) return;
+  }
+}
+
+// ---- WATCH ----
+
+void Server::WatchKey(Client& c, std::string_view key) {
+  for (auto& [dbi, k] : c.watched) {
+    if (dbi == c.db_index && k == key) return;
+  }
+  c.watched.emplace_back(c.db_index, std::string(key));
+  db(c.db_index).Watch(key, &c.watcher);
+}
+
+void Server::UnwatchAll(Client& c) {
+  for (auto& [dbi, key] : c.watched) db(dbi).Unwatch(key, &c.watcher);
+  c.watched.clear();
+  c.watcher.dirty = false;
+}
+
+}  // namespace rankd

@@ -1,0 +1,140 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Server: the command layer. It receives commands from the network
+// (ConnectionHandler), looks them up in the command registry, applies the
+// rules every command shares (arity, AUTH, MULTI queueing, WATCH, blocking,
+// stats, slowlog) and runs the handler against the selected Database.
+//
+// One Server runs on one event-loop thread and owns every database; future
+// shards will each own a Server-like executor for their hash slots, with the
+// same command path. Not thread-safe.
+
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "base/status.h"
+#include "base/str_hash.h"
+#include "core/plain_set.h"
+#include "core/sorted_set.h"
+#include "db/database.h"
+#include "net/connection.h"
+#include "net/event_loop.h"
+#include "server/client.h"
+#include "server/command.h"
+#include "server/config.h"
+#include "server/slowlog.h"
+
+namespace rankd {
+
+struct ServerStats {
+  int64_t start_wall_ms = 0;
+  int64_t start_mono_ms = 0;
+  uint64_t total_commands = 0;
+  uint64_t total_connections = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t keyspace_hits = 0;
+  uint64_t keyspace_misses = 0;
+  uint64_t net_input_bytes = 0;
+  uint64_t net_output_bytes = 0;
+  uint64_t dirty = 0;  // writes since the last snapshot
+  // instantaneous_ops_per_sec: samples of total_commands, one per 100 ms.
+  uint64_t last_sample_commands = 0;
+  int64_t last_sample_ms = 0;
+  double ops_per_sec = 0;
+  // Per-command calls and microseconds (INFO commandstats).
+  absl::flat_hash_map<std::string, std::pair<uint64_t, uint64_t>, StrHash, StrEq> per_command;
+};
+
+class Server : public ConnectionHandler {
+ public:
+  explicit Server(Config config);
+  ~Server() override;
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the listeners and starts the periodic cron. Returns an error if a
+  // listener cannot bind.
+  Status Start();
+  // Runs the event loop until shutdown.
+  void Run();
+  // Stops the loop after the current iteration (SHUTDOWN, SIGTERM).
+  void RequestShutdown() { loop_.Stop(); }
+
+  // --- Shared state for handlers ---
+  Database& db(int index) { return *dbs_[index]; }
+  int db_count() const { return static_cast<int>(dbs_.size()); }
+  Config& config() { return config_; }
+  ConfigTable& config_table() { return config_table_; }
+  SortedSetLimits zset_limits() const;
+  PlainSetLimits set_limits() const;
+  EventLoop& loop() { return loop_; }
+  NetServer& net() { return net_; }
+  ServerStats& stats() { return stats_; }
+  SlowLog& slowlog() { return slowlog_; }
+  int port() const { return net_.port(); }
+
+  // The spec for `name` (any case), or nullptr.
+  const CommandSpec* FindCommand(std::string_view name) const;
+  // Every registered command (COMMAND, COMMAND COUNT).
+  const std::vector<const CommandSpec*>& commands() const { return command_list_; }
+
+  // Runs one command for `client` as the dispatcher would after queueing
+  // decisions: lookup, arity, handler, stats. Used by EXEC and scripts.
+  // `no_block` makes blocking commands behave as their non-blocking forms.
+  void Execute(Client& client, std::span<const std::string_view> args, bool no_block);
+
+  // Blocks the client of `ctx` on `keys` of its database until one becomes
+  // ready (its command is then retried) or `timeout_ms` passes (0: forever),
+  // when the client gets `timeout_reply` (RESP2 *-1 / RESP3 null by default).
+  // REQUIRES: !ctx.no_block and the command has not replied.
+  void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms);
+
+  // WATCH bookkeeping used by the transaction family.
+  void WatchKey(Client& c, std::string_view key);
+  void UnwatchAll(Client& c);
+
+  // Calls fn(Client&) for each connected client in id order (CLIENT LIST).
+  template <class Fn>
+  void ForEachClient(Fn fn) {
+    net_.ForEach([&](Connection* conn) { fn(*static_cast<Client*>(conn->user_data)); });
+  }
+  // The client with `id`, or nullptr.
+  Client* FindClient(uint64_t id);
+
+  // ConnectionHandler.
+  void OnOpen(Connection* c) override;
+  void OnCommand(Connection* c, std::span<const std::string_view> args) override;
+  void OnClose(Connection* c) override;
+  void BeforeFlush() override;
+
+ private:
+  void Dispatch(Client& client, std::span<const std::string_view> args);
+  void Call(Client& client, const CommandSpec& spec, std::span<const std::string_view> args,
+            bool no_block, bool retrying);
+  void ServeReadyKeys();
+  void Unblock(Client& c);
+  void Cron();
+  void ApplyConfig(std::string_view name);
+
+  Config config_;
+  ConfigTable config_table_;
+  EventLoop loop_;
+  NetServer net_;
+  std::vector<std::unique_ptr<Database>> dbs_;
+  absl::flat_hash_map<std::string, const CommandSpec*, StrHash, StrEq> commands_;
+  std::vector<const CommandSpec*> command_list_;
+  // Clients blocked per (db, key), first come first served.
+  absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
+  ServerStats stats_;
+  SlowLog slowlog_;
+};
+
+}  // namespace rankd
