@@ -1,5 +1,84 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// rankd entry point: `rankd [config-file] [--name value ...]`.
+// rankd entry point: `rankd [config-file] [--name value ...]`. Parses the
+// configuration, moves into `dir`, starts the server and runs it until
+// SHUTDOWN or SIGTERM/SIGINT.
 
-int main(int argc, char** argv) { return 0; }
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "app/options.h"
+#include "base/logging.h"
+#include "server/server.h"
+
+namespace {
+
+volatile sig_atomic_t g_shutdown = 0;
+rankd::EventLoop* g_loop = nullptr;
+
+void OnSignal(int) {
+  g_shutdown = 1;
+  if (g_loop) g_loop->Wake();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rankd;
+  StartupOptions opts;
+  std::string error = ParseCommandLine(argc, argv, &opts);
+  if (!error.empty()) {
+    fprintf(stderr, "rankd: %s\n", error.c_str());
+    return 1;
+  }
+  if (opts.show_version) {
+    printf("rankd v=0.1.0 (Redis protocol 7.0 compatible)\n");
+    return 0;
+  }
+  if (opts.show_help) {
+    printf("Usage: rankd [/path/to/rankd.conf] [--name value ...]\n"
+           "Example: rankd --port 6380 --dir ./data --appendonly yes\n"
+           "Options are named as in redis.conf; see docs/configuration.md.\n");
+    return 0;
+  }
+  Config config;
+  ConfigTable table(&config);
+  error = ApplyStartupOptions(opts, &table);
+  if (!error.empty()) {
+    fprintf(stderr, "rankd: %s\n", error.c_str());
+    return 1;
+  }
+  LogLevel level;
+  if (ParseLogLevel(config.loglevel, &level)) SetLogLevel(level);
+  if (!SetLogFile(config.logfile)) {
+    fprintf(stderr, "rankd: can't open the log file '%s'\n", config.logfile.c_str());
+    return 1;
+  }
+  if (chdir(config.dir.c_str()) != 0) {
+    fprintf(stderr, "rankd: can't chdir to '%s': %m\n", config.dir.c_str());
+    return 1;
+  }
+
+  Server server(config);
+  Status s = server.Start();
+  if (!s.ok()) {
+    LOG_WARNING("Could not start: %s", s.message().c_str());
+    return 1;
+  }
+  g_loop = &server.loop();
+  signal(SIGPIPE, SIG_IGN);
+  struct sigaction sa = {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  server.loop().AddBeforeSleep([&server] {
+    if (g_shutdown) server.RequestShutdown();
+  });
+  LOG_NOTICE("rankd 0.1.0 started, pid=%d, port=%d", static_cast<int>(getpid()), server.port());
+  LOG_NOTICE("Ready to accept connections tcp");
+  server.Run();
+  LOG_NOTICE("rankd is now ready to exit, bye bye...");
+  return 0;
+}

@@ -62,6 +62,13 @@ class Database {
   // inspection: returns nullptr for expired keys too).
   const Entry* Peek(std::string_view key) const;
 
+  // True if `key` is stored but its deadline has passed (not yet deleted).
+  // EXEC uses it: a WATCHed key that expired counts as modified.
+  bool IsExpiredButPresent(std::string_view key) const {
+    const Entry* e = table_.Find(key);
+    return e && IsExpired(e);
+  }
+
   // Inserts `key` -> `value` with no expiry. REQUIRES: key absent (call Find
   // first). Returns the new entry.
   Entry* Insert(std::string_view key, Value value);

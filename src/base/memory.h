@@ -1,0 +1,21 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Process memory figures for INFO memory and MEMORY USAGE: bytes currently
+// allocated through malloc (jemalloc's stats.allocated when jemalloc is
+// linked, glibc's mallinfo2 otherwise) and the resident set size.
+
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace rankd {
+
+// Bytes handed out by the allocator and not yet freed.
+size_t AllocatedBytes();
+// Resident set size of the process, from /proc/self/statm.
+size_t ResidentBytes();
+// "jemalloc-<version>" or "libc".
+std::string_view AllocatorName();
+
+}  // namespace rankd
