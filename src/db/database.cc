@@ -156,6 +156,7 @@ Database::Entry* Database::Random() {
 }
 
 void Database::Clear() {
+  ++*mod_counter_;
   TouchAllWatched();
   expiring_.clear();
   table_.Clear();
@@ -164,6 +165,7 @@ void Database::Clear() {
 void Database::SwapContents(Database& other) {
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
+  ++*mod_counter_;
   TouchAllWatched();
   other.TouchAllWatched();
   for (auto& [key, n] : blocked_keys_) {
@@ -175,6 +177,7 @@ void Database::SwapContents(Database& other) {
 }
 
 void Database::Touch(std::string_view key) {
+  ++*mod_counter_;
   if (!watched_.empty()) {
     auto it = watched_.find(key);
     if (it != watched_.end()) {

@@ -120,6 +120,9 @@ class Database {
   // before it is freed: the log records it as a DEL.
   std::function<void(int db, std::string_view key)> on_expired;
 
+  // Every Touch increments *counter (the server's count of modifications).
+  void set_modification_counter(uint64_t* counter) { mod_counter_ = counter; }
+
   // Count of keys deleted because they expired (INFO expired_keys).
   uint64_t expired_count() const { return expired_count_; }
 
@@ -137,6 +140,8 @@ class Database {
   std::vector<std::string> ready_keys_;
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
+  uint64_t local_mods_ = 0;
+  uint64_t* mod_counter_ = &local_mods_;
 };
 
 }  // namespace rankd

@@ -42,6 +42,12 @@ Server::Server(Config config)
     : config_(std::move(config)), config_table_(&config_), net_(&loop_, this) {
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
+    dbs_.back()->set_modification_counter(&modifications_);
+    dbs_.back()->on_expired = [this](int db, std::string_view key) {
+      if (!effect_log_) return;
+      std::string_view args[] = {"DEL", key};
+      effect_log_->Append(db, args);
+    };
   }
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
                       StringCommands, ZSetCommands, SetCommands}) {
@@ -151,7 +157,14 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
   if (!blocked_.empty()) ServeReadyKeys();
 }
 
-void Server::BeforeFlush() {}
+void Server::BeforeFlush() {
+  if (effect_log_) effect_log_->BeforeFlush();
+}
+
+void Server::Propagate(Client& c, std::span<const std::string_view> args) {
+  propagated_ = true;
+  if (effect_log_) effect_log_->Append(c.db_index, args);
+}
 
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   const CommandSpec* spec = FindCommand(args[0]);
@@ -189,9 +202,17 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
 void Server::Call(Client& c, const CommandSpec& spec, std::span<const std::string_view> args,
                   bool no_block, bool retrying) {
   const int64_t start = MonoUs();
+  const uint64_t mods_before = modifications_;
+  const bool outer_propagated = propagated_;
+  propagated_ = false;
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   const int64_t duration = MonoUs() - start;
+  if (modifications_ != mods_before) {
+    stats_.dirty++;
+    if (effect_log_ && (spec.flags & kWrite) && !propagated_) effect_log_->Append(c.db_index, args);
+  }
+  propagated_ = outer_propagated;
   stats_.total_commands++;
   auto& per = stats_.per_command[spec.name];
   per.first++;

@@ -53,6 +53,16 @@ struct ServerStats {
   absl::flat_hash_map<std::string, std::pair<uint64_t, uint64_t>, StrHash, StrEq> per_command;
 };
 
+// Where every write's effect goes (the append-only log; later replicas).
+class EffectLog {
+ public:
+  virtual ~EffectLog() = default;
+  // One effect, as a command that replays it against database `db`.
+  virtual void Append(int db, std::span<const std::string_view> args) = 0;
+  // Once per event-loop iteration before replies are written (fsync point).
+  virtual void BeforeFlush() {}
+};
+
 class Server : public ConnectionHandler {
  public:
   explicit Server(Config config);
@@ -97,6 +107,20 @@ class Server : public ConnectionHandler {
   // REQUIRES: !ctx.no_block and the command has not replied.
   void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms);
 
+  // --- Effects (persistence) ---
+  // Installs the log every write effect is appended to (nullptr: none).
+  void set_effect_log(EffectLog* log) { effect_log_ = log; }
+  EffectLog* effect_log() const { return effect_log_; }
+  // By default a write command that modified a key (called Database::Touch)
+  // is logged as received. A handler whose command would not replay to the
+  // same state (relative expiry, random picks, a blocking pop served later)
+  // calls Propagate once per effect instead; the command as received is then
+  // not logged. No-op without a log.
+  void Propagate(Client& c, std::span<const std::string_view> args);
+  // Counts every Database::Touch on any database: how Call() sees that a
+  // command changed something.
+  uint64_t modifications() const { return modifications_; }
+
   // WATCH bookkeeping used by the transaction family.
   void WatchKey(Client& c, std::string_view key);
   void UnwatchAll(Client& c);
@@ -135,6 +159,9 @@ class Server : public ConnectionHandler {
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
   SlowLog slowlog_;
+  EffectLog* effect_log_ = nullptr;
+  uint64_t modifications_ = 0;
+  bool propagated_ = false;  // the running command called Propagate
 };
 
 }  // namespace rankd
