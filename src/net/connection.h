@@ -13,10 +13,15 @@
 // Limits (Redis names): proto-max-bulk-len, client-query-buffer-limit,
 // maxclients, timeout, and an output buffer hard limit. A protocol error gets
 // "-ERR Protocol error: ..." and the connection is closed after that reply.
+// A connection whose unparsed input exceeds the query buffer limit is closed
+// without a reply (Redis logs and closes). A connection whose output exceeds
+// output_buffer_pause is neither read from nor runs commands until the
+// client has read enough of it.
 // Not thread-safe: one event loop thread owns all of it.
 
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -27,6 +32,7 @@
 
 #include "base/status.h"
 #include "net/event_loop.h"
+#include "net/io_buffer.h"
 #include "net/reply.h"
 #include "net/resp_parser.h"
 
@@ -42,6 +48,7 @@ struct NetLimits {
   int64_t output_buffer_hard_limit = 1024LL * 1024 * 1024;
   // A connection whose pending output exceeds this is not read from until it
   // drains below it, so a client that stops reading cannot grow the server.
+  // 0: no limit.
   int64_t output_buffer_pause = 64LL * 1024 * 1024;
 };
 
@@ -54,27 +61,47 @@ class Connection {
 
   uint64_t id() const { return id_; }
   int fd() const { return fd_; }
-  const std::string& peer() const { return peer_; }    // "ip:port"
-  const std::string& local() const { return local_; }  // "ip:port"
+  const std::string& peer() const { return peer_; }    // "ip:port", "[v6]:port"
+  const std::string& local() const { return local_; }  // "ip:port", "[v6]:port"
   int64_t created_ms() const { return created_ms_; }   // monotonic
-  int64_t last_active_ms() const { return last_active_ms_; }  // monotonic
-  size_t query_buffer_size() const { return in_.size() - in_pos_; }
+  int64_t last_active_ms() const { return last_active_ms_; }  // monotonic: last read/write
+  // Bytes received and not yet handed over as commands.
+  size_t query_buffer_size() const { return in_.size(); }
+  // Reply bytes not yet written to the socket.
   size_t output_buffer_size() const { return reply_.buffer().size() - out_pos_; }
 
-  // Replies are appended here; the protocol version lives in it.
+  // Replies are appended here; the protocol version lives in it. Writing to
+  // another connection's reply() is fine (serving a blocked client); call
+  // its Resume() or ScheduleFlush() so the bytes go out this iteration.
   ReplyBuilder* reply() { return &reply_; }
 
   // Stops handing this connection's commands to the handler (a blocked
-  // client). Input keeps being buffered up to the query buffer limit.
+  // client). Input keeps being buffered up to the query buffer limit, and a
+  // paused connection is never closed for idleness.
   void Pause();
-  // Resumes; buffered commands are handed over on the next loop iteration.
+  // Resumes; buffered commands are handed over before this iteration's
+  // replies are written (or on the next iteration when called after that).
+  // Also schedules a flush of pending output. No-op on a closing connection.
   void Resume();
   bool paused() const { return paused_; }
 
   // Close once pending replies are written (QUIT). No further commands run.
   void CloseAfterReply();
-  // Close as soon as possible, dropping pending output (CLIENT KILL).
+  // Close as soon as possible, dropping pending output (CLIENT KILL). Safe
+  // from any handler, for this or another connection: the object lives
+  // until the current handler returns; OnClose follows in this iteration.
   void Kill();
+  // True after Kill() (or a read/write error); the connection is going away.
+  bool closing() const { return killed_; }
+
+  // Makes sure output appended to reply() outside this connection's own
+  // OnCommand (a timer, another client's command) is written this iteration.
+  void ScheduleFlush();
+
+  // While true, the parser applies Redis's pre-AUTH protocol limits (more
+  // than 10 arguments or a bulk over 2048 bytes closes the connection). Set
+  // it in OnOpen when requirepass is set; clear it after a successful AUTH.
+  void set_unauthenticated(bool v) { unauthenticated_ = v; }
 
   // The handler's per-connection state. Owned by the handler.
   void* user_data = nullptr;
@@ -83,17 +110,24 @@ class Connection {
   friend class NetServer;
   Connection(NetServer* server, int fd, uint64_t id);
 
-  NetServer* server_;
-  int fd_;
-  uint64_t id_;
+  NetServer* const server_;
+  const int fd_;
+  const uint64_t id_;
   std::string peer_, local_;
   int64_t created_ms_ = 0, last_active_ms_ = 0;
-  std::string in_;
-  size_t in_pos_ = 0;
+  IoBuffer in_;
   RespParser parser_;
   ReplyBuilder reply_;
-  size_t out_pos_ = 0;
-  bool paused_ = false, closing_ = false, killed_ = false, want_write_ = false;
+  size_t out_pos_ = 0;    // bytes of reply_ already written
+  size_t flushable_ = 0;  // bytes of reply_ released by the last BeforeFlush
+  uint32_t events_ = 0;   // current epoll interest set
+  bool paused_ = false;
+  bool close_after_reply_ = false;
+  bool killed_ = false;
+  bool want_write_ = false;  // the socket was full: wait for EPOLLOUT
+  bool throttled_ = false;   // output over output_buffer_pause: not reading
+  bool unauthenticated_ = false;
+  bool in_write_list_ = false, in_input_list_ = false;
 };
 
 class ConnectionHandler {
@@ -103,49 +137,78 @@ class ConnectionHandler {
   virtual void OnOpen(Connection* c) = 0;
   // One complete command; `args` (never empty) are valid only during the call.
   // The handler writes the reply into c->reply(); it may call c->Pause(),
-  // c->CloseAfterReply() or c->Kill().
+  // c->CloseAfterReply() or c->Kill() (of c or any other connection).
   virtual void OnCommand(Connection* c, std::span<const std::string_view> args) = 0;
-  // The connection is going away; `c` is destroyed right after.
+  // The connection is going away; `c` is destroyed right after. Called
+  // exactly once per connection, never from inside OnCommand.
   virtual void OnClose(Connection* c) = 0;
   // Once per loop iteration, after commands ran and before replies are
-  // written: the point where the append-only log is fsynced.
+  // written: the point where the append-only log is fsynced. No reply byte
+  // produced before this call reaches a socket before it returns.
   virtual void BeforeFlush() {}
 };
 
 class NetServer {
  public:
+  // Registers a before-sleep hook on `loop` (the flush) and a 1 s cron timer
+  // (idle timeout, buffer trimming). REQUIRES: both outlive this object.
   NetServer(EventLoop* loop, ConnectionHandler* handler);
+  // Closes listeners and remaining connections without calling the handler
+  // (call CloseAll() first for OnClose calls).
   ~NetServer();
   NetServer(const NetServer&) = delete;
   NetServer& operator=(const NetServer&) = delete;
 
-  // Binds and listens on each address ("127.0.0.1", "::1", "0.0.0.0") at
-  // `port` (0: an ephemeral port, see port()). SO_REUSEADDR, TCP_NODELAY on
-  // accepted sockets, non-blocking everything.
+  // Binds and listens on each address ("127.0.0.1", "::1", "0.0.0.0"; "*"
+  // is 0.0.0.0 and "::*" is ::; a leading '-' makes an address optional, as
+  // in redis.conf) at `port` (0: an ephemeral port, see port()).
+  // SO_REUSEADDR, TCP_NODELAY and keepalive on accepted sockets,
+  // non-blocking everything. On error nothing stays open.
   Status Listen(const std::vector<std::string>& addrs, int port);
   int port() const { return port_; }
 
+  // Takes effect for new reads/commands; lowering maxclients closes nobody.
   void set_limits(const NetLimits& limits) { limits_ = limits; }
   const NetLimits& limits() const { return limits_; }
 
+  // Live connections, including ones killed but not yet closed.
   size_t size() const { return conns_.size(); }
-  // nullptr if no such connection.
+  // Connections refused because of maxclients (INFO rejected_connections).
+  uint64_t rejected_connections() const { return rejected_; }
+  // nullptr if no such connection or it is closing.
   Connection* Find(uint64_t id) const;
-  // Visits live connections in id order.
+  // Visits connections that are not closing, in id order. `fn` may Kill().
   template <class Fn>
   void ForEach(Fn fn) const {
     std::vector<Connection*> v;
-    for (auto& [id, c] : conns_) v.push_back(c.get());
+    v.reserve(conns_.size());
+    for (auto& [id, c] : conns_) {
+      if (!c->killed_) v.push_back(c.get());
+    }
     std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
     for (Connection* c : v) fn(c);
   }
-  // Closes the listening sockets and every connection (shutdown).
+  // Closes the listening sockets and every connection (shutdown), calling
+  // OnClose for each; from inside a handler the closes are deferred to the
+  // end of the current iteration.
   void CloseAll();
 
  private:
   friend class Connection;
-  // Implementation detail chosen by net/connection.cc.
-  struct Impl;
+  void OnAccept(int listen_fd);
+  void OnEvent(Connection* c, uint32_t events);
+  void ReadFrom(Connection* c);
+  void ProcessInput(Connection* c);
+  void WriteTo(Connection* c);
+  void UpdateEvents(Connection* c);
+  void MarkWrite(Connection* c);
+  void MarkInput(Connection* c);
+  void Kill(Connection* c);
+  void BeforeSleep();
+  void ReapClosed();
+  void Cron();
+  RespParser::Limits ParserLimits(const Connection* c) const;
+
   EventLoop* loop_;
   ConnectionHandler* handler_;
   NetLimits limits_;
@@ -153,7 +216,15 @@ class NetServer {
   std::vector<int> listen_fds_;
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> conns_;
-  std::unique_ptr<Impl> impl_;
+  std::vector<Connection*> write_list_;  // replies to write this iteration
+  std::vector<Connection*> input_list_;  // resumed: buffered commands to run
+  std::vector<Connection*> close_list_;  // killed: OnClose + destroy pending
+  std::vector<std::string_view> args_;   // reused for every command
+  uint64_t cron_timer_ = 0;
+  uint64_t hook_id_ = 0;
+  uint64_t rejected_ = 0;
+  int busy_ = 0;             // > 0 inside our fd handlers or hook
+  bool in_hook_ = false;
 };
 
 }  // namespace rankd

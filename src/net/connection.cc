@@ -1,0 +1,202 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// One connection's life on the event loop: read, parse, dispatch, write.
+// The listener, the per-iteration flush and closing live in net_server.cc.
+
+#include "net/connection.h"
+
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "base/clock.h"
+#include "base/logging.h"
+
+namespace rankd {
+namespace {
+
+constexpr size_t kReadChunk = 16 * 1024;          // PROTO_IOBUF_LEN
+constexpr size_t kCompactOutputAt = 64 * 1024;    // written prefix worth erasing
+constexpr size_t kKeepOutputCapacity = 256 * 1024;
+
+}  // namespace
+
+Connection::Connection(NetServer* server, int fd, uint64_t id)
+    : server_(server), fd_(fd), id_(id) {
+  created_ms_ = last_active_ms_ = MonoMs();
+}
+
+void Connection::Pause() { paused_ = true; }
+
+void Connection::Resume() {
+  paused_ = false;
+  if (killed_) return;
+  if (!in_.empty()) server_->MarkInput(this);
+  server_->MarkWrite(this);
+}
+
+void Connection::CloseAfterReply() {
+  if (killed_ || close_after_reply_) return;
+  close_after_reply_ = true;
+  server_->UpdateEvents(this);  // stop reading
+  server_->MarkWrite(this);
+}
+
+void Connection::Kill() { server_->Kill(this); }
+
+void Connection::ScheduleFlush() { server_->MarkWrite(this); }
+
+RespParser::Limits NetServer::ParserLimits(const Connection* c) const {
+  RespParser::Limits l;
+  l.max_bulk_len = limits_.max_bulk_len;
+  l.max_multibulk_len = INT_MAX;
+  l.unauthenticated = c->unauthenticated_;
+  return l;
+}
+
+void NetServer::OnEvent(Connection* c, uint32_t events) {
+  busy_++;
+  if ((events & (EPOLLERR | EPOLLHUP)) && !(c->events_ & EPOLLIN)) {
+    // Not reading (closing or throttled): a hangup would fire forever.
+    Kill(c);
+  } else {
+    if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) ReadFrom(c);
+    if (!c->killed_ && (events & EPOLLOUT)) WriteTo(c);
+  }
+  busy_--;
+}
+
+void NetServer::ReadFrom(Connection* c) {
+  // Like Redis: 16 KB per read, or exactly the rest of a big bulk, for which
+  // the buffer is sized once instead of grown step by step.
+  size_t want = c->parser_.BigBulkBytesWanted(c->in_.size());
+  if (want == 0) want = kReadChunk;
+  char* dst = c->in_.PrepareAppend(want);
+  const ssize_t n = read(c->fd_, dst, want);
+  if (n < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+    LOG_VERBOSE("Reading from client: %s", strerror(errno));
+    Kill(c);
+    return;
+  }
+  if (n == 0) {
+    LOG_VERBOSE("Client closed connection id=%llu addr=%s",
+                static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+    Kill(c);
+    return;
+  }
+  c->in_.Commit(static_cast<size_t>(n));
+  c->last_active_ms_ = MonoMs();
+  ProcessInput(c);
+  if (c->killed_ || limits_.query_buffer_limit <= 0) return;
+  const size_t held = c->in_.size() + c->parser_.pending_arg_bytes();
+  if (held > static_cast<uint64_t>(limits_.query_buffer_limit)) {
+    LOG_WARNING("Closing client that reached max query buffer length: id=%llu addr=%s "
+                "qbuf=%zu",
+                static_cast<unsigned long long>(c->id_), c->peer_.c_str(), c->in_.size());
+    Kill(c);
+  }
+}
+
+void NetServer::ProcessInput(Connection* c) {
+  const RespParser::Limits parser_limits = ParserLimits(c);
+  bool replied = false;
+  while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
+    size_t pos = 0;
+    const RespParser::Result r = c->parser_.Parse(c->in_.data(), &pos, &args_, parser_limits);
+    if (r == RespParser::Result::kNeedMore) {
+      c->in_.Consume(pos);
+      break;
+    }
+    replied = true;
+    if (r == RespParser::Result::kError) {
+      LOG_VERBOSE("Protocol error (%s) from client: id=%llu addr=%s", c->parser_.error().c_str(),
+                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+      c->reply_.Error("ERR " + c->parser_.error());
+      c->in_.Consume(c->in_.size());
+      c->CloseAfterReply();
+      break;
+    }
+    handler_->OnCommand(c, args_);
+    c->in_.Consume(pos);
+    const size_t out = c->output_buffer_size();
+    if (limits_.output_buffer_hard_limit > 0 &&
+        out > static_cast<uint64_t>(limits_.output_buffer_hard_limit)) {
+      LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
+                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+      Kill(c);
+      break;
+    }
+    if (limits_.output_buffer_pause > 0 &&
+        out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
+      c->throttled_ = true;  // until the client reads (WriteTo)
+      UpdateEvents(c);
+    }
+  }
+  if (replied) MarkWrite(c);
+}
+
+void NetServer::WriteTo(Connection* c) {
+  std::string& buf = c->reply_.buffer();
+  bool wrote = false;
+  while (c->out_pos_ < c->flushable_) {
+    const ssize_t n =
+        send(c->fd_, buf.data() + c->out_pos_, c->flushable_ - c->out_pos_, MSG_NOSIGNAL);
+    if (n > 0) {
+      c->out_pos_ += static_cast<size_t>(n);
+      wrote = true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    LOG_VERBOSE("Error writing to client: %s", n < 0 ? strerror(errno) : "short write");
+    Kill(c);
+    return;
+  }
+  if (wrote) c->last_active_ms_ = MonoMs();
+  if (c->out_pos_ == buf.size()) {
+    buf.clear();
+    if (buf.capacity() > kKeepOutputCapacity) std::string().swap(buf);
+    c->out_pos_ = c->flushable_ = 0;
+    c->want_write_ = false;
+    if (c->close_after_reply_) {
+      Kill(c);
+      return;
+    }
+  } else if (c->out_pos_ == c->flushable_) {
+    c->want_write_ = false;  // newer bytes wait for the next BeforeFlush
+  } else {
+    c->want_write_ = true;  // socket full
+    // Drop the written prefix now and then so a reader that never catches
+    // up does not keep it; erasing at least half keeps this linear.
+    if (c->out_pos_ >= kCompactOutputAt && c->out_pos_ * 2 >= buf.size()) {
+      buf.erase(0, c->out_pos_);
+      c->flushable_ -= c->out_pos_;
+      c->out_pos_ = 0;
+    }
+  }
+  if (c->throttled_ && (limits_.output_buffer_pause <= 0 ||
+                        c->output_buffer_size() <=
+                            static_cast<uint64_t>(limits_.output_buffer_pause))) {
+    c->throttled_ = false;
+    MarkInput(c);  // run what was left buffered
+  }
+  UpdateEvents(c);
+}
+
+void NetServer::UpdateEvents(Connection* c) {
+  if (c->killed_) return;
+  uint32_t ev = 0;
+  if (!c->close_after_reply_ && !c->throttled_) ev |= EPOLLIN;
+  if (c->want_write_) ev |= EPOLLOUT;
+  if (ev != c->events_) {
+    loop_->ModifyFd(c->fd_, ev);
+    c->events_ = ev;
+  }
+}
+
+}  // namespace rankd
