@@ -1,0 +1,292 @@
+"""Transactions: MULTI EXEC DISCARD WATCH UNWATCH with Redis's semantics."""
+
+import threading
+import time
+
+import pytest
+import redis
+
+from resp_client import RespClient, RespError
+from util import NOT_INTEGER, arity, err
+
+EXECABORT = err("EXECABORT Transaction discarded because of previous errors.")
+
+
+@pytest.fixture
+def other(server, raw):
+    c = RespClient(server.host, server.port)
+    yield c
+    c.close()
+
+
+def test_multi_exec(raw):
+    assert raw.execute("MULTI") == b"OK"
+    assert raw.execute_raw("SET", "a", "1") == (b"QUEUED", b"+QUEUED\r\n")
+    assert raw.execute("INCR", "a") == b"QUEUED"
+    assert raw.execute("GET", "a") == b"QUEUED"
+    assert raw.execute("GET", "nokey") == b"QUEUED"
+    assert raw.execute_raw("EXEC") == ([b"OK", 2, b"2", None],
+                                       b"*4\r\n+OK\r\n:2\r\n$1\r\n2\r\n$-1\r\n")
+
+
+def test_commands_not_run_before_exec(raw, other):
+    raw.execute("MULTI")
+    raw.execute("SET", "a", "1")
+    assert other.execute("EXISTS", "a") == 0
+    raw.execute("EXEC")
+    assert other.execute("GET", "a") == b"1"
+
+
+def test_empty_exec_and_discard(raw):
+    raw.execute("MULTI")
+    assert raw.execute("EXEC") == []
+    raw.execute("MULTI")
+    raw.execute("SET", "d", "1")
+    assert raw.execute("DISCARD") == b"OK"
+    assert raw.execute("GET", "d") is None
+    assert raw.execute("EXEC") == err("ERR EXEC without MULTI")
+
+
+def test_state_errors(raw):
+    assert raw.execute("EXEC") == err("ERR EXEC without MULTI")
+    assert raw.execute("DISCARD") == err("ERR DISCARD without MULTI")
+    raw.execute("MULTI")
+    assert raw.execute("MULTI") == err("ERR MULTI calls can not be nested")
+    assert raw.execute("WATCH", "x") == err("ERR WATCH inside MULTI is not allowed")
+    # Neither error aborts the transaction.
+    assert raw.execute("SET", "a", "1") == b"QUEUED"
+    assert raw.execute("EXEC") == [b"OK"]
+
+
+def test_arity_errors(raw):
+    assert raw.execute("MULTI", "x") == arity("multi")
+    assert raw.execute("WATCH") == arity("watch")
+    assert raw.execute("DISCARD", "x") == arity("discard")
+    assert raw.execute("UNWATCH", "x") == arity("unwatch")
+
+
+@pytest.mark.parametrize("bad", [("FOO",), ("GET", "a", "b"), ("SET", "k")])
+def test_queue_time_error_aborts_exec(raw, bad):
+    raw.execute("MULTI")
+    assert raw.execute("SET", "a", "1") == b"QUEUED"
+    reply = raw.execute(*bad)
+    assert reply.__class__.__name__ == "RespError" and reply.message.startswith("ERR ")
+    assert raw.execute("SET", "b", "2") == b"QUEUED"
+    assert raw.execute("EXEC") == EXECABORT
+    assert raw.execute("EXISTS", "a", "b") == 0
+    assert raw.execute("EXEC") == err("ERR EXEC without MULTI"), "the transaction is gone"
+
+
+def test_exec_with_args_inside_multi_aborts(raw):
+    raw.execute("MULTI")
+    raw.execute("SET", "a", "1")
+    assert raw.execute("EXEC", "x") == err(
+        "EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
+    assert raw.execute("EXEC") == err("ERR EXEC without MULTI")
+    assert raw.execute("EXISTS", "a") == 0
+
+
+def test_discard_with_args_flags_transaction(raw):
+    raw.execute("MULTI")
+    assert raw.execute("DISCARD", "x") == arity("discard")
+    assert raw.execute("EXEC") == EXECABORT
+
+
+def test_runtime_error_does_not_roll_back(raw):
+    raw.execute("MULTI")
+    raw.execute("SET", "a", "x")
+    raw.execute("INCR", "a")          # fails at run time
+    raw.execute("SET", "b", "2")
+    raw.execute("INCRBYFLOAT", "b", "0.5")
+    reply = raw.execute("EXEC")
+    assert reply == [b"OK", NOT_INTEGER, b"OK", b"2.5"]
+    assert raw.execute("GET", "a") == b"x"
+    assert raw.execute("GET", "b") == b"2.5"
+
+
+def test_select_inside_multi(raw):
+    raw.execute("MULTI")
+    raw.execute("SELECT", "2")
+    raw.execute("SET", "s2", "1")
+    assert raw.execute("EXEC") == [b"OK", b"OK"]
+    assert raw.execute("GET", "s2") == b"1", "the connection stays on the selected db"
+    raw.execute("SELECT", "0")
+    assert raw.execute("EXISTS", "s2") == 0
+
+
+def test_expire_inside_multi(raw):
+    raw.execute("SET", "k", "v")
+    raw.execute("MULTI")
+    raw.execute("EXPIRE", "k", "100")
+    raw.execute("TTL", "k")
+    raw.execute("PERSIST", "k")
+    reply = raw.execute("EXEC")
+    assert reply[0] == 1 and 90 <= reply[1] <= 100 and reply[2] == 1
+
+
+# ---------------------------------------------------------------------------
+# WATCH
+
+def run_watched_tx(c):
+    c.execute("MULTI")
+    c.execute("SET", "result", "done")
+    return c.execute("EXEC")
+
+
+def test_watch_untouched_key_executes(raw, other):
+    raw.execute("SET", "w", "1")
+    assert raw.execute("WATCH", "w") == b"OK"
+    other.execute("SET", "unrelated", "1")
+    other.execute("GET", "w")
+    assert run_watched_tx(raw) == [b"OK"]
+
+
+@pytest.mark.parametrize("setup,write", [
+    ([("SET", "w", "1")], ("SET", "w", "2")),
+    ([("SET", "w", "1")], ("SET", "w", "1")),            # same value still counts
+    ([], ("SET", "w", "new")),                            # watched while missing
+    ([("SET", "w", "1")], ("DEL", "w")),
+    ([("SET", "w", "1")], ("INCR", "w")),
+    ([("SET", "w", "1")], ("APPEND", "w", "x")),
+    ([("SET", "w", "1")], ("EXPIRE", "w", "100")),
+    ([("SET", "w", "1", "EX", "100")], ("PERSIST", "w")),
+    ([("SET", "w", "1")], ("RENAME", "w", "w2")),
+    ([("SET", "x", "1")], ("RENAME", "x", "w")),
+    ([("SET", "w", "1")], ("MOVE", "w", "1")),
+    ([("SET", "w", "1")], ("FLUSHALL",)),
+    ([("SET", "w", "1")], ("FLUSHDB",)),
+    ([("SET", "w", "1")], ("SWAPDB", "0", "1")),
+    ([("SET", "w", "1")], ("GETDEL", "w")),
+    ([("SET", "w", "1")], ("GETEX", "w", "EX", "100")),
+    ([("SET", "w", "1")], ("MSET", "a", "1", "w", "2")),
+    ([("SET", "x", "1")], ("COPY", "x", "w")),
+])
+def test_watch_broken_by_write(raw, other, setup, write):
+    for cmd in setup:
+        raw.execute(*cmd)
+    assert raw.execute("WATCH", "w") == b"OK"
+    assert not isinstance(other.execute(*write), RespError)
+    assert run_watched_tx(raw) is None
+    assert raw.execute("EXISTS", "result") == 0
+
+
+def test_watch_not_broken_by_failed_or_noop_commands(raw, other):
+    raw.execute("SET", "w", "notanumber")
+    raw.execute("WATCH", "w")
+    assert other.execute("INCR", "w") == NOT_INTEGER
+    assert other.execute("SET", "w", "x", "NX") is None
+    assert other.execute("EXPIRE", "w", "10", "XX") == 0
+    assert run_watched_tx(raw) == [b"OK"]
+
+
+def test_watch_missing_key_not_broken_by_flushall(raw, other):
+    raw.execute("WATCH", "nokey")
+    other.execute("SET", "x", "1")
+    other.execute("FLUSHALL")
+    assert run_watched_tx(raw) == [b"OK"]
+
+
+def test_watch_broken_by_expiry(raw):
+    raw.execute("SET", "w", "1", "PX", "20")
+    raw.execute("WATCH", "w")
+    time.sleep(0.2)  # longer than the TTL
+    assert run_watched_tx(raw) is None
+
+
+def test_watch_broken_by_own_write(raw):
+    raw.execute("WATCH", "w")
+    raw.execute("SET", "w", "mine")
+    assert run_watched_tx(raw) is None
+
+
+def test_watch_is_per_db(raw, other):
+    raw.execute("SELECT", "1")
+    raw.execute("WATCH", "w")
+    raw.execute("SELECT", "0")
+    other.execute("SET", "w", "db0 write")
+    assert run_watched_tx(raw) == [b"OK"]
+    raw.execute("SELECT", "1")
+    raw.execute("WATCH", "w")
+    other.execute("SELECT", "1")
+    other.execute("SET", "w", "db1 write")
+    raw.execute("SELECT", "0")
+    assert run_watched_tx(raw) is None
+
+
+def test_unwatch_and_exec_clear_watches(raw, other):
+    raw.execute("SET", "w", "1")
+    raw.execute("WATCH", "w")
+    assert raw.execute("UNWATCH") == b"OK"
+    other.execute("SET", "w", "2")
+    assert run_watched_tx(raw) == [b"OK"]
+    raw.execute("WATCH", "w")
+    assert run_watched_tx(raw) == [b"OK"]
+    other.execute("SET", "w", "3")
+    assert run_watched_tx(raw) == [b"OK"], "EXEC unwatches everything"
+    raw.execute("WATCH", "w")
+    raw.execute("MULTI")
+    raw.execute("DISCARD")
+    other.execute("SET", "w", "4")
+    assert run_watched_tx(raw) == [b"OK"], "DISCARD unwatches everything"
+
+
+def test_watch_multiple_keys(raw, other):
+    raw.execute("WATCH", "a", "b", "c")
+    raw.execute("WATCH", "d")
+    other.execute("SET", "d", "1")
+    assert run_watched_tx(raw) is None
+    raw.execute("WATCH", "a", "b", "c")
+    other.execute("SET", "c", "1")
+    assert run_watched_tx(raw) is None
+
+
+def test_watch_optimistic_counter_with_redis_py(server, r):
+    """Check-and-set from several threads: no increment is lost."""
+    r.set("counter", 0)
+    per_thread, threads = 50, 4
+
+    def worker():
+        client = server.client()
+        done = 0
+        while done < per_thread:
+            with client.pipeline() as p:
+                try:
+                    p.watch("counter")
+                    value = int(p.get("counter"))
+                    p.multi()
+                    p.set("counter", value + 1)
+                    p.execute()
+                    done += 1
+                except redis.WatchError:
+                    continue
+        client.close()
+
+    ts = [threading.Thread(target=worker) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(120)
+    assert int(r.get("counter")) == per_thread * threads
+
+
+def test_transaction_is_atomic(server, raw):
+    """Another client never observes a half-applied transaction."""
+    stop = threading.Event()
+    bad = []
+
+    def reader():
+        with RespClient(server.host, server.port) as c:
+            while not stop.is_set():
+                a, b = c.execute("MGET", "a", "b")
+                if a != b:
+                    bad.append((a, b))
+
+    t = threading.Thread(target=reader)
+    t.start()
+    try:
+        for i in range(300):
+            raw.pipeline([("MULTI",), ("SET", "a", i), ("SET", "b", i), ("EXEC",)])
+    finally:
+        stop.set()
+        t.join(30)
+    assert not bad, bad[:5]
