@@ -1,0 +1,132 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// NetServer limits over loopback: maxclients, output buffer (pause and hard
+// limit), query buffer, idle timeout.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+
+#include "net/loopback_test_util.h"
+
+namespace rankd::testing {
+namespace {
+
+TEST(NetLimitsTest, MaxClients) {
+  NetLimits limits;
+  limits.max_clients = 2;
+  ServerThread server(limits);
+  Client a(server.port()), b(server.port());
+  ASSERT_TRUE(a.Send("PING\r\n"));
+  ASSERT_TRUE(b.Send("PING\r\n"));
+  EXPECT_EQ(a.Read(7), "+PONG\r\n");
+  EXPECT_EQ(b.Read(7), "+PONG\r\n");
+  Client c(server.port());
+  EXPECT_EQ(c.Read(100), "-ERR max number of clients reached\r\n");
+  a.Close();
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 1; }));
+  Client d(server.port());
+  ASSERT_TRUE(d.Send("PING\r\n"));
+  EXPECT_EQ(d.Read(7), "+PONG\r\n");
+}
+
+// A client that sends but never reads: the server stops running its
+// commands (and reading) once output_buffer_pause is exceeded, then
+// catches up when the client reads.
+TEST(NetLimitsTest, OutputPauseBoundsMemoryForNonReaders) {
+  NetLimits limits;
+  limits.output_buffer_pause = 1 << 20;
+  ServerThread server(limits);
+  Client c(server.port());
+  const int kCommands = 400;  // 400 x 100 KB = 40 MB of replies
+  std::string request;
+  for (int i = 0; i < kCommands; i++) request += "BIG 100000\r\n";
+  std::thread writer([&] { EXPECT_TRUE(c.Send(request)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Bounded by the pause threshold plus one reply.
+  EXPECT_LE(server.handler().max_output.load(), (1u << 20) + 100100u);
+  const size_t reply = 9 + 100000 + 2;  // "$100000\r\n" + body + "\r\n"
+  std::string got = c.Read(kCommands * reply);
+  writer.join();
+  EXPECT_EQ(got.size(), kCommands * reply);
+  EXPECT_EQ(got.substr(0, 10), "$100000\r\nx");
+}
+
+TEST(NetLimitsTest, OutputHardLimitCloses) {
+  NetLimits limits;
+  limits.output_buffer_hard_limit = 1 << 20;
+  limits.output_buffer_pause = 0;
+  ServerThread server(limits);
+  Client c(server.port());
+  ASSERT_TRUE(c.Send("BIG 2000000\r\n"));
+  std::string got = c.Read(3000000);
+  EXPECT_LT(got.size(), 2000000u);
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 1; }));
+}
+
+TEST(NetLimitsTest, QueryBufferLimitCloses) {
+  NetLimits limits;
+  limits.query_buffer_limit = 100000;
+  ServerThread server(limits);
+  Client c(server.port());
+  ASSERT_TRUE(c.Send("BLOCK\r\n"));  // paused: input piles up
+  std::string pings;
+  for (int i = 0; i < 30000; i++) pings += "PING\r\n";  // 180 KB
+  c.Send(pings);  // may fail once the server closes
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 1; }));
+  // A big bulk in progress counts too.
+  Client d(server.port());
+  d.Send("*2\r\n$4\r\nECHO\r\n$200000\r\n" + std::string(150000, 'x'));
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 2; }));
+}
+
+TEST(NetLimitsTest, IdleTimeoutSparesBlockedClients) {
+  NetLimits limits;
+  limits.idle_timeout_s = 1;
+  ServerThread server(limits);
+  Client idle(server.port()), blocked(server.port()), active(server.port());
+  ASSERT_TRUE(blocked.Send("BLOCK\r\n"));
+  for (int i = 0; i < 6; i++) {  // 3 s, active all along
+    ASSERT_TRUE(active.Send("PING\r\n"));
+    EXPECT_EQ(active.Read(7), "+PONG\r\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  EXPECT_TRUE(idle.ReadsEof());
+  EXPECT_FALSE(blocked.Readable(0));
+  EXPECT_EQ(server.handler().closed.load(), 1);
+}
+
+TEST(NetLimitsTest, CloseAllCallsOnCloseForEach) {
+  EventLoop loop;
+  TestHandler handler;
+  NetServer net(&loop, &handler);
+  handler.server = &net;
+  ASSERT_TRUE(net.Listen({"127.0.0.1", "-::1"}, 0).ok());
+  Client a(net.port()), b(net.port());
+  loop.AddTimer(50, [&] { loop.Stop(); });
+  loop.Run();
+  EXPECT_EQ(handler.opened.load(), 2);
+  EXPECT_EQ(net.size(), 2u);
+  net.CloseAll();
+  EXPECT_EQ(handler.closed.load(), 2);
+  EXPECT_EQ(net.size(), 0u);
+  EXPECT_TRUE(a.ReadsEof());
+}
+
+TEST(NetLimitsTest, ListenErrors) {
+  EventLoop loop;
+  TestHandler handler;
+  NetServer first(&loop, &handler), second(&loop, &handler);
+  ASSERT_TRUE(first.Listen({"127.0.0.1"}, 0).ok());
+  Status s = second.Listen({"127.0.0.1"}, first.port());
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("Could not create server TCP listening socket 127.0.0.1:"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("bind: Address already in use"), std::string::npos);
+  EXPECT_FALSE(second.Listen({"not-an-ip"}, 0).ok());
+}
+
+}  // namespace
+}  // namespace rankd::testing

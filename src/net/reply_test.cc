@@ -1,0 +1,86 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "net/reply.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace rankd {
+namespace {
+
+std::string Encode(int version, void (*fn)(ReplyBuilder*)) {
+  ReplyBuilder r(version);
+  fn(&r);
+  return r.buffer();
+}
+
+TEST(ReplyBuilderTest, ScalarsAreTheSameInBothVersions) {
+  for (int v : {2, 3}) {
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Ok(); }), "+OK\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Integer(-42); }), ":-42\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Bulk("a\r\nb"); }), "$4\r\na\r\nb\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Bulk(""); }), "$0\r\n\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Error("ERR bad\r\nthing"); }),
+              "-ERR bad  thing\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->ArrayHeader(2); }), "*2\r\n");
+    EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->EmptyArray(); }), "*0\r\n");
+  }
+}
+
+TEST(ReplyBuilderTest, Resp2Downgrades) {
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Double(1.5); }), "$3\r\n1.5\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Double(INFINITY); }), "$3\r\ninf\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Double(1.1); }),
+            "$18\r\n1.1000000000000001\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Bool(true); }), ":1\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Null(); }), "$-1\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->NullArray(); }), "*-1\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->MapHeader(2); }), "*4\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->SetHeader(3); }), "*3\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->PushHeader(3); }), "*3\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Verbatim("hi"); }), "$2\r\nhi\r\n");
+}
+
+TEST(ReplyBuilderTest, Resp3Types) {
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Double(1.5); }), ",1.5\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Double(-INFINITY); }), ",-inf\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Bool(false); }), "#f\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Null(); }), "_\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->NullArray(); }), "_\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->MapHeader(2); }), "%2\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->SetHeader(3); }), "~3\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->PushHeader(3); }), ">3\r\n");
+  EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Verbatim("hi"); }), "=6\r\ntxt:hi\r\n");
+}
+
+TEST(ReplyBuilderTest, DeferredHeaders) {
+  for (int v : {2, 3}) {
+    ReplyBuilder r(v);
+    r.Ok();
+    size_t token = r.DeferArray();
+    r.Integer(1);
+    r.Integer(2);
+    r.FinishArray(token, 2);
+    size_t map = r.DeferArray();
+    r.Bulk("k");
+    r.Integer(1);
+    r.FinishMap(map, 1);
+    EXPECT_EQ(r.buffer(), std::string("+OK\r\n*2\r\n:1\r\n:2\r\n") + (v == 3 ? "%1" : "*2") +
+                              "\r\n$1\r\nk\r\n:1\r\n");
+  }
+}
+
+TEST(ReplyBuilderTest, VersionSwitch) {
+  ReplyBuilder r;
+  EXPECT_EQ(r.version(), 2);
+  EXPECT_FALSE(r.resp3());
+  r.set_version(3);
+  EXPECT_TRUE(r.resp3());
+  r.Null();
+  EXPECT_EQ(r.buffer(), "_\r\n");
+}
+
+}  // namespace
+}  // namespace rankd
