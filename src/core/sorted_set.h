@@ -66,7 +66,10 @@ struct AddResult {
     kNaN,        // incr produced NaN (inf + -inf); nothing changed
   };
   Kind kind;
-  double score;  // the member's score after the call (kAdded/kUpdated/kUnchanged)
+  // The member's score after the call (kAdded/kUpdated/kUnchanged). For
+  // kSkipped and kNaN: the current score if the member exists, else the
+  // given score (callers reply nil for INCR in those cases).
+  double score;
 };
 
 class SortedSet {
@@ -94,7 +97,11 @@ class SortedSet {
 
   // Inserts or updates with ZADD semantics (NX, XX, GT, LT, INCR as Redis:
   // GT/LT never block adding a new member; INCR with a NaN result changes
-  // nothing). Converts compact -> tree past `limits`. O(log n) for trees.
+  // nothing). Converts compact -> tree past `limits`, and only when a new
+  // member is added (as Redis). O(log n) for trees.
+  // Scores are stored bit for bit as given, so -0.0 is kept as -0.0; an
+  // update to a score that compares equal (-0.0 vs 0.0) is kUnchanged and
+  // keeps the stored bits, as Redis does.
   // REQUIRES: !isnan(score); options already validated for conflicts.
   AddResult Add(std::string_view member, double score, const AddOptions& opts,
                 const SortedSetLimits& limits);
@@ -114,7 +121,9 @@ class SortedSet {
   // Number of elements with score < max (exclusive) or <= max (inclusive):
   // one past the rank of the last element inside an upper bound. O(log n).
   uint64_t ScoreUpperRank(double max, bool exclusive) const;
-  // Same for lex bounds (assuming equal scores, as Redis does). O(log n).
+  // Same for lex bounds (assuming equal scores, as Redis does; with mixed
+  // scores the result is some split point, unspecified as in Redis). Bytes
+  // compare as memcmp, shorter first. O(log n).
   uint64_t LexLowerRank(const LexBound& min) const;
   uint64_t LexUpperRank(const LexBound& max) const;
 
@@ -135,11 +144,20 @@ class SortedSet {
   // from start to end at least once, even if the set changes or converts
   // between calls (Redis's SCAN guarantee). `count` is a hint. A compact set
   // is visited whole in one call (cursor 0), as Redis does for listpacks.
+  // Tree sets: the cursor is a 64-bit hash threshold (any uint64 value is
+  // accepted; print it unsigned, e.g. "18446744073709551615" is possible);
+  // elements are visited in hash order, elements sharing a hash in the same
+  // call; roughly `count` (at least 1) elements per call. Cursors are valid
+  // only within one server process. O(count) amortized.
   uint64_t Scan(uint64_t cursor, size_t count, Visitor fn) const;
 
   // If the set is a tree that now fits the compact limits, converts it back
   // (Redis does this for the results of store commands and on load).
   void ShrinkIfFits(const SortedSetLimits& limits);
+
+  // For tests: "" if every internal invariant of the encoding in use holds
+  // (tree shape, counts, order, index agreement), else a description. O(n).
+  std::string CheckInvariants() const;
 
  private:
   struct Impl;

@@ -1,0 +1,455 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Out-of-line template definitions of CountedBTree; included only by
+// core/counted_btree.h. See the design block there.
+
+#pragma once
+
+#include <string>
+
+namespace rankd {
+
+#define RANKD_BTREE_TMPL template <typename V, typename L, size_t LB, size_t IB>
+#define RANKD_BTREE CountedBTree<V, L, LB, IB>
+
+RANKD_BTREE_TMPL
+typename RANKD_BTREE::LeafNode* RANKD_BTREE::NewLeaf() {
+  LeafNode* leaf = new LeafNode;
+  leaf->prev = leaf->next = nullptr;
+  leaf->n = 0;
+  leaf->is_leaf = 1;
+  ++leaves_;
+  return leaf;
+}
+
+RANKD_BTREE_TMPL
+typename RANKD_BTREE::InnerNode* RANKD_BTREE::NewInner() {
+  InnerNode* node = new InnerNode;
+  node->n = 0;
+  node->is_leaf = 0;
+  ++inners_;
+  return node;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::FreeLeaf(LeafNode* leaf) {
+  delete leaf;
+  --leaves_;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::FreeInner(InnerNode* node) {
+  delete node;
+  --inners_;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::FreeSubtree(void* p, int h) {
+  if (h == 0) return FreeLeaf(AsLeaf(p));
+  InnerNode* node = AsInner(p);
+  for (uint32_t i = 0; i < node->n; ++i) FreeSubtree(node->children[i], h - 1);
+  FreeInner(node);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Clear() {
+  if (root_ != nullptr) FreeSubtree(root_, height_);
+  root_ = nullptr;
+  height_ = 0;
+  size_ = 0;
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
+  if (root_ == nullptr) return 0;
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    // keys[0] is never tested: everything before child 0 is nothing.
+    uint32_t lo = 1, hi = node->n;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (pred(node->keys[mid])) lo = mid + 1; else hi = mid;
+    }
+    uint32_t child = lo - 1;
+    for (uint32_t j = 0; j < child; ++j) before += node->counts[j];
+    p = node->children[child];
+  }
+  const LeafNode* leaf = AsLeaf(p);
+  uint32_t lo = 0, hi = leaf->n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (pred(leaf->vals[mid])) lo = mid + 1; else hi = mid;
+  }
+  return before + lo;
+}
+
+RANKD_BTREE_TMPL
+uint32_t RANKD_BTREE::ChildForInsert(const InnerNode* p, uint64_t* rank) {
+  uint32_t i = 0;
+  while (i + 1 < p->n && *rank > p->counts[i]) *rank -= p->counts[i++];
+  return i;
+}
+
+RANKD_BTREE_TMPL
+uint32_t RANKD_BTREE::ChildForRank(const InnerNode* p, uint64_t* rank) {
+  uint32_t i = 0;
+  while (*rank >= p->counts[i]) *rank -= p->counts[i++];
+  assert(i < p->n);
+  return i;
+}
+
+RANKD_BTREE_TMPL
+typename RANKD_BTREE::Cursor RANKD_BTREE::Seek(uint64_t rank) const {
+  if (rank >= size_) return Cursor();
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    p = node->children[ChildForRank(node, &rank)];
+  }
+  return Cursor(AsLeaf(p), static_cast<uint32_t>(rank));
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
+  assert(rank <= size_);
+  if (root_ == nullptr) root_ = NewLeaf(), height_ = 0;
+  if (NodeSize(root_, height_) == (height_ == 0 ? kLeafCap : kInnerCap)) {
+    assert(height_ + 1 < kMaxHeight);
+    InnerNode* r = NewInner();
+    r->n = 1;
+    r->children[0] = root_;
+    r->counts[0] = size_;
+    r->keys[0] = MinOf(root_, height_);
+    root_ = r;
+    ++height_;
+  }
+  PathStep path[kMaxHeight];
+  int depth = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    InnerNode* node = AsInner(p);
+    uint64_t local = rank;
+    uint32_t i = ChildForInsert(node, &local);
+    if (NodeSize(node->children[i], h - 1) == (h == 1 ? kLeafCap : kInnerCap)) {
+      MakeRoom(node, i, h - 1);  // Invariant: node is not full, so it can take a split.
+      local = rank;
+      i = ChildForInsert(node, &local);
+    }
+    node->counts[i]++;
+    path[depth++] = {node, i};
+    p = node->children[i];
+    rank = local;
+  }
+  LeafNode* leaf = AsLeaf(p);
+  assert(leaf->n < kLeafCap);
+  std::memmove(&leaf->vals[rank + 1], &leaf->vals[rank], (leaf->n - rank) * sizeof(V));
+  leaf->vals[rank] = v;
+  leaf->n++;
+  size_++;
+  if (rank == 0) {  // The leaf's minimum changed: fix separators upward.
+    for (int d = depth - 1; d >= 0; --d) {
+      path[d].node->keys[path[d].index] = v;
+      if (path[d].index != 0) break;
+    }
+  }
+}
+
+RANKD_BTREE_TMPL
+V RANKD_BTREE::EraseAt(uint64_t rank) {
+  assert(rank < size_);
+  PathStep path[kMaxHeight];
+  int depth = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    InnerNode* node = AsInner(p);
+    uint64_t local = rank;
+    uint32_t i = ChildForRank(node, &local);
+    if (NodeSize(node->children[i], h - 1) <= (h == 1 ? kLeafMin : kInnerMin)) {
+      Refill(node, i, h - 1);  // Invariant: node has > min children unless root.
+      local = rank;
+      i = ChildForRank(node, &local);
+    }
+    node->counts[i]--;
+    path[depth++] = {node, i};
+    p = node->children[i];
+    rank = local;
+  }
+  LeafNode* leaf = AsLeaf(p);
+  V v = leaf->vals[rank];
+  std::memmove(&leaf->vals[rank], &leaf->vals[rank + 1], (leaf->n - rank - 1) * sizeof(V));
+  leaf->n--;
+  size_--;
+  if (size_ == 0) {  // Only a root leaf can hold the last value.
+    FreeLeaf(leaf);
+    root_ = nullptr;
+    height_ = 0;
+    return v;
+  }
+  if (rank == 0) {
+    for (int d = depth - 1; d >= 0; --d) {
+      path[d].node->keys[path[d].index] = leaf->vals[0];
+      if (path[d].index != 0) break;
+    }
+  }
+  while (height_ > 0 && AsInner(root_)->n == 1) {
+    InnerNode* old = AsInner(root_);
+    root_ = old->children[0];
+    --height_;
+    FreeInner(old);
+  }
+  return v;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MakeRoom(InnerNode* p, uint32_t i, int child_h) {
+  if (child_h == 0) {
+    // Hand work to a sibling with >= 2 free slots, leaving both with room.
+    if (i > 0) {
+      size_t free = kLeafCap - AsLeaf(p->children[i - 1])->n;
+      if (free >= 2) return MoveToLeft(p, i, free / 2, 0);
+    }
+    if (i + 1 < p->n) {
+      size_t free = kLeafCap - AsLeaf(p->children[i + 1])->n;
+      if (free >= 2) return MoveToRight(p, i, free / 2, 0);
+    }
+  }
+  Split(p, i, child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Refill(InnerNode* p, uint32_t i, int child_h) {
+  const size_t min = child_h == 0 ? kLeafMin : kInnerMin;
+  if (i > 0) {
+    size_t n = NodeSize(p->children[i - 1], child_h);
+    if (n > min) return MoveToRight(p, i - 1, (n - min + 1) / 2, child_h);
+  }
+  if (i + 1 < p->n) {
+    size_t n = NodeSize(p->children[i + 1], child_h);
+    if (n > min) return MoveToLeft(p, i + 1, (n - min + 1) / 2, child_h);
+  }
+  Merge(p, i > 0 ? i - 1 : i, child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
+  uint64_t moved = k;
+  if (child_h == 0) {
+    LeafNode* l = AsLeaf(p->children[i - 1]);
+    LeafNode* c = AsLeaf(p->children[i]);
+    std::memcpy(&l->vals[l->n], &c->vals[0], k * sizeof(V));
+    std::memmove(&c->vals[0], &c->vals[k], (c->n - k) * sizeof(V));
+    l->n += k;
+    c->n -= k;
+  } else {
+    InnerNode* l = AsInner(p->children[i - 1]);
+    InnerNode* c = AsInner(p->children[i]);
+    moved = 0;
+    for (size_t j = 0; j < k; ++j) moved += c->counts[j];
+    std::memcpy(&l->children[l->n], &c->children[0], k * sizeof(void*));
+    std::memcpy(&l->counts[l->n], &c->counts[0], k * sizeof(uint64_t));
+    std::memcpy(&l->keys[l->n], &c->keys[0], k * sizeof(V));
+    std::memmove(&c->children[0], &c->children[k], (c->n - k) * sizeof(void*));
+    std::memmove(&c->counts[0], &c->counts[k], (c->n - k) * sizeof(uint64_t));
+    std::memmove(&c->keys[0], &c->keys[k], (c->n - k) * sizeof(V));
+    l->n += k;
+    c->n -= k;
+  }
+  p->counts[i - 1] += moved;
+  p->counts[i] -= moved;
+  p->keys[i] = MinOf(p->children[i], child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
+  uint64_t moved = k;
+  if (child_h == 0) {
+    LeafNode* c = AsLeaf(p->children[i]);
+    LeafNode* r = AsLeaf(p->children[i + 1]);
+    std::memmove(&r->vals[k], &r->vals[0], r->n * sizeof(V));
+    std::memcpy(&r->vals[0], &c->vals[c->n - k], k * sizeof(V));
+    r->n += k;
+    c->n -= k;
+  } else {
+    InnerNode* c = AsInner(p->children[i]);
+    InnerNode* r = AsInner(p->children[i + 1]);
+    size_t from = c->n - k;
+    moved = 0;
+    for (size_t j = from; j < c->n; ++j) moved += c->counts[j];
+    std::memmove(&r->children[k], &r->children[0], r->n * sizeof(void*));
+    std::memmove(&r->counts[k], &r->counts[0], r->n * sizeof(uint64_t));
+    std::memmove(&r->keys[k], &r->keys[0], r->n * sizeof(V));
+    std::memcpy(&r->children[0], &c->children[from], k * sizeof(void*));
+    std::memcpy(&r->counts[0], &c->counts[from], k * sizeof(uint64_t));
+    std::memcpy(&r->keys[0], &c->keys[from], k * sizeof(V));
+    r->n += k;
+    c->n -= k;
+  }
+  p->counts[i] -= moved;
+  p->counts[i + 1] += moved;
+  p->keys[i + 1] = MinOf(p->children[i + 1], child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
+  if (child_h == 0) {
+    LeafNode* c = AsLeaf(p->children[i]);
+    LeafNode* r = NewLeaf();
+    size_t keep = c->n / 2, move = c->n - keep;
+    std::memcpy(&r->vals[0], &c->vals[keep], move * sizeof(V));
+    r->n = move;
+    c->n = keep;
+    r->next = c->next;
+    if (r->next != nullptr) r->next->prev = r;
+    r->prev = c;
+    c->next = r;
+    p->counts[i] -= move;
+    InsertChild(p, i + 1, r, move, r->vals[0]);
+  } else {
+    InnerNode* c = AsInner(p->children[i]);
+    InnerNode* r = NewInner();
+    size_t keep = c->n / 2, move = c->n - keep;
+    uint64_t moved = 0;
+    for (size_t j = keep; j < c->n; ++j) moved += c->counts[j];
+    std::memcpy(&r->children[0], &c->children[keep], move * sizeof(void*));
+    std::memcpy(&r->counts[0], &c->counts[keep], move * sizeof(uint64_t));
+    std::memcpy(&r->keys[0], &c->keys[keep], move * sizeof(V));
+    r->n = move;
+    c->n = keep;
+    p->counts[i] -= moved;
+    InsertChild(p, i + 1, r, moved, r->keys[0]);
+  }
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
+  // Appends child i+1 to child i. Invariant: both together fit one node.
+  if (child_h == 0) {
+    LeafNode* l = AsLeaf(p->children[i]);
+    LeafNode* r = AsLeaf(p->children[i + 1]);
+    assert(l->n + r->n <= kLeafCap);
+    std::memcpy(&l->vals[l->n], &r->vals[0], r->n * sizeof(V));
+    l->n += r->n;
+    l->next = r->next;
+    if (l->next != nullptr) l->next->prev = l;
+    FreeLeaf(r);
+  } else {
+    InnerNode* l = AsInner(p->children[i]);
+    InnerNode* r = AsInner(p->children[i + 1]);
+    assert(l->n + r->n <= kInnerCap);
+    std::memcpy(&l->children[l->n], &r->children[0], r->n * sizeof(void*));
+    std::memcpy(&l->counts[l->n], &r->counts[0], r->n * sizeof(uint64_t));
+    std::memcpy(&l->keys[l->n], &r->keys[0], r->n * sizeof(V));
+    l->n += r->n;
+    FreeInner(r);
+  }
+  p->counts[i] += p->counts[i + 1];
+  RemoveChild(p, i + 1);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, V key) {
+  assert(p->n < kInnerCap);
+  size_t tail = p->n - pos;
+  std::memmove(&p->children[pos + 1], &p->children[pos], tail * sizeof(void*));
+  std::memmove(&p->counts[pos + 1], &p->counts[pos], tail * sizeof(uint64_t));
+  std::memmove(&p->keys[pos + 1], &p->keys[pos], tail * sizeof(V));
+  p->children[pos] = child;
+  p->counts[pos] = count;
+  p->keys[pos] = key;
+  p->n++;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::RemoveChild(InnerNode* p, uint32_t pos) {
+  size_t tail = p->n - pos - 1;
+  std::memmove(&p->children[pos], &p->children[pos + 1], tail * sizeof(void*));
+  std::memmove(&p->counts[pos], &p->counts[pos + 1], tail * sizeof(uint64_t));
+  std::memmove(&p->keys[pos], &p->keys[pos + 1], tail * sizeof(V));
+  p->n--;
+}
+
+RANKD_BTREE_TMPL
+template <typename Fn>
+void RANKD_BTREE::MapValues(Fn fn) {
+  if (root_ == nullptr) return;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) p = AsInner(p)->children[0];
+  for (LeafNode* leaf = AsLeaf(p); leaf != nullptr; leaf = leaf->next) {
+    for (uint32_t j = 0; j < leaf->n; ++j) leaf->vals[j] = fn(leaf->vals[j]);
+  }
+  RefreshKeys(root_, height_);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::RefreshKeys(void* p, int h) {
+  if (h == 0) return;
+  InnerNode* node = AsInner(p);
+  for (uint32_t i = 0; i < node->n; ++i) {
+    RefreshKeys(node->children[i], h - 1);
+    node->keys[i] = MinOf(node->children[i], h - 1);
+  }
+}
+
+RANKD_BTREE_TMPL
+std::string RANKD_BTREE::CheckInvariants() const {
+  if (root_ == nullptr) {
+    if (size_ != 0 || height_ != 0) return "empty root but size/height set";
+    if (leaves_ != 0 || inners_ != 0) return "node accounting leaks";
+    return "";
+  }
+  uint64_t count = 0;
+  const LeafNode* last = nullptr;
+  std::string err = CheckNode(root_, height_, true, &count, &last);
+  if (!err.empty()) return err;
+  if (count != size_) return "root count != size()";
+  if (last->next != nullptr) return "last leaf has a next link";
+  return "";
+}
+
+RANKD_BTREE_TMPL
+std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count,
+                                   const LeafNode** last) const {
+  const std::string at = " (height " + std::to_string(h) + ")";
+  if (h == 0) {
+    const LeafNode* leaf = AsLeaf(p);
+    if (leaf->is_leaf != 1) return "leaf expected" + at;
+    if (leaf->n > kLeafCap || leaf->n < (is_root ? 1 : kLeafMin)) {
+      return "leaf fill " + std::to_string(leaf->n) + " out of bounds" + at;
+    }
+    for (uint32_t j = 0; j + 1 < leaf->n; ++j) {
+      if (!less_(leaf->vals[j], leaf->vals[j + 1])) return "leaf values not ascending" + at;
+    }
+    if (leaf->prev != *last) return "leaf prev link wrong";
+    if (*last != nullptr) {
+      if ((*last)->next != leaf) return "leaf next link wrong";
+      if (!less_((*last)->vals[(*last)->n - 1], leaf->vals[0])) return "leaves not ascending";
+    }
+    *last = leaf;
+    *count = leaf->n;
+    return "";
+  }
+  const InnerNode* node = AsInner(p);
+  if (node->is_leaf != 0) return "inner node expected" + at;
+  if (node->n > kInnerCap || node->n < (is_root ? 2 : kInnerMin)) {
+    return "inner fill " + std::to_string(node->n) + " out of bounds" + at;
+  }
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < node->n; ++i) {
+    uint64_t c = 0;
+    std::string err = CheckNode(node->children[i], h - 1, false, &c, last);
+    if (!err.empty()) return err;
+    if (c != node->counts[i]) return "child count mismatch" + at;
+    if (!(node->keys[i] == MinOf(node->children[i], h - 1))) return "separator != child min" + at;
+    total += c;
+  }
+  *count = total;
+  return "";
+}
+
+#undef RANKD_BTREE
+#undef RANKD_BTREE_TMPL
+
+}  // namespace rankd

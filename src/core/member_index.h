@@ -1,0 +1,111 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// MemberIndex maps a member's bytes to its record Handle in O(1) expected
+// time, and iterates for ZSCAN with Redis's guarantee. It stores only 4-byte
+// handles (the member bytes stay in the RecordArena) plus one byte of probe
+// metadata per slot: ~5 bytes per slot, ~6-8 bytes per element.
+// Not thread-safe.
+//
+// Design: open addressing with linear probing and Robin Hood insertion,
+// where an element's home slot is a monotone function of its 64-bit hash:
+//   home(hash) = floor(hash * capacity / 2^64)
+// Robin Hood keeps every cluster sorted by home, so the whole table is
+// sorted by home, hence (coarsely) by hash:
+//
+//   slot:   0    1    2    3    4    5    6   ...   cap-1 | slack ...
+//   dist:   1    1    2    0    1    2    3          0     | 0
+//   home:   0    1    1    -    4    4    4                |
+//
+//   dist = 0: empty; else 1 + (slot - home). No wrap-around: slack slots
+//   after cap absorb the last cluster.
+//
+// A lookup skips residents whose home is below its own (read from `dist`,
+// no memory access) and compares bytes only against residents with the
+// same home, ~1-1.5 record reads per lookup at load 0.9.
+//
+// SCAN: the cursor is a hash threshold T; a call visits every element whose
+// hash is >= T in ascending home order, whole homes at a time, and returns
+// the smallest hash of the first home it did not visit. Every element with
+// hash < the returned cursor has been visited, whatever the capacity was on
+// each call, so an element present for the whole iteration is returned at
+// least once even across growth and shrinking. Elements sharing a home (and
+// thus any elements sharing a full hash) are returned by the same call.
+// Cursor 0 starts; 0 is returned when the iteration is complete. Cursors are
+// only meaningful within one process (the hash is seeded per process).
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/functional/function_ref.h"
+#include "core/record_arena.h"
+
+namespace rankd {
+
+class MemberIndex {
+ public:
+  using Handle = RecordArena::Handle;
+
+  // `arena` resolves handles to member bytes; it must outlive the index.
+  explicit MemberIndex(const RecordArena* arena) : arena_(arena) {}
+  ~MemberIndex();
+  MemberIndex(const MemberIndex&) = delete;
+  MemberIndex& operator=(const MemberIndex&) = delete;
+
+  static uint64_t Hash(std::string_view member);
+
+  size_t size() const { return size_; }
+  size_t capacity() const { return cap_; }
+
+  // The handle whose member equals `member`, or kNoHandle.
+  // REQUIRES: hash == Hash(member).
+  Handle Find(std::string_view member, uint64_t hash) const;
+  // Adds `h`. REQUIRES: its member is absent; hash == Hash(its member).
+  // May grow the table (rehashing reads every member once).
+  void Insert(Handle h, uint64_t hash);
+  // Removes `h`. REQUIRES: h is present; hash = Hash(its member). May
+  // shrink the table.
+  void Erase(Handle h, uint64_t hash);
+  // Prepares for `n` elements in total (conversion, clone).
+  void Reserve(size_t n);
+
+  // ZSCAN step, see the design block. Visits at least min(count, remaining)
+  // elements (count < 1 counts as 1) and returns the next cursor or 0.
+  uint64_t Scan(uint64_t cursor, size_t count, absl::FunctionRef<void(Handle)> fn) const;
+
+  // Replaces every handle h by fn(h). REQUIRES: fn(h) names a record with
+  // the same member bytes (used when the arena is compacted). O(capacity).
+  void MapHandles(absl::FunctionRef<Handle(Handle)> fn);
+
+  // Bytes of the slot arrays. O(1).
+  size_t MemoryUsage() const { return total_ * (sizeof(Handle) + 1); }
+
+  // "" if every element sits at or after its home, homes ascend, each
+  // element is found by its own bytes, and size() matches; else a message.
+  std::string CheckInvariants() const;
+
+ private:
+  size_t Home(uint64_t hash) const {
+    return static_cast<size_t>((static_cast<unsigned __int128>(hash) * cap_) >> 64);
+  }
+  size_t HomeAt(size_t slot) const { return slot - (dist_[slot] - 1); }
+  // The smallest hash whose home is `home` (exact inverse of Home()).
+  uint64_t MinHashOfHome(size_t home) const;
+  // Places h; false (nothing changed) if a probe limit would be exceeded.
+  bool TryPlace(Handle h, uint64_t hash);
+  // Rebuilds with `new_cap` home slots (grows further if placement fails).
+  void Rehash(size_t new_cap);
+  void Allocate(size_t cap);
+
+  const RecordArena* arena_;
+  Handle* slots_ = nullptr;  // total_ entries
+  uint8_t* dist_ = nullptr;  // total_ entries, in the same allocation
+  size_t cap_ = 0;           // number of home slots
+  size_t total_ = 0;         // cap_ + slack
+  size_t size_ = 0;
+};
+
+}  // namespace rankd

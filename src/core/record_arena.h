@@ -1,0 +1,125 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// RecordArena stores the elements of one tree-encoded sorted set, each as a
+// single packed record addressed by a 32-bit Handle. The B+tree leaves and
+// the member index both hold Handles, so each member's bytes exist once and
+// a reference costs 4 bytes instead of an 8-byte pointer. Not thread-safe.
+//
+// Record layout (no alignment; the score is read with memcpy):
+//
+//   +--------------+----------------+-------------------------------+
+//   | score (8 B)  | len (varint,   | member bytes  (len <= 1024)   |
+//   | IEEE double  |  1-5 bytes)    | or char* to them (len > 1024) |
+//   +--------------+----------------+-------------------------------+
+//
+// A 16-byte member costs 25 bytes, with no per-allocation header and no
+// size-class rounding. Members longer than kMaxInlineMember live in their
+// own heap buffer ("out of line"), which the arena owns.
+//
+// Handles: (block index << 16) | byte offset. Blocks are at most 64 KiB and
+// grow from 256 bytes by doubling, so small sets stay small. At most 65536
+// blocks: one set's inline records are limited to 4 GiB (~170M elements of
+// 16-byte members). Exceeding that aborts (CHECK), see New().
+//
+// Freed records go on an exact-size free list (linked through their first 4
+// bytes) and are reused by the next record of the same size. Bytes that no
+// free list reuses show up in waste_bytes(); the owner compacts by moving
+// every live record into a fresh arena (Adopt + SetForward/Forward).
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+
+namespace rankd {
+
+class RecordArena {
+ public:
+  using Handle = uint32_t;
+  // Never a valid handle (no record fits at offset 65535 of a block).
+  static constexpr Handle kNoHandle = 0xFFFFFFFFu;
+  static constexpr size_t kMaxInlineMember = 1024;
+  static constexpr size_t kMaxBlockBytes = size_t{1} << 16;
+
+  RecordArena() = default;
+  ~RecordArena();
+  RecordArena(const RecordArena&) = delete;
+  RecordArena& operator=(const RecordArena&) = delete;
+  // Exchanges all contents (handles stay valid for their new owner object).
+  void Swap(RecordArena& other) noexcept;
+
+  // Stores a new record and returns its handle. O(1) amortized.
+  Handle New(std::string_view member, double score);
+  // Releases the record. REQUIRES: h is live. The handle may be reused.
+  void Free(Handle h);
+
+  double Score(Handle h) const {
+    double s;
+    std::memcpy(&s, Ptr(h), sizeof s);
+    return s;
+  }
+  void SetScore(Handle h, double score) { std::memcpy(Ptr(h), &score, sizeof score); }
+  // The member's bytes; valid while the record lives and the arena is not
+  // swapped.
+  std::string_view Member(Handle h) const;
+  void Prefetch(Handle h) const { __builtin_prefetch(Ptr(h)); }
+
+  // Compaction support. Adopt copies record `h` of `from` into this arena
+  // (an out-of-line buffer changes owner instead of being copied) and
+  // returns the new handle; `from`'s record must then be treated as dead.
+  // SetForward overwrites a dead record's score with the handle it moved
+  // to; Forward reads it back.
+  Handle Adopt(RecordArena* from, Handle h);
+  void SetForward(Handle h, Handle to) { std::memcpy(Ptr(h), &to, sizeof to); }
+  Handle Forward(Handle h) const {
+    Handle to;
+    std::memcpy(&to, Ptr(h), sizeof to);
+    return to;
+  }
+
+  // Sizes the first block for about `bytes` of records. Only before the
+  // first New().
+  void ReserveHint(size_t bytes);
+
+  // Bytes requested from the allocator (blocks, out-of-line buffers,
+  // bookkeeping). O(1).
+  size_t MemoryUsage() const;
+  // Bytes of live records (inline part only).
+  size_t live_bytes() const { return live_bytes_; }
+  // Bytes in blocks that hold no live record (free lists, abandoned tails).
+  size_t waste_bytes() const { return free_bytes_ + tail_waste_; }
+
+  static size_t RecordSize(size_t member_len) {
+    return sizeof(double) + VarintLen(member_len) +
+           (member_len <= kMaxInlineMember ? member_len : sizeof(char*));
+  }
+
+ private:
+  char* Ptr(Handle h) const { return blocks_[h >> 16] + (h & 0xFFFFu); }
+  static size_t VarintLen(size_t v) {
+    size_t n = 1;
+    while (v >= 0x80) v >>= 7, ++n;
+    return n;
+  }
+  // Decodes the length at `p`; returns the first byte after it.
+  static const char* ReadLen(const char* p, size_t* len);
+  size_t SizeOf(Handle h) const;
+  // A slot of `size` bytes, from a free list or the tail block.
+  Handle Allocate(size_t size);
+
+  std::vector<char*> blocks_;
+  size_t tail_used_ = 0, tail_cap_ = 0;  // of blocks_.back()
+  size_t next_block_ = 256;
+  size_t block_bytes_ = 0, live_bytes_ = 0, free_bytes_ = 0, tail_waste_ = 0;
+  size_t large_bytes_ = 0;
+  absl::flat_hash_map<uint32_t, Handle> free_heads_;  // record size -> list
+  absl::flat_hash_set<char*> large_;                  // out-of-line buffers
+};
+
+}  // namespace rankd

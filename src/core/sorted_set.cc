@@ -1,0 +1,260 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// SortedSet dispatches each call to the one encoding in use: CompactSet
+// while the set is small, TreeSet after it outgrows the limits. Conversion
+// happens only when a new member is added (as Redis's zsetAdd) or when
+// ShrinkIfFits is called.
+
+#include "core/sorted_set.h"
+
+#include <cassert>
+#include <cmath>
+#include <utility>
+
+#include "core/compact_set.h"
+#include "core/tree_set.h"
+
+namespace rankd {
+
+struct SortedSet::Impl {
+  CompactSet compact;             // the encoding while `tree` is null
+  std::unique_ptr<TreeSet> tree;  // the encoding once converted
+};
+
+namespace {
+
+using Kind = AddResult::Kind;
+
+// ZADD's decision for a member already present with score `cur` (Redis
+// zsetAdd: NX first, then INCR and its NaN check, then GT/LT).
+AddResult DecideExisting(double cur, double score, const AddOptions& o) {
+  if (o.nx) return {Kind::kSkipped, cur};
+  double next = o.incr ? cur + score : score;
+  if (std::isnan(next)) return {Kind::kNaN, cur};
+  if ((o.lt && next >= cur) || (o.gt && next <= cur)) return {Kind::kSkipped, cur};
+  if (next == cur) return {Kind::kUnchanged, cur};  // also -0.0 vs 0.0: keeps the stored bits
+  return {Kind::kUpdated, next};
+}
+
+std::unique_ptr<TreeSet> BuildTree(const CompactSet& c, size_t extra) {
+  auto tree = std::make_unique<TreeSet>(c.size() + extra, c.MemoryUsage());
+  if (c.size() > 0) {
+    c.ForEachInRankRange(0, c.size() - 1, false,
+                         [&](std::string_view m, double s) { tree->Append(m, s); });
+  }
+  return tree;
+}
+
+template <typename Pred>
+uint64_t CountWhile(const CompactSet& compact, const TreeSet* tree, Pred pred) {
+  return tree ? tree->CountWhile(pred) : compact.CountWhile(pred);
+}
+
+}  // namespace
+
+SortedSet::SortedSet(const SortedSetLimits& limits, size_t hint_size, size_t hint_max_len)
+    : impl_(std::make_unique<Impl>()) {
+  if (limits.max_compact_entries == 0 || hint_size > limits.max_compact_entries ||
+      hint_max_len > limits.max_compact_value) {
+    impl_->tree = std::make_unique<TreeSet>(hint_size, 0);
+  }
+}
+
+SortedSet::~SortedSet() = default;
+
+std::unique_ptr<SortedSet> SortedSet::Clone() const {
+  auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
+  copy->impl_->tree.reset();
+  if (impl_->tree) {
+    const TreeSet& src = *impl_->tree;
+    auto tree = std::make_unique<TreeSet>(src.size(), 0);
+    if (src.size() > 0) {
+      src.ForEachInRankRange(0, src.size() - 1, false,
+                             [&](std::string_view m, double s) { tree->Append(m, s); });
+    }
+    copy->impl_->tree = std::move(tree);
+  } else {
+    copy->impl_->compact = impl_->compact;
+  }
+  return copy;
+}
+
+size_t SortedSet::size() const {
+  return impl_->tree ? impl_->tree->size() : impl_->compact.size();
+}
+
+SortedSet::Encoding SortedSet::encoding() const {
+  return impl_->tree ? Encoding::kTree : Encoding::kCompact;
+}
+
+size_t SortedSet::MemoryUsage() const {
+  return sizeof(Impl) + (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
+}
+
+AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
+                         const SortedSetLimits& limits) {
+  assert(!std::isnan(score));
+  Impl& s = *impl_;
+  if (s.tree) {
+    const uint64_t hash = MemberIndex::Hash(member);
+    const TreeSet::Handle h = s.tree->Find(member, hash);
+    if (h != RecordArena::kNoHandle) {
+      AddResult r = DecideExisting(s.tree->ScoreOf(h), score, opts);
+      if (r.kind == Kind::kUpdated) s.tree->UpdateScore(h, r.score);
+      return r;
+    }
+    if (opts.xx) return {Kind::kSkipped, score};
+    s.tree->Insert(member, hash, score);
+    return {Kind::kAdded, score};
+  }
+  if (auto found = s.compact.Find(member)) {
+    AddResult r = DecideExisting(found->first.score, score, opts);
+    if (r.kind == Kind::kUpdated) s.compact.UpdateScore(found->first, r.score);
+    return r;
+  }
+  if (opts.xx) return {Kind::kSkipped, score};
+  if (s.compact.size() + 1 > limits.max_compact_entries ||
+      member.size() > limits.max_compact_value) {
+    // Insert before dropping the compact buffer: `member` may point into it.
+    std::unique_ptr<TreeSet> tree = BuildTree(s.compact, 1);
+    tree->Insert(member, MemberIndex::Hash(member), score);
+    s.tree = std::move(tree);
+    s.compact = CompactSet();
+  } else {
+    s.compact.Insert(member, score);
+  }
+  return {Kind::kAdded, score};
+}
+
+bool SortedSet::Remove(std::string_view member) {
+  Impl& s = *impl_;
+  if (s.tree) {
+    const uint64_t hash = MemberIndex::Hash(member);
+    const TreeSet::Handle h = s.tree->Find(member, hash);
+    if (h == RecordArena::kNoHandle) return false;
+    s.tree->Remove(h, hash);
+    return true;
+  }
+  auto found = s.compact.Find(member);
+  if (!found) return false;
+  s.compact.Erase(found->first);
+  return true;
+}
+
+std::optional<double> SortedSet::Score(std::string_view member) const {
+  const Impl& s = *impl_;
+  if (s.tree) {
+    TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
+    if (h == RecordArena::kNoHandle) return std::nullopt;
+    return s.tree->ScoreOf(h);
+  }
+  auto found = s.compact.Find(member);
+  if (!found) return std::nullopt;
+  return found->first.score;
+}
+
+std::optional<uint64_t> SortedSet::Rank(std::string_view member) const {
+  const Impl& s = *impl_;
+  if (s.tree) {
+    TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
+    if (h == RecordArena::kNoHandle) return std::nullopt;
+    return s.tree->RankOf(h);
+  }
+  auto found = s.compact.Find(member);
+  if (!found) return std::nullopt;
+  return found->second;
+}
+
+uint64_t SortedSet::ScoreLowerRank(double min, bool exclusive) const {
+  return CountWhile(impl_->compact, impl_->tree.get(), [&](double s, std::string_view) {
+    return exclusive ? s <= min : s < min;
+  });
+}
+
+uint64_t SortedSet::ScoreUpperRank(double max, bool exclusive) const {
+  return CountWhile(impl_->compact, impl_->tree.get(), [&](double s, std::string_view) {
+    return exclusive ? s < max : s <= max;
+  });
+}
+
+uint64_t SortedSet::LexLowerRank(const LexBound& min) const {
+  switch (min.kind) {
+    case LexBound::Kind::kMinusInf: return 0;
+    case LexBound::Kind::kPlusInf: return size();
+    default: break;
+  }
+  const bool exclusive = min.kind == LexBound::Kind::kExclusive;
+  return CountWhile(impl_->compact, impl_->tree.get(), [&](double, std::string_view m) {
+    return exclusive ? m <= min.value : m < min.value;
+  });
+}
+
+uint64_t SortedSet::LexUpperRank(const LexBound& max) const {
+  switch (max.kind) {
+    case LexBound::Kind::kMinusInf: return 0;
+    case LexBound::Kind::kPlusInf: return size();
+    default: break;
+  }
+  const bool exclusive = max.kind == LexBound::Kind::kExclusive;
+  return CountWhile(impl_->compact, impl_->tree.get(), [&](double, std::string_view m) {
+    return exclusive ? m < max.value : m <= max.value;
+  });
+}
+
+void SortedSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
+                                   Visitor fn) const {
+  assert(start <= stop && stop < size());
+  if (impl_->tree) return impl_->tree->ForEachInRankRange(start, stop, reverse, fn);
+  impl_->compact.ForEachInRankRange(start, stop, reverse, fn);
+}
+
+std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
+  assert(rank < size());
+  if (impl_->tree) return impl_->tree->At(rank);
+  CompactSet::Entry e = impl_->compact.At(rank);
+  return {e.member, e.score};
+}
+
+uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
+  assert(start <= stop && stop < size());
+  if (impl_->tree) {
+    impl_->tree->RemoveRankRange(start, stop);
+  } else {
+    impl_->compact.EraseRankRange(start, stop);
+  }
+  return stop - start + 1;
+}
+
+uint64_t SortedSet::Scan(uint64_t cursor, size_t count, Visitor fn) const {
+  if (impl_->tree) return impl_->tree->Scan(cursor, count, fn);
+  if (!empty()) impl_->compact.ForEachInRankRange(0, size() - 1, false, fn);
+  return 0;
+}
+
+void SortedSet::ShrinkIfFits(const SortedSetLimits& limits) {
+  Impl& s = *impl_;
+  if (!s.tree || s.tree->size() > limits.max_compact_entries) return;
+  bool fits = true;
+  size_t bytes = 0;
+  if (s.tree->size() > 0) {
+    s.tree->ForEachInRankRange(0, s.tree->size() - 1, false, [&](std::string_view m, double) {
+      fits = fits && m.size() <= limits.max_compact_value;
+      bytes += m.size() + 10;
+    });
+  }
+  if (!fits) return;
+  CompactSet compact;
+  compact.Reserve(bytes);
+  if (s.tree->size() > 0) {
+    s.tree->ForEachInRankRange(0, s.tree->size() - 1, false,
+                               [&](std::string_view m, double sc) { compact.Append(m, sc); });
+  }
+  s.compact = std::move(compact);
+  s.tree.reset();
+}
+
+std::string SortedSet::CheckInvariants() const {
+  return impl_->tree ? impl_->tree->CheckInvariants() : impl_->compact.CheckInvariants();
+}
+
+}  // namespace rankd

@@ -1,0 +1,102 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// TreeSet is the large-set encoding of a sorted set (the role of Redis's
+// skiplist + dict): three parts that share 32-bit record handles.
+//
+//   RecordArena  [score|len|member] records, each member stored once  ~25 B
+//   CountedBTree handles in (score, member) order, with subtree counts  ~6 B
+//   MemberIndex  handles by hash of member bytes, for O(1) lookup      ~7 B
+//
+// (bytes per element for 16-byte members). The tree's comparator reads the
+// records through the arena, so a tree search costs one record read per
+// comparison; structural changes (InsertAt/EraseAt) compare nothing.
+//
+// Lifetime: string_views handed out point into the arena and stay valid
+// until the next mutation (a removal may compact the arena, moving every
+// record). Not thread-safe.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/counted_btree.h"
+#include "core/member_index.h"
+#include "core/record_arena.h"
+#include "core/zset_order.h"
+
+namespace rankd {
+
+class TreeSet {
+ public:
+  using Handle = RecordArena::Handle;
+
+  // `expected_size` / `expected_bytes` (sum of member lengths) pre-size the
+  // index and the first arena block; 0 for "unknown".
+  explicit TreeSet(size_t expected_size = 0, size_t expected_bytes = 0);
+  TreeSet(const TreeSet&) = delete;
+  TreeSet& operator=(const TreeSet&) = delete;
+
+  size_t size() const { return tree_.size(); }
+  // Bytes allocated by the three parts. O(1).
+  size_t MemoryUsage() const;
+
+  // The member's handle, or kNoHandle. `hash` = MemberIndex::Hash(member).
+  Handle Find(std::string_view member, uint64_t hash) const { return index_.Find(member, hash); }
+  double ScoreOf(Handle h) const { return arena_.Score(h); }
+  std::string_view MemberOf(Handle h) const { return arena_.Member(h); }
+  // The 0-based rank of a present handle. O(log n) comparisons.
+  uint64_t RankOf(Handle h) const;
+
+  // Adds a new member. REQUIRES: absent; hash = MemberIndex::Hash(member).
+  void Insert(std::string_view member, uint64_t hash, double score);
+  // Adds a member that sorts after every present one (conversion, clone).
+  void Append(std::string_view member, double score);
+  // Changes a present member's score, moving it in the order if needed.
+  void UpdateScore(Handle h, double score);
+  // Removes a present member.
+  void Remove(Handle h, uint64_t hash);
+  // Removes ranks [start, stop]; REQUIRES start <= stop < size().
+  void RemoveRankRange(uint64_t start, uint64_t stop);
+
+  // Number of leading elements for which pred(score, member) holds.
+  // REQUIRES: pred is true on a prefix of the order. O(log n).
+  template <typename Pred>
+  uint64_t CountWhile(Pred pred) const {
+    return tree_.PartitionPoint([&](Handle x) { return pred(arena_.Score(x), arena_.Member(x)); });
+  }
+
+  // REQUIRES: rank < size(). O(log n).
+  std::pair<std::string_view, double> At(uint64_t rank) const;
+  // REQUIRES: start <= stop < size(). O(log n + count).
+  void ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse, ElementVisitor fn) const;
+  // ZSCAN step: see MemberIndex::Scan.
+  uint64_t Scan(uint64_t cursor, size_t count, ElementVisitor fn) const;
+
+  // All parts' invariants plus their agreement; "" when all hold. O(n).
+  std::string CheckInvariants() const;
+
+ private:
+  struct RecordLess {
+    const RecordArena* arena;
+    bool operator()(Handle a, Handle b) const {
+      return ElementLess(arena->Score(a), arena->Member(a), arena->Score(b), arena->Member(b));
+    }
+  };
+  using Tree = CountedBTree<Handle, RecordLess>;
+
+  // Rank that (score, member) has or would have.
+  uint64_t LowerRank(double score, std::string_view member) const;
+  // Moves live records into a fresh arena when frees left too many holes.
+  void MaybeCompact();
+
+  RecordArena arena_;
+  MemberIndex index_{&arena_};
+  Tree tree_{RecordLess{&arena_}};
+};
+
+}  // namespace rankd
