@@ -1,0 +1,197 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/keys_object.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "base/numbers.h"
+#include "server/errors.h"
+#include "server/keys_common.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+// Redis keeps the integers 0..9999 as shared objects whose refcount is
+// INT_MAX, unless an LRU/LFU maxmemory policy needs per-key access data.
+constexpr int64_t kSharedIntegers = 10000;
+constexpr int64_t kSharedRefcount = 2147483647;
+// Redis's LFU counter of a new key (LFU_INIT_VAL).
+constexpr int64_t kLfuInitVal = 5;
+
+bool LfuPolicy(Server& server) {
+  return server.config().maxmemory_policy.find("lfu") != std::string::npos;
+}
+
+bool SharesIntegers(Server& server) {
+  const std::string& policy = server.config().maxmemory_policy;
+  return server.config().maxmemory == 0 ||
+         (policy.find("lru") == std::string::npos && policy.find("lfu") == std::string::npos);
+}
+
+// Redis addReplyHelp: a header line, the command's lines, then HELP.
+void ReplyHelp(CommandContext& ctx, std::string_view command,
+               std::initializer_list<std::string_view> lines) {
+  ctx.reply.ArrayHeader(lines.size() + 3);
+  std::string header(command);
+  header += " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:";
+  ctx.reply.SimpleString(header);
+  for (std::string_view line : lines) ctx.reply.SimpleString(line);
+  ctx.reply.SimpleString("HELP");
+  ctx.reply.SimpleString("    Prints this help.");
+}
+
+// Container-command arity check, as the Redis dispatcher does for
+// subcommands. Replies and returns false when argc does not fit `arity`.
+bool CheckSubArity(CommandContext& ctx, std::string_view full_name, int arity) {
+  const int argc = static_cast<int>(ctx.argc());
+  if ((arity > 0 && argc != arity) || argc < -arity) {
+    ctx.reply.Error(WrongArityError(full_name));
+    return false;
+  }
+  return true;
+}
+
+int64_t Refcount(Server& server, const Value& v) {
+  if (v.type() == ValueType::kString && v.EncodingName() == "int" && SharesIntegers(server)) {
+    int64_t n = 0;
+    ParseInt64(v.str(), &n);
+    if (n >= 0 && n < kSharedIntegers) return kSharedRefcount;
+  }
+  return 1;
+}
+
+}  // namespace
+
+void Object(CommandContext& ctx) {
+  std::string_view sub = ctx.arg(1);
+  if (EqualsIgnoreCase(sub, "help")) {
+    if (!CheckSubArity(ctx, "object|help", 2)) return;
+    return ReplyHelp(ctx, "OBJECT", {
+        "ENCODING <key>",
+        "    Return the kind of internal representation used in order to store the value",
+        "    associated with a <key>.",
+        "FREQ <key>",
+        "    Return the access frequency index of the <key>. The returned integer is",
+        "    proportional to the logarithm of the recent access frequency of the key.",
+        "IDLETIME <key>",
+        "    Return the idle time of the <key>, that is the approximated number of",
+        "    seconds elapsed since the last access to the key.",
+        "REFCOUNT <key>",
+        "    Return the number of references of the value associated with the specified",
+        "    <key>.",
+    });
+  }
+  std::string full;
+  if (EqualsIgnoreCase(sub, "encoding")) {
+    full = "object|encoding";
+  } else if (EqualsIgnoreCase(sub, "refcount")) {
+    full = "object|refcount";
+  } else if (EqualsIgnoreCase(sub, "idletime")) {
+    full = "object|idletime";
+  } else if (EqualsIgnoreCase(sub, "freq")) {
+    full = "object|freq";
+  } else {
+    return ctx.reply.Error(UnknownSubcommandError(sub, "object"));
+  }
+  if (!CheckSubArity(ctx, full, 3)) return;
+  const Database::Entry* e = LookupRead(ctx, ctx.arg(2), /*touch=*/false);
+  if (!e) return ctx.reply.Null();
+  const int64_t idle_ms = std::max<int64_t>(0, MonoMs() - e->access_ms);
+  if (full == "object|encoding") return ctx.reply.Bulk(e->value.EncodingName());
+  if (full == "object|refcount") return ctx.reply.Integer(Refcount(ctx.server, e->value));
+  if (full == "object|idletime") {
+    if (LfuPolicy(ctx.server)) {
+      return ctx.reply.Error(
+          "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that "
+          "when switching between policies at runtime LRU and LFU data will take some time to "
+          "adjust.");
+    }
+    return ctx.reply.Integer(idle_ms / 1000);
+  }
+  if (!LfuPolicy(ctx.server)) {
+    return ctx.reply.Error(
+        "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note "
+        "that when switching between policies at runtime LRU and LFU data will take some time "
+        "to adjust.");
+  }
+  // Access counts are not tracked: report Redis's initial counter decayed by
+  // one per idle minute (lfu-decay-time 1).
+  ctx.reply.Integer(std::max<int64_t>(0, kLfuInitVal - idle_ms / 60000));
+}
+
+namespace {
+
+void MemoryUsage(CommandContext& ctx) {
+  for (size_t i = 3; i < ctx.argc(); i++) {
+    if (EqualsIgnoreCase(ctx.arg(i), "samples") && i + 1 < ctx.argc()) {
+      int64_t samples;
+      if (!ParseInt64(ctx.arg(i + 1), &samples)) return ctx.reply.Error(err::kNotInteger);
+      if (samples < 0) return ctx.reply.Error(err::kSyntax);
+      i++;
+    } else {
+      return ctx.reply.Error(err::kSyntax);
+    }
+  }
+  const Database::Entry* e = ctx.db().Peek(ctx.arg(2));
+  if (!e) return ctx.reply.Null();
+  // The Value is embedded in the Entry; the key's bytes are counted when
+  // they do not fit std::string's inline buffer.
+  size_t usage = sizeof(Database::Entry) - sizeof(Value) + e->value.MemoryUsage();
+  if (e->key_bytes.capacity() > 15) usage += e->key_bytes.capacity() + 1;
+  ctx.reply.Integer(static_cast<int64_t>(usage));
+}
+
+void MemoryDoctor(CommandContext& ctx) {
+  bool empty = true;
+  for (int i = 0; i < ctx.server.db_count() && empty; i++) empty = ctx.server.db(i).size() == 0;
+  ctx.reply.Verbatim(
+      empty ? "Hi Sam, this instance is empty or is using very little memory, my issues "
+              "detector can't be used in these conditions. Please, leave for your mission on "
+              "Earth and fill it with some data. The new Sam and I will be back to our "
+              "programming as soon as I finished rebooting.\n"
+            : "Hi Sam, I can't find any memory issue in your instance. I can only account for "
+              "what occurs on this base.\n");
+}
+
+}  // namespace
+
+void Memory(CommandContext& ctx) {
+  std::string_view sub = ctx.arg(1);
+  if (EqualsIgnoreCase(sub, "help")) {
+    if (!CheckSubArity(ctx, "memory|help", 2)) return;
+    return ReplyHelp(ctx, "MEMORY", {
+        "DOCTOR",
+        "    Return memory problems reports.",
+        "MALLOC-STATS",
+        "    Return internal statistics report from the memory allocator.",
+        "PURGE",
+        "    Attempt to purge dirty pages for reclamation by the allocator.",
+        "STATS",
+        "    Return information about the memory usage of the server.",
+        "USAGE <key> [SAMPLES <count>]",
+        "    Return memory in bytes used by <key> and its value. Nested values are",
+        "    sampled up to <count> times (default: 5, 0 means sample all).",
+    });
+  }
+  if (EqualsIgnoreCase(sub, "usage")) {
+    if (CheckSubArity(ctx, "memory|usage", -3)) MemoryUsage(ctx);
+  } else if (EqualsIgnoreCase(sub, "doctor")) {
+    if (CheckSubArity(ctx, "memory|doctor", 2)) MemoryDoctor(ctx);
+  } else if (EqualsIgnoreCase(sub, "purge")) {
+    if (CheckSubArity(ctx, "memory|purge", 2)) ctx.reply.Ok();
+  } else if (EqualsIgnoreCase(sub, "malloc-stats")) {
+    if (CheckSubArity(ctx, "memory|malloc-stats", 2)) {
+      ctx.reply.Bulk("Stats not supported for the current allocator");
+    }
+  } else {
+    ctx.reply.Error(UnknownSubcommandError(sub, "memory"));
+  }
+}
+
+}  // namespace rankd
