@@ -223,8 +223,9 @@ class NetServer {
   uint64_t cron_timer_ = 0;
   uint64_t hook_id_ = 0;
   uint64_t rejected_ = 0;
-  int busy_ = 0;             // > 0 inside our fd handlers or hook
-  bool in_hook_ = false;
+  // > 0 inside our fd handlers or hook: work marked then is picked up by
+  // this iteration's hook, so the loop need not be told to skip its wait.
+  int busy_ = 0;
 };
 
 }  // namespace rankd

@@ -10,7 +10,8 @@
 // and an event already fetched for a removed fd is dropped (even if the fd
 // number is reused in the same iteration).
 //
-// Not thread-safe except Wake(), which any thread may call.
+// Not thread-safe except Wake(), which any thread (or signal handler) may
+// call.
 
 #pragma once
 
@@ -67,7 +68,8 @@ class EventLoop {
   void Run();
   // Makes Run() return after the current iteration. Callable from handlers.
   void Stop();
-  // Wakes a blocked Run() from another thread (eventfd).
+  // Wakes a blocked Run() from another thread (eventfd). Async-signal-safe:
+  // a signal handler may call it after setting a flag a hook checks.
   void Wake();
   // From the loop thread: the next wait does not block, so work left by a
   // handler or hook is picked up at once by the next iteration.

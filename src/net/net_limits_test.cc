@@ -4,6 +4,7 @@
 // limit), query buffer, idle timeout.
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <string>
 #include <thread>
@@ -95,6 +96,27 @@ TEST(NetLimitsTest, IdleTimeoutSparesBlockedClients) {
   EXPECT_TRUE(idle.ReadsEof());
   EXPECT_FALSE(blocked.Readable(0));
   EXPECT_EQ(server.handler().closed.load(), 1);
+}
+
+// Out of fds, accept fails; the server backs off instead of spinning and
+// accepts the waiting connection once fds are free again.
+TEST(NetLimitsTest, AcceptRecoversFromFdExhaustion) {
+  ServerThread server;
+  rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+  rlimit low = old;
+  low.rlim_cur = static_cast<rlim_t>(dup(0)) + 16;  // a little above what is open
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::vector<int> filler;
+  for (int fd; (fd = dup(0)) >= 0;) filler.push_back(fd);
+  close(filler.back());
+  filler.pop_back();
+  auto client = std::make_unique<Client>(server.port());  // takes the last fd
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // accept fails here
+  for (int fd : filler) close(fd);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &old), 0);
+  ASSERT_TRUE(client->Send("PING\r\n"));
+  EXPECT_EQ(client->Read(7), "+PONG\r\n");
 }
 
 TEST(NetLimitsTest, CloseAllCallsOnCloseForEach) {

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -29,6 +30,7 @@ constexpr int kBacklog = 511;           // tcp-backlog
 constexpr int kMaxAcceptsPerCall = 1000;
 constexpr int kKeepAliveSec = 300;      // tcp-keepalive
 constexpr int64_t kCronMs = 1000;
+constexpr int64_t kAcceptRetryMs = 100;
 constexpr int64_t kIdleBufferFreeMs = 2000;  // free idle clients' read buffers
 
 // "1.2.3.4:5" or "[::1]:5", as Redis's anetFormatAddr.
@@ -162,6 +164,14 @@ void NetServer::OnAccept(int listen_fd) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) {
         LOG_WARNING("Accepting client connection: %s", strerror(errno));
+        // Out of fds or memory: the backlog stays readable, so stop
+        // listening for a moment instead of spinning on the error.
+        loop_->ModifyFd(listen_fd, 0);
+        loop_->AddTimer(kAcceptRetryMs, [this, listen_fd] {
+          if (std::find(listen_fds_.begin(), listen_fds_.end(), listen_fd) != listen_fds_.end()) {
+            loop_->ModifyFd(listen_fd, EPOLLIN);
+          }
+        });
       }
       break;
     }
@@ -224,7 +234,6 @@ void NetServer::Kill(Connection* c) {
 
 void NetServer::BeforeSleep() {
   busy_++;
-  in_hook_ = true;
   // Resumed (unblocked) and unthrottled connections run their buffered
   // commands first, so those replies go out with this flush. A few rounds:
   // running them may resume others.
@@ -252,7 +261,6 @@ void NetServer::BeforeSleep() {
   }
   write_list_.clear();
   ReapClosed();
-  in_hook_ = false;
   busy_--;
   if (!write_list_.empty() || !input_list_.empty() || !close_list_.empty()) {
     loop_->SkipNextWait();

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <thread>
 
@@ -146,6 +147,36 @@ TEST(NetServerTest, LargeReplyToSlowReader) {
   ASSERT_EQ(got.size(), 20000020u);
   EXPECT_EQ(got.substr(0, 12), "$20000000\r\nx");
   EXPECT_EQ(got.substr(got.size() - 9), "\r\n+PONG\r\n");
+}
+
+// Hostile input over real sockets: random bytes and random RESP fragments
+// on many connections, some cut mid-stream. The server must stay up and
+// call OnClose once for every connection.
+TEST(NetServerTest, SurvivesGarbage) {
+  ServerThread server;
+  std::mt19937 rng(7);
+  printf("seed 7\n");
+  const char* pieces[] = {"*", "$", "\r\n", "\r", "\n", "\"", "'", "\\x4", "\0", "-1", "0",
+                          "99999999999999999999", "2147483648", "PING", " ", "*3\r\n$3\r\nSET"};
+  const int kConns = 60;
+  for (int i = 0; i < kConns; i++) {
+    Client c(server.port());
+    std::string junk;
+    for (int j = 0; j < 200; j++) {
+      if (rng() % 2) {
+        junk += pieces[rng() % (sizeof(pieces) / sizeof(pieces[0]))];
+      } else {
+        junk += static_cast<char>(rng() % 256);
+      }
+    }
+    c.Send(junk);  // may fail: the server closes on a protocol error
+    if (i % 2) c.Read(1);
+  }
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == kConns; }));
+  EXPECT_FALSE(server.handler().double_close);
+  Client ok(server.port());
+  ASSERT_TRUE(ok.Send("PING\r\n"));
+  EXPECT_EQ(ok.Read(7), "+PONG\r\n");
 }
 
 }  // namespace
