@@ -221,6 +221,7 @@ class NetServer {
   std::vector<Connection*> close_list_;  // killed: OnClose + destroy pending
   std::vector<std::string_view> args_;   // reused for every command
   uint64_t cron_timer_ = 0;
+  uint64_t accept_retry_timer_ = 0;  // re-enables listeners after EMFILE
   uint64_t hook_id_ = 0;
   uint64_t rejected_ = 0;
   // > 0 inside our fd handlers or hook: work marked then is picked up by

@@ -147,7 +147,9 @@ TEST(NetLimitsTest, ListenErrors) {
             std::string::npos)
       << s.message();
   EXPECT_NE(s.message().find("bind: Address already in use"), std::string::npos);
-  EXPECT_FALSE(second.Listen({"not-an-ip"}, 0).ok());
+  NetServer by_name(&loop, &handler);
+  EXPECT_TRUE(by_name.Listen({"localhost"}, 0).ok());
+  EXPECT_GT(by_name.port(), 0);
 }
 
 }  // namespace
