@@ -1,0 +1,123 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// AppendLog: one incremental log file being appended to, with the fsync
+// policy of `appendfsync`:
+//   kAlways    Commit() writes the batch and fsyncs before returning, so the
+//              caller may acknowledge the batch's commands when it returns OK;
+//   kEverySec  Commit() writes; Tick() has a background thread fsync about
+//              once a second (at most ~1 s of acknowledged writes at risk);
+//   kNo        Commit() writes; the kernel decides when to fsync.
+//
+// Batches: Add() collects the effects of one event-loop iteration; Commit()
+// seals them into one record, so a crash keeps or loses the batch whole (a
+// MULTI/EXEC or script is never half-replayed).
+//
+// Errors: a failed write or fsync puts the log in error state (ok() false).
+// Commit() then only seals batches in memory and returns the error; Tick()
+// retries (repairing the file as persist/log_writer.h describes) and clears
+// the state once everything is written, and fsynced unless kNo. Callers
+// refuse writes while !ok() (Redis's MISCONF).
+//
+// Threads: every method runs on the owner thread; only the everysec fsync
+// runs on the log's own thread. Safe across fork(): the child never uses it.
+
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "base/status.h"
+#include "persist/env.h"
+#include "persist/log_writer.h"
+
+namespace rankd {
+
+enum class FsyncPolicy { kAlways, kEverySec, kNo };
+
+// Parses "always" / "everysec" / "no".
+bool ParseFsyncPolicy(std::string_view name, FsyncPolicy* out);
+
+class AppendLog {
+ public:
+  // Opens `path` for appending, creating it if absent. A new or empty file
+  // gets the header record (written and fsynced here). REQUIRES: an existing
+  // file ends at a record boundary (recovery truncated any torn tail).
+  static Status Open(Env* env, const std::string& path, FsyncPolicy policy,
+                     std::unique_ptr<AppendLog>* out);
+  ~AppendLog();  // stops the fsync thread; does not flush
+  AppendLog(const AppendLog&) = delete;
+  AppendLog& operator=(const AppendLog&) = delete;
+
+  // Adds one command to the current batch. No I/O.
+  void Add(int db, std::span<const std::string_view> args);
+  bool batch_empty() const { return batch_.empty(); }
+
+  // Seals the current batch and, unless in error state, writes every pending
+  // record (and fsyncs under kAlways). OK: every command added so far is in
+  // the file (durable under kAlways). Otherwise the error; the commands stay
+  // pending and are retried by Tick(). Cheap when nothing was added.
+  Status Commit();
+
+  // Periodic work (the server cron): collects a finished background fsync,
+  // starts one under kEverySec when a second has passed, retries after an
+  // error. `now_ms` is monotonic.
+  void Tick(int64_t now_ms);
+
+  // Seals, writes and fsyncs everything now, waiting for any background
+  // fsync first (shutdown, switching files, appendfsync changes).
+  Status FlushAndSync();
+
+  void set_policy(FsyncPolicy policy);
+  FsyncPolicy policy() const { return policy_; }
+
+  // --- State for INFO and the write gate ---
+  bool ok() const { return write_status_.ok() && fsync_status_.ok(); }
+  // The last write error (OK if the last write succeeded).
+  const Status& write_status() const { return write_status_; }
+  // The last fsync error (OK if the last fsync succeeded).
+  const Status& fsync_status() const { return fsync_status_; }
+  // The first outstanding error of the two.
+  const Status& error() const { return write_status_.ok() ? fsync_status_ : write_status_; }
+  // File size including pending bytes (aof_current_size).
+  uint64_t size() const { return writer_->written_size() + writer_->pending_bytes() + batch_.size(); }
+  size_t pending_bytes() const { return writer_->pending_bytes() + batch_.size(); }
+  bool fsync_in_progress() const { return sync_in_flight_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy);
+  void Seal();
+  void StartBackgroundSync(int64_t now_ms);
+  void ReapBackgroundSync(bool wait);
+  void SyncThread();
+
+  const std::string path_;
+  std::unique_ptr<LogWriter> writer_;
+  FsyncPolicy policy_;
+  std::string batch_;  // commands of the current batch
+  Status write_status_;
+  Status fsync_status_;
+  int64_t last_sync_ms_ = 0;
+  int64_t last_retry_ms_ = 0;
+
+  // Background fsync (kEverySec).
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool requested_ = false, done_ = false, stop_ = false;  // guarded by mu_
+  Status thread_status_;                                   // guarded by mu_
+  bool sync_in_flight_ = false;                            // owner thread
+  LogWriter::SyncTicket ticket_;
+};
+
+// The errno text of an I/O Status ("path: No space left on device" -> "No
+// space left on device"), for Redis's MISCONF message.
+std::string ErrorDetail(const Status& s);
+
+}  // namespace rankd

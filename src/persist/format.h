@@ -1,0 +1,77 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Every on-disk format rankd writes, in one place. docs/file-formats.md
+// describes the same bytes for people; change both together, and bump the
+// version when old files would be misread.
+//
+// 1. Log file (the append-only log, "<appendfilename>.<seq>.incr.log"):
+//
+//      file   := record*
+//      record := crc (fixed32, masked CRC-32C of type+payload)
+//                | length (fixed32, payload bytes) | type (1 byte) | payload
+//
+//    The first record of a file is kHeader (payload "RANKDLOG" + fixed32
+//    version). Each later record is one kBatch: every effect of one
+//    event-loop iteration, which is also the unit of fsync, so a crash keeps
+//    or drops a batch (and any MULTI/EXEC or script inside it) whole.
+//      batch payload := command*
+//      command       := db (varint) | RESP array of bulk strings
+//                       ("*<n>\r\n" then n times "$<len>\r\n<bytes>\r\n")
+//    A bad record at the very end (short, bad CRC, or zero fill) is a torn
+//    tail: recovery truncates it. A bad record anywhere else is corruption.
+//
+// 2. Snapshot ("dump.rdb" = dbfilename, and "<appendfilename>.<seq>.base.snap"):
+//
+//      file   := magic "RANKDSNP" | version (fixed32) | item* | kOpEof | crc
+//      item   := kOpAux key (lp) value (lp)       metadata, readers skip unknown
+//              | kOpDb db (varint) keys (varint)  following entries go to db
+//              | kOpEntry type (1) flags (1) [expire_ms (fixed64)] key (lp) value
+//      value  := string: bytes (lp)
+//              | zset:   count (varint) max_member_len (varint)
+//                        count x (member (lp), score (double))  ascending order
+//              | set:    count (varint) count x member (lp)
+//      crc    := fixed32 masked CRC-32C of every byte before it
+//    lp = length-prefixed (varint length + bytes); integers little-endian;
+//    a double is its IEEE-754 bits as fixed64.
+//
+// 3. Manifest ("<appendfilename>.manifest" in appenddirname): text lines
+//      file <name> seq <n> type <b|i>
+//    at most one base ('b') first, then incremental logs ('i') in replay order.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace rankd::format {
+
+// ---- Log ----
+constexpr size_t kRecordHeaderSize = 4 + 4 + 1;
+// A record longer than this is corrupt (a batch is split before it grows so).
+constexpr uint32_t kMaxRecordPayload = 1u << 30;
+// Batches are split at command boundaries once they pass this size.
+constexpr size_t kBatchSplitBytes = 64u << 20;
+
+enum class RecordType : uint8_t { kHeader = 1, kBatch = 2 };
+
+constexpr std::string_view kLogMagic = "RANKDLOG";
+constexpr uint32_t kLogVersion = 1;
+
+// ---- Snapshot ----
+constexpr std::string_view kSnapshotMagic = "RANKDSNP";
+constexpr uint32_t kSnapshotVersion = 1;
+constexpr size_t kSnapshotHeaderSize = 8 + 4;
+constexpr size_t kSnapshotTrailerSize = 1 + 4;  // kOpEof + crc
+
+enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF };
+// Entry value types: the same numbers as ValueType.
+enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2 };
+constexpr uint8_t kFlagHasExpiry = 0x01;
+
+// ---- Multi-part log (appenddirname) ----
+constexpr std::string_view kManifestSuffix = ".manifest";
+constexpr std::string_view kBaseSuffix = ".base.snap";
+constexpr std::string_view kIncrSuffix = ".incr.log";
+
+}  // namespace rankd::format

@@ -1,0 +1,57 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "persist/manifest.h"
+
+#include "gtest/gtest.h"
+#include "persist/fault_env.h"
+
+namespace rankd {
+namespace {
+
+TEST(ManifestTest, SerializeParseRoundTrip) {
+  Manifest m;
+  m.files = {{BaseFileName("appendonly.aof", 3), 3, true},
+             {IncrFileName("appendonly.aof", 3), 3, false},
+             {IncrFileName("appendonly.aof", 4), 4, false}};
+  std::string text = m.Serialize();
+  EXPECT_EQ(text.substr(0, text.find('\n')), "file appendonly.aof.3.base.snap seq 3 type b");
+  Manifest back;
+  ASSERT_TRUE(Manifest::Parse("m", text, &back).ok());
+  ASSERT_EQ(back.files.size(), 3u);
+  EXPECT_EQ(back.base_file()->name, "appendonly.aof.3.base.snap");
+  EXPECT_EQ(back.last_incr()->name, "appendonly.aof.4.incr.log");
+  EXPECT_EQ(back.max_seq(), 4u);
+}
+
+TEST(ManifestTest, RejectsMalformedLines) {
+  Manifest m;
+  for (const char* bad : {"file x seq 1 type q\n", "file x seq -1 type i\n", "fil x seq 1 type i\n",
+                          "file a/b seq 1 type i\n", "file x seq 1 type i extra\n",
+                          "file i seq 1 type i\nfile b seq 2 type b\n"}) {
+    Status s = Manifest::Parse("dir/m", bad, &m);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << bad;
+    EXPECT_NE(s.message().find("dir/m"), std::string::npos);
+  }
+}
+
+TEST(ManifestTest, WriteIsAtomicAcrossCrashes) {
+  FaultEnv env;
+  Manifest m1, m2, got;
+  m1.files = {{IncrFileName("a", 1), 1, false}};
+  m2.files = {{BaseFileName("a", 2), 2, true}, {IncrFileName("a", 2), 2, false}};
+  EXPECT_EQ(ReadManifest(&env, "d", "a", &got).code(), Status::Code::kNotFound);
+  ASSERT_TRUE(WriteManifest(&env, "d", "a", m1).ok());
+  env.set_rename_error(true);
+  EXPECT_FALSE(WriteManifest(&env, "d", "a", m2).ok());
+  env.Crash();
+  ASSERT_TRUE(ReadManifest(&env, "d", "a", &got).ok());
+  EXPECT_EQ(got.Serialize(), m1.Serialize());
+  env.set_rename_error(false);
+  ASSERT_TRUE(WriteManifest(&env, "d", "a", m2).ok());
+  env.Crash();
+  ASSERT_TRUE(ReadManifest(&env, "d", "a", &got).ok());
+  EXPECT_EQ(got.Serialize(), m2.Serialize());
+}
+
+}  // namespace
+}  // namespace rankd

@@ -1,0 +1,68 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Snapshots: every live key of every database in one file (format in
+// persist/format.h, docs/file-formats.md). Used for dbfilename (SAVE,
+// BGSAVE, save points, DEBUG RELOAD) and as the base of the append-only log.
+//
+// Writing is crash-safe: the bytes go to a temporary file that is fsynced,
+// renamed over the target, and the directory is fsynced, so the target holds
+// the old or the new snapshot whatever happens. Loading streams the file,
+// verifies the checksum trailer, and skips keys whose deadline has passed
+// (they are never resurrected).
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "base/status.h"
+#include "core/plain_set.h"
+#include "core/sorted_set.h"
+#include "db/database.h"
+#include "persist/env.h"
+
+namespace rankd {
+
+struct SnapshotWriteStats {
+  uint64_t keys = 0;
+  uint64_t bytes = 0;
+};
+
+// Writes `dbs` (index i of the span is database i) to `path` through
+// `tmp_path`. Keys already expired are left out. Runs in a fork()ed child for
+// BGSAVE, so it allocates little and takes no locks. On error the temporary
+// file is removed and `path` is untouched.
+Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_path,
+                     std::span<Database* const> dbs, SnapshotWriteStats* stats);
+
+struct SnapshotLoadOptions {
+  SortedSetLimits zset_limits;
+  PlainSetLimits set_limits;
+  // Keys whose deadline is <= now_ms are skipped.
+  int64_t now_ms = 0;
+  // Called about once a second during long loads, and once at the end.
+  std::function<void(uint64_t bytes_done, uint64_t bytes_total, uint64_t keys)> progress;
+};
+
+struct SnapshotLoadStats {
+  uint64_t keys_loaded = 0;
+  uint64_t keys_expired = 0;  // skipped because their deadline had passed
+  uint64_t bytes = 0;
+};
+
+// Loads the snapshot at `path` into the databases that db_for(index)
+// returns (nullptr: the index is out of range, which is corruption). Keys
+// are Insert()ed: REQUIRES the target databases hold none of them (load into
+// empty ones). Returns Corruption("<path>: <what> at offset <n>") for bad
+// magic, version, structure or checksum; the databases may then hold part of
+// the file and should be discarded.
+Status LoadSnapshot(Env* env, const std::string& path,
+                    const std::function<Database*(int index)>& db_for,
+                    const SnapshotLoadOptions& options, SnapshotLoadStats* stats);
+
+// Checks a snapshot without loading it: structure and checksum. Counts keys.
+Status VerifySnapshot(Env* env, const std::string& path, SnapshotLoadStats* stats);
+
+}  // namespace rankd

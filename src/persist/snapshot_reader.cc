@@ -1,0 +1,301 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Snapshot loading: a streaming parser over a refillable buffer. The CRC is
+// extended over bytes as they are consumed and compared with the trailer.
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/clock.h"
+#include "persist/coding.h"
+#include "persist/crc32c.h"
+#include "persist/format.h"
+#include "persist/snapshot.h"
+
+namespace rankd {
+namespace {
+
+constexpr size_t kReadChunk = 1 << 20;
+
+class Source {
+ public:
+  Source(SequentialFile* file, uint64_t size, std::string path)
+      : file_(file), size_(size), path_(std::move(path)) {}
+
+  uint64_t offset() const { return base_ + pos_; }
+  uint64_t remaining() const { return size_ - offset(); }
+  const Status& status() const { return status_; }
+  // Everything consumed so far, for the trailer check.
+  uint32_t ConsumedCrc() {
+    Checksum();
+    return crc_;
+  }
+
+  Status Corrupt(const std::string& what) {
+    if (status_.ok()) {
+      status_ = Status::Corruption(path_ + ": " + what + " at offset " + std::to_string(offset()));
+    }
+    return status_;
+  }
+
+  // Makes `n` unconsumed bytes available; false (status set) if the file ends.
+  bool Need(size_t n) {
+    if (Fill(n)) return true;
+    if (status_.ok()) (void)Corrupt("unexpected end of file");
+    return false;
+  }
+  // True if `n` unconsumed bytes are already buffered (no read, no move).
+  bool Buffered(size_t n) const { return buf_.size() - pos_ >= n; }
+
+  bool Byte(uint8_t* b) {
+    if (!Need(1)) return false;
+    *b = static_cast<uint8_t>(buf_[pos_++]);
+    return true;
+  }
+  bool Varint(uint64_t* v) {
+    if (!Fill(10) && !Need(1)) return false;  // fewer than 10 only near EOF
+    std::string_view in(buf_.data() + pos_, buf_.size() - pos_);
+    size_t before = in.size();
+    if (!coding::GetVarint64(&in, v)) return (void)Corrupt("bad varint"), false;
+    pos_ += before - in.size();
+    return true;
+  }
+  bool Fixed32(uint32_t* v) {
+    if (!Need(4)) return false;
+    *v = coding::DecodeFixed32(buf_.data() + pos_);
+    pos_ += 4;
+    return true;
+  }
+  bool Fixed64(uint64_t* v) {
+    if (!Need(8)) return false;
+    *v = coding::DecodeFixed64(buf_.data() + pos_);
+    pos_ += 8;
+    return true;
+  }
+  // A length-prefixed string; the view is valid until the next read.
+  bool String(std::string_view* s) {
+    uint64_t len;
+    if (!Varint(&len)) return false;
+    if (len > size_ - offset()) return (void)Corrupt("string length past end of file"), false;
+    if (!Need(static_cast<size_t>(len))) return false;
+    *s = std::string_view(buf_.data() + pos_, len);
+    pos_ += len;
+    return true;
+  }
+  bool Bytes(size_t n, std::string_view* s) {
+    if (!Need(n)) return false;
+    *s = std::string_view(buf_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+
+ private:
+  void Checksum() {
+    crc_ = crc32c::Extend(crc_, buf_.data() + crc_pos_, pos_ - crc_pos_);
+    crc_pos_ = pos_;
+  }
+
+  // Makes `n` unconsumed bytes available if the file has them; false at EOF
+  // (status unchanged) or on a read error (status set).
+  bool Fill(size_t n) {
+    if (buf_.size() - pos_ >= n) return true;
+    if (!status_.ok()) return false;
+    Checksum();
+    buf_.erase(0, pos_);
+    base_ += pos_;
+    pos_ = crc_pos_ = 0;
+    while (buf_.size() < n) {
+      uint64_t left = size_ - base_ - buf_.size();
+      if (left == 0) return false;
+      size_t want =
+          static_cast<size_t>(std::min<uint64_t>(std::max(n - buf_.size(), kReadChunk), left));
+      size_t old = buf_.size();
+      buf_.resize(old + want);
+      std::string_view got;
+      Status s = file_->Read(want, &got, buf_.data() + old);
+      buf_.resize(old + got.size());
+      if (!s.ok()) {
+        status_ = s;
+        return false;
+      }
+      if (got.empty()) return false;
+    }
+    return true;
+  }
+
+  SequentialFile* file_;
+  const uint64_t size_;
+  const std::string path_;
+  std::string buf_;
+  size_t pos_ = 0;      // next unconsumed byte in buf_
+  size_t crc_pos_ = 0;  // bytes of buf_ before this are in crc_
+  uint64_t base_ = 0;   // file offset of buf_[0]
+  uint32_t crc_ = 0;
+  Status status_;
+};
+
+// Parses one snapshot; with `db_for` null it only verifies.
+class Loader {
+ public:
+  Loader(Source* src, const std::function<Database*(int)>* db_for,
+         const SnapshotLoadOptions* opts, SnapshotLoadStats* stats)
+      : src_(*src), db_for_(db_for), opts_(opts), stats_(stats) {}
+
+  Status Run(uint64_t total) {
+    std::string_view magic;
+    uint32_t version;
+    if (!src_.Bytes(format::kSnapshotMagic.size(), &magic) || magic != format::kSnapshotMagic) {
+      return src_.Corrupt("not a rankd snapshot (bad magic)");
+    }
+    if (!src_.Fixed32(&version)) return src_.status();
+    if (version == 0 || version > format::kSnapshotVersion) {
+      return src_.Corrupt("unsupported snapshot version " + std::to_string(version));
+    }
+    int64_t last_progress = MonoMs();
+    for (;;) {
+      uint8_t op;
+      if (!src_.Byte(&op)) return src_.status();
+      if (op == format::kOpEof) break;
+      if (op == format::kOpAux) {
+        std::string_view k, v;
+        if (!src_.String(&k) || !src_.String(&v)) return src_.status();
+      } else if (op == format::kOpDb) {
+        uint64_t index, keys;
+        if (!src_.Varint(&index) || !src_.Varint(&keys)) return src_.status();
+        if (index > INT32_MAX) return src_.Corrupt("bad database index");
+        if (db_for_) {
+          db_ = (*db_for_)(static_cast<int>(index));
+          if (!db_) return src_.Corrupt("database index " + std::to_string(index) + " out of range");
+        }
+        have_db_ = true;
+      } else if (op == format::kOpEntry) {
+        if (!have_db_) return src_.Corrupt("key before any database section");
+        if (Status s = Entry(); !s.ok()) return s;
+      } else {
+        return src_.Corrupt("unknown opcode " + std::to_string(op));
+      }
+      if (opts_ && opts_->progress && (stats_->keys_loaded & 1023) == 0 &&
+          MonoMs() - last_progress >= 1000) {
+        last_progress = MonoMs();
+        opts_->progress(src_.offset(), total, stats_->keys_loaded);
+      }
+    }
+    uint32_t computed = src_.ConsumedCrc(), stored;
+    if (!src_.Fixed32(&stored)) return src_.status();
+    if (crc32c::Unmask(stored) != computed) return src_.Corrupt("checksum mismatch");
+    if (src_.offset() != total) return src_.Corrupt("trailing bytes after the checksum");
+    stats_->bytes = total;
+    if (opts_ && opts_->progress) opts_->progress(total, total, stats_->keys_loaded);
+    return Status::OK();
+  }
+
+ private:
+  Status Entry() {
+    uint8_t type, flags;
+    uint64_t expire = 0;
+    std::string_view key_view;
+    if (!src_.Byte(&type) || !src_.Byte(&flags)) return src_.status();
+    if (flags & ~format::kFlagHasExpiry) return src_.Corrupt("bad entry flags");
+    if ((flags & format::kFlagHasExpiry) && !src_.Fixed64(&expire)) return src_.status();
+    if (!src_.String(&key_view)) return src_.status();
+    std::string key(key_view);
+    const int64_t expire_ms = (flags & format::kFlagHasExpiry) ? static_cast<int64_t>(expire) : -1;
+    Value value;
+    Status s = ReadValue(type, &value);
+    if (!s.ok()) return s;
+    if (expire_ms >= 0 && opts_ && expire_ms <= opts_->now_ms) {
+      stats_->keys_expired++;
+      return Status::OK();
+    }
+    stats_->keys_loaded++;
+    if (!db_) return Status::OK();
+    if (db_->Peek(key) || db_->IsExpiredButPresent(key)) return src_.Corrupt("duplicate key");
+    Database::Entry* e = db_->Insert(key, std::move(value));
+    if (expire_ms >= 0) db_->SetExpire(e, expire_ms);
+    return Status::OK();
+  }
+
+  Status ReadValue(uint8_t type, Value* out) {
+    const bool build = db_ != nullptr;
+    if (type == format::kTypeString) {
+      std::string_view s;
+      if (!src_.String(&s)) return src_.status();
+      if (build) *out = Value(std::string(s));
+      return Status::OK();
+    }
+    uint64_t n;
+    if (!src_.Varint(&n)) return src_.status();
+    if (n == 0) return src_.Corrupt("empty collection");
+    if (n > src_.remaining()) return src_.Corrupt("element count past end of file");
+    if (type == format::kTypeZSet) {
+      uint64_t max_len;
+      if (!src_.Varint(&max_len)) return src_.status();
+      std::unique_ptr<SortedSet> z;
+      if (build) z = std::make_unique<SortedSet>(opts_->zset_limits, n, max_len);
+      for (uint64_t i = 0; i < n; i++) {
+        std::string_view m, score_bytes;
+        if (!src_.String(&m)) return src_.status();
+        // Reading the score may refill the buffer and move the member's
+        // bytes: copy them only in that (rare) case.
+        std::string copy;
+        if (!src_.Buffered(8)) m = copy.assign(m);
+        if (!src_.Bytes(8, &score_bytes)) return src_.status();
+        double score;
+        (void)coding::GetDouble(&score_bytes, &score);
+        if (std::isnan(score)) return src_.Corrupt("NaN score");
+        if (build && z->Add(m, score, AddOptions{}, opts_->zset_limits).kind !=
+                         AddResult::Kind::kAdded) {
+          return src_.Corrupt("duplicate sorted set member");
+        }
+      }
+      if (build) *out = Value(std::move(z));
+      return Status::OK();
+    }
+    if (type == format::kTypeSet) {
+      std::unique_ptr<PlainSet> set;
+      if (build) set = std::make_unique<PlainSet>();
+      for (uint64_t i = 0; i < n; i++) {
+        std::string_view m;
+        if (!src_.String(&m)) return src_.status();
+        if (build && !set->Add(m, opts_->set_limits)) return src_.Corrupt("duplicate set member");
+      }
+      if (build) *out = Value(std::move(set));
+      return Status::OK();
+    }
+    return src_.Corrupt("unknown value type " + std::to_string(type));
+  }
+
+  Source& src_;
+  const std::function<Database*(int)>* db_for_;
+  const SnapshotLoadOptions* opts_;
+  SnapshotLoadStats* stats_;
+  Database* db_ = nullptr;
+  bool have_db_ = false;
+};
+
+Status Load(Env* env, const std::string& path, const std::function<Database*(int)>* db_for,
+            const SnapshotLoadOptions* opts, SnapshotLoadStats* stats) {
+  *stats = SnapshotLoadStats{};
+  uint64_t size;
+  Status s = env->GetFileSize(path, &size);
+  if (!s.ok()) return s;
+  std::unique_ptr<SequentialFile> file;
+  s = env->NewSequentialFile(path, &file);
+  if (!s.ok()) return s;
+  Source src(file.get(), size, path);
+  return Loader(&src, db_for, opts, stats).Run(size);
+}
+
+}  // namespace
+
+Status LoadSnapshot(Env* env, const std::string& path,
+                    const std::function<Database*(int index)>& db_for,
+                    const SnapshotLoadOptions& options, SnapshotLoadStats* stats) {
+  return Load(env, path, &db_for, &options, stats);
+}
+
+Status VerifySnapshot(Env* env, const std::string& path, SnapshotLoadStats* stats) {
+  return Load(env, path, nullptr, nullptr, stats);
+}
+
+}  // namespace rankd

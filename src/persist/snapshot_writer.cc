@@ -1,0 +1,159 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Snapshot writing: one streaming pass over the keyspace into a 1 MiB
+// buffer, CRC-32C computed as the buffer is flushed.
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "base/clock.h"
+#include "persist/coding.h"
+#include "persist/crc32c.h"
+#include "persist/format.h"
+#include "persist/snapshot.h"
+
+namespace rankd {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+class SnapshotSink {
+ public:
+  explicit SnapshotSink(WritableFile* file) : file_(file) {}
+
+  std::string& buf() { return buf_; }
+  // Writes the buffer out once it is big enough (or always when `force`).
+  Status MaybeFlush(bool force = false) {
+    if (!status_.ok()) return status_;
+    if (buf_.empty() || (!force && buf_.size() < kFlushBytes)) return status_;
+    crc_ = crc32c::Extend(crc_, buf_.data(), buf_.size());
+    bytes_ += buf_.size();
+    status_ = file_->Append(buf_);
+    buf_.clear();
+    return status_;
+  }
+  // Flushes, then appends the masked CRC of everything written.
+  Status Finish() {
+    if (!MaybeFlush(true).ok()) return status_;
+    coding::PutFixed32(&buf_, crc32c::Mask(crc_));
+    bytes_ += buf_.size();
+    status_ = file_->Append(buf_);
+    buf_.clear();
+    return status_;
+  }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  WritableFile* file_;
+  std::string buf_;
+  uint32_t crc_ = 0;
+  uint64_t bytes_ = 0;
+  Status status_;
+};
+
+void PutAux(std::string* buf, std::string_view key, std::string_view value) {
+  buf->push_back(static_cast<char>(format::kOpAux));
+  coding::PutLengthPrefixed(buf, key);
+  coding::PutLengthPrefixed(buf, value);
+}
+
+Status WriteZSet(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  const uint64_t n = z.size();
+  size_t max_len = 0;
+  z.ForEachInRankRange(0, n - 1, false, [&](std::string_view m, double) {
+    max_len = std::max(max_len, m.size());
+  });
+  coding::PutVarint64(&buf, n);
+  coding::PutVarint64(&buf, max_len);
+  Status s;
+  z.ForEachInRankRange(0, n - 1, false, [&](std::string_view m, double score) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutDouble(&buf, score);
+    if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
+Status WriteSet(SnapshotSink& sink, const PlainSet& set) {
+  std::string& buf = sink.buf();
+  coding::PutVarint64(&buf, set.size());
+  Status s;
+  set.ForEach([&](std::string_view m) {
+    coding::PutLengthPrefixed(&buf, m);
+    if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
+Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
+  std::string& buf = sink.buf();
+  buf.push_back(static_cast<char>(format::kOpEntry));
+  buf.push_back(static_cast<char>(e.value.type()));
+  buf.push_back(static_cast<char>(e.expire_ms >= 0 ? format::kFlagHasExpiry : 0));
+  if (e.expire_ms >= 0) coding::PutFixed64(&buf, static_cast<uint64_t>(e.expire_ms));
+  coding::PutLengthPrefixed(&buf, e.key());
+  switch (e.value.type()) {
+    case ValueType::kString:
+      coding::PutLengthPrefixed(&buf, e.value.str());
+      break;
+    case ValueType::kZSet:
+      if (Status s = WriteZSet(sink, e.value.zset()); !s.ok()) return s;
+      break;
+    case ValueType::kSet:
+      if (Status s = WriteSet(sink, e.value.set()); !s.ok()) return s;
+      break;
+  }
+  return sink.MaybeFlush();
+}
+
+Status WriteAll(WritableFile* file, std::span<Database* const> dbs, SnapshotWriteStats* stats) {
+  SnapshotSink sink(file);
+  std::string& buf = sink.buf();
+  buf.append(format::kSnapshotMagic);
+  coding::PutFixed32(&buf, format::kSnapshotVersion);
+  PutAux(&buf, "rankd-ver", "0.1.0");
+  PutAux(&buf, "ctime-ms", std::to_string(WallMs()));
+  const int64_t now = WallMs();
+  for (size_t i = 0; i < dbs.size(); i++) {
+    Database& db = *dbs[i];
+    if (db.size() == 0) continue;
+    buf.push_back(static_cast<char>(format::kOpDb));
+    coding::PutVarint64(&buf, i);
+    coding::PutVarint64(&buf, db.size());
+    Status s;
+    db.ForEach([&](Database::Entry* e) {
+      if (!s.ok() || (e->expire_ms >= 0 && e->expire_ms <= now)) return;
+      s = WriteEntry(sink, *e);
+      stats->keys++;
+    });
+    if (!s.ok()) return s;
+  }
+  buf.push_back(static_cast<char>(format::kOpEof));
+  Status s = sink.Finish();
+  stats->bytes = sink.bytes();
+  return s;
+}
+
+}  // namespace
+
+Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_path,
+                     std::span<Database* const> dbs, SnapshotWriteStats* stats) {
+  *stats = SnapshotWriteStats{};
+  std::unique_ptr<WritableFile> file;
+  Status s = env->NewWritableFile(tmp_path, &file);
+  if (!s.ok()) return s;
+  s = WriteAll(file.get(), dbs, stats);
+  if (s.ok()) s = file->Sync();
+  if (s.ok()) s = file->Close();
+  if (s.ok()) s = env->RenameFile(tmp_path, path);
+  if (s.ok()) s = env->SyncDir(DirName(path));
+  if (!s.ok()) {
+    (void)file->Close();
+    (void)env->RemoveFile(tmp_path);
+  }
+  return s;
+}
+
+}  // namespace rankd
