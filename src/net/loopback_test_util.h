@@ -7,6 +7,8 @@
 //   BLOCK -> Pause()  UNBLOCK id -> +UNBLOCKED to id, then its Resume()
 //   QUIT -> +OK, CloseAfterReply()      KILLME -> Kill() self
 //   KILL id -> Kill() id, +OK           BIG n -> a bulk of n 'x'
+//   LATER -> +LATER from a 30 ms timer (ScheduleFlush)
+//   SLOWFLUSH -> +OK, and the next BeforeFlush takes 200 ms
 // Anything else -> -ERR unknown.
 
 #pragma once
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -29,7 +32,10 @@ namespace rankd::testing {
 class TestHandler : public ConnectionHandler {
  public:
   NetServer* server = nullptr;
+  EventLoop* loop = nullptr;
   std::atomic<int> opened{0}, closed{0}, flushes{0};
+  bool slow_flush = false;
+  std::atomic<int64_t> slow_flush_done_us{0};  // steady clock
   std::atomic<size_t> max_output{0};
   std::atomic<bool> double_close{false};
 
@@ -42,7 +48,19 @@ class TestHandler : public ConnectionHandler {
     c->user_data = nullptr;
     closed++;
   }
-  void BeforeFlush() override { flushes++; }
+  static int64_t NowUs() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  void BeforeFlush() override {
+    flushes++;
+    if (slow_flush) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      slow_flush = false;
+      slow_flush_done_us = NowUs();
+    }
+  }
   void OnCommand(Connection* c, std::span<const std::string_view> args) override {
     ReplyBuilder* r = c->reply();
     const std::string_view cmd = args[0];
@@ -73,6 +91,17 @@ class TestHandler : public ConnectionHandler {
     } else if (cmd == "KILL") {
       if (Connection* t = target()) t->Kill();
       r->Ok();
+    } else if (cmd == "LATER") {
+      const uint64_t id = c->id();
+      loop->AddTimer(30, [this, id] {
+        if (Connection* t = server->Find(id)) {
+          t->reply()->SimpleString("LATER");
+          t->ScheduleFlush();
+        }
+      });
+    } else if (cmd == "SLOWFLUSH") {
+      slow_flush = true;
+      r->Ok();
     } else if (cmd == "BIG" && args.size() == 2) {
       r->Bulk(std::string(std::strtoull(std::string(args[1]).c_str(), nullptr, 10), 'x'));
     } else {
@@ -88,6 +117,7 @@ class ServerThread {
  public:
   explicit ServerThread(NetLimits limits = {}) : net_(&loop_, &handler_) {
     handler_.server = &net_;
+    handler_.loop = &loop_;
     net_.set_limits(limits);
     Status s = net_.Listen({"127.0.0.1"}, 0);
     if (!s.ok()) abort();

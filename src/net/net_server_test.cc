@@ -79,6 +79,24 @@ TEST(NetServerTest, PauseBuffersCommandsAndResumeRunsThem) {
   EXPECT_EQ(a.Read(26), "+UNBLOCKED\r\n+PONG\r\n$1\r\nx\r\n");
 }
 
+// No reply byte leaves before BeforeFlush (the AOF fsync point) returns.
+TEST(NetServerTest, RepliesWaitForBeforeFlush) {
+  ServerThread server;
+  Client c(server.port());
+  ASSERT_TRUE(c.Send("SLOWFLUSH\r\n"));
+  EXPECT_EQ(c.Read(5), "+OK\r\n");
+  const int64_t arrived = TestHandler::NowUs();
+  EXPECT_GT(server.handler().slow_flush_done_us.load(), 0);
+  EXPECT_LE(server.handler().slow_flush_done_us.load(), arrived);
+}
+
+TEST(NetServerTest, ScheduleFlushSendsRepliesWrittenByATimer) {
+  ServerThread server;
+  Client c(server.port());
+  ASSERT_TRUE(c.Send("LATER\r\nPING\r\n"));
+  EXPECT_EQ(c.Read(15), "+PONG\r\n+LATER\r\n");
+}
+
 TEST(NetServerTest, DisconnectMidCommandCallsOnClose) {
   ServerThread server;
   {
