@@ -6,10 +6,14 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "server/command.h"
 
 namespace rankd {
+
+class Server;
+struct Client;
 
 std::span<const CommandSpec> ServerCommands();       // server_family.cc
 std::span<const CommandSpec> TransactionCommands();  // tx_family.cc
@@ -18,5 +22,12 @@ std::span<const CommandSpec> ExpireCommands();       // expire_family.cc
 std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
+std::span<const CommandSpec> PersistCommands();      // persist_family.cc
+std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
+
+// While a script runs past busy-reply-threshold, answers `args` with -BUSY
+// and returns true, except for SCRIPT KILL, FUNCTION KILL, FUNCTION STATS
+// and SHUTDOWN NOSAVE (which also stops the script). scripting_family.cc.
+bool RejectWhileScriptBusy(Server& server, Client& client, std::span<const std::string_view> args);
 
 }  // namespace rankd
