@@ -3,7 +3,7 @@
 // MemberIndex maps a member's bytes to its record Handle in O(1) expected
 // time, and iterates for ZSCAN with Redis's guarantee. It stores only 4-byte
 // handles (the member bytes stay in the RecordArena) plus one byte of probe
-// metadata per slot: ~5 bytes per slot, ~6-8 bytes per element.
+// metadata per slot: 5 bytes per slot, ~6.2 bytes per element.
 // Not thread-safe.
 //
 // Design: open addressing with linear probing and Robin Hood insertion,
@@ -21,7 +21,7 @@
 //
 // A lookup skips residents whose home is below its own (read from `dist`,
 // no memory access) and compares bytes only against residents with the
-// same home, ~1-1.5 record reads per lookup at load 0.9.
+// same home, ~1-1.5 record reads per lookup at load 0.9 (the maximum).
 //
 // SCAN: the cursor is a hash threshold T; a call visits every element whose
 // hash is >= T in ascending home order, whole homes at a time, and returns
@@ -71,6 +71,8 @@ class MemberIndex {
   void Erase(Handle h, uint64_t hash);
   // Prepares for `n` elements in total (conversion, clone).
   void Reserve(size_t n);
+  // Removes everything and frees the table.
+  void Clear();
 
   // ZSCAN step, see the design block. Visits at least min(count, remaining)
   // elements (count < 1 counts as 1) and returns the next cursor or 0.

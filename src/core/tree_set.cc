@@ -64,6 +64,13 @@ void TreeSet::Remove(Handle h, uint64_t hash) {
 
 void TreeSet::RemoveRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
+  if (start == 0 && stop + 1 == size()) {  // everything: no per-element work
+    tree_.Clear();
+    index_.Clear();
+    RecordArena empty;
+    arena_.Swap(empty);
+    return;
+  }
   for (uint64_t k = start; k <= stop; ++k) {
     Handle h = tree_.EraseAt(start);
     index_.Erase(h, MemberIndex::Hash(arena_.Member(h)));

@@ -44,6 +44,12 @@ class TreeSet {
   size_t size() const { return tree_.size(); }
   // Bytes allocated by the three parts. O(1).
   size_t MemoryUsage() const;
+  struct MemoryParts {
+    size_t arena, tree, index;
+  };
+  MemoryParts MemoryBreakdown() const {
+    return {arena_.MemoryUsage(), tree_.MemoryUsage(), index_.MemoryUsage()};
+  }
 
   // The member's handle, or kNoHandle. `hash` = MemberIndex::Hash(member).
   Handle Find(std::string_view member, uint64_t hash) const { return index_.Find(member, hash); }

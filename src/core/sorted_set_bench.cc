@@ -1,0 +1,215 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// SortedSet micro benchmarks at 1K / 100K / 1M elements (10M too with
+// RANKD_BENCH_10M=1 in the environment), 16-byte members
+// with uniformly random scores, Redis's default encoding limits.
+//
+//   Insert      build the set by ZADDing N new members (average over growth)
+//   IncrBy      ZINCRBY of a random existing member by a random step
+//   Score       ZSCORE of a random member
+//   Rank        ZRANK of a random member
+//   Top10       ZREVRANGE 0 9
+//   Offset100K  ZRANGE at rank 100000 (or N/2 when smaller), 10 elements
+//   Delete      ZREM of every member in random order (average over drain)
+//
+// bytes_per_elem is measured through the allocator (jemalloc's
+// stats.allocated when linked, else glibc's mallinfo2) around building the
+// set: everything the set allocates, counted at allocator size classes.
+
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/sorted_set.h"
+
+extern "C" int mallctl(const char*, void*, size_t*, void*, size_t) __attribute__((weak));
+
+namespace rankd {
+namespace {
+
+// Bytes currently allocated through malloc.
+size_t AllocatedBytes() {
+  if (mallctl != nullptr) {
+    // Objects cached per thread count as allocated; flush them first.
+    mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
+    uint64_t epoch = 1;
+    size_t sz = sizeof(epoch);
+    mallctl("epoch", &epoch, &sz, &epoch, sz);
+    size_t allocated = 0;
+    sz = sizeof(allocated);
+    if (mallctl("stats.allocated", &allocated, &sz, nullptr, 0) == 0) return allocated;
+  }
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+}
+
+// N random 16-byte members (hex of a 64-bit value) in one buffer, and
+// random scores.
+struct Data {
+  explicit Data(size_t n) : bytes(n * 16, '\0'), scores(n) {
+    std::mt19937_64 rng(42 + n);
+    for (size_t i = 0; i < n; ++i) {
+      std::snprintf(&bytes[i * 16], 17, "%016" PRIx64, rng());
+      scores[i] = std::uniform_real_distribution<double>(0, 1e6)(rng);
+    }
+    bytes.resize(n * 16);
+  }
+  std::string_view member(size_t i) const { return {bytes.data() + i * 16, 16}; }
+  size_t size() const { return scores.size(); }
+  std::string bytes;
+  std::vector<double> scores;
+};
+
+const SortedSetLimits kLimits;
+
+struct Fixture {
+  std::unique_ptr<Data> data;
+  std::unique_ptr<SortedSet> set;
+  double bytes_per_elem = 0;
+};
+
+// One prebuilt set per size, shared by the read and update benchmarks.
+Fixture& Get(size_t n) {
+  static std::map<size_t, Fixture> cache;
+  Fixture& f = cache[n];
+  if (!f.set) {
+    f.data = std::make_unique<Data>(n);
+    size_t before = AllocatedBytes();
+    f.set = std::make_unique<SortedSet>(kLimits);
+    for (size_t i = 0; i < n; ++i) f.set->Add(f.data->member(i), f.data->scores[i], {}, kLimits);
+    f.bytes_per_elem = static_cast<double>(AllocatedBytes() - before) / n;
+  }
+  return f;
+}
+
+// Time per operation, shown in seconds with SI prefix (e.g. "850n").
+void PerOp(benchmark::State& state, uint64_t ops) {
+  state.SetItemsProcessed(ops);
+  state.counters["per_op"] =
+      benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsRate |
+                                                       benchmark::Counter::kInvert);
+}
+
+void Report(benchmark::State& state, const Fixture& f) {
+  state.counters["bytes_per_elem"] = f.bytes_per_elem;
+  state.counters["usage_per_elem"] =
+      static_cast<double>(f.set->MemoryUsage()) / static_cast<double>(f.set->size());
+}
+
+void BM_Insert(benchmark::State& state) {
+  const size_t n = state.range(0);
+  Data& data = *Get(n).data;
+  for (auto _ : state) {
+    auto set = std::make_unique<SortedSet>(kLimits);
+    for (size_t i = 0; i < n; ++i) set->Add(data.member(i), data.scores[i], {}, kLimits);
+    benchmark::DoNotOptimize(set->size());
+    state.PauseTiming();  // destruction is not part of insertion
+    set.reset();
+    state.ResumeTiming();
+  }
+  PerOp(state, state.iterations() * n);
+  Report(state, Get(n));
+}
+
+void BM_Delete(benchmark::State& state) {
+  const size_t n = state.range(0);
+  Data& data = *Get(n).data;
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
+  for (auto _ : state) {
+    state.PauseTiming();
+    SortedSet set(kLimits);
+    for (size_t i = 0; i < n; ++i) set.Add(data.member(i), data.scores[i], {}, kLimits);
+    state.ResumeTiming();
+    for (uint32_t i : order) benchmark::DoNotOptimize(set.Remove(data.member(i)));
+  }
+  PerOp(state, state.iterations() * n);
+}
+
+void BM_IncrBy(benchmark::State& state) {
+  Fixture& f = Get(state.range(0));
+  std::mt19937_64 rng(1);
+  AddOptions incr;
+  incr.incr = true;
+  for (auto _ : state) {
+    size_t i = rng() % f.data->size();
+    double step = static_cast<double>(rng() % 2001) - 1000;
+    benchmark::DoNotOptimize(f.set->Add(f.data->member(i), step, incr, kLimits));
+  }
+  PerOp(state, state.iterations());
+}
+
+void BM_Score(benchmark::State& state) {
+  Fixture& f = Get(state.range(0));
+  std::mt19937_64 rng(2);
+  for (auto _ : state) benchmark::DoNotOptimize(f.set->Score(f.data->member(rng() % f.data->size())));
+  PerOp(state, state.iterations());
+}
+
+void BM_Rank(benchmark::State& state) {
+  Fixture& f = Get(state.range(0));
+  std::mt19937_64 rng(3);
+  for (auto _ : state) benchmark::DoNotOptimize(f.set->Rank(f.data->member(rng() % f.data->size())));
+  PerOp(state, state.iterations());
+  Report(state, f);
+}
+
+void RangeAt(benchmark::State& state, uint64_t start, bool reverse) {
+  Fixture& f = Get(state.range(0));
+  double sum = 0;
+  for (auto _ : state) {
+    f.set->ForEachInRankRange(start, start + 9, reverse,
+                              [&](std::string_view m, double s) { sum += s + m.size(); });
+  }
+  benchmark::DoNotOptimize(sum);
+  PerOp(state, state.iterations());
+}
+
+void BM_Top10(benchmark::State& state) { RangeAt(state, state.range(0) - 10, true); }
+
+void BM_Offset100K(benchmark::State& state) {
+  RangeAt(state, std::min<uint64_t>(100000, state.range(0) / 2), false);
+}
+
+#define RANKD_SIZES ->Arg(1000)->Arg(100000)->Arg(1000000)
+BENCHMARK(BM_Insert) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IncrBy) RANKD_SIZES;
+BENCHMARK(BM_Score) RANKD_SIZES;
+BENCHMARK(BM_Rank) RANKD_SIZES;
+BENCHMARK(BM_Top10) RANKD_SIZES;
+BENCHMARK(BM_Offset100K) RANKD_SIZES;
+BENCHMARK(BM_Delete) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
+#undef RANKD_SIZES
+
+}  // namespace
+}  // namespace rankd
+
+// 10M elements only with RANKD_BENCH_10M=1 in the environment (it needs
+// ~1.5 GB and a minute): the default run stays short.
+int main(int argc, char** argv) {
+  using namespace rankd;
+  if (const char* e = std::getenv("RANKD_BENCH_10M"); e != nullptr && e[0] == '1') {
+    benchmark::RegisterBenchmark("BM_Insert", BM_Insert)
+        ->Arg(10000000)->Unit(benchmark::kMillisecond)->Iterations(1);
+    using Fn = void (*)(benchmark::State&);
+    const std::pair<const char*, Fn> kReads[] = {
+        {"BM_IncrBy", BM_IncrBy}, {"BM_Rank", BM_Rank}, {"BM_Top10", BM_Top10},
+        {"BM_Offset100K", BM_Offset100K}};
+    for (auto [name, fn] : kReads) benchmark::RegisterBenchmark(name, fn)->Arg(10000000);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
