@@ -11,6 +11,7 @@ Value Value::Clone() const {
     case ValueType::kString: {
       Value v(str());
       v.raw_ = raw_;
+      v.no_int_ = no_int_;
       return v;
     }
     case ValueType::kZSet:
@@ -26,7 +27,7 @@ std::string_view Value::EncodingName() const {
     case ValueType::kString: {
       int64_t ignored;
       // Redis keeps integers of up to 20 chars as "int"; 44 bytes fit an embstr.
-      if (!raw_ && ParseInt64(str(), &ignored)) return "int";
+      if (!raw_ && !no_int_ && ParseInt64(str(), &ignored)) return "int";
       return !raw_ && str().size() <= 44 ? "embstr" : "raw";
     }
     case ValueType::kZSet:

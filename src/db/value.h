@@ -54,10 +54,14 @@ class Value {
   // Strings only: marks the value as grown in place (APPEND, SETRANGE), which
   // Redis reports as "raw" even when short.
   void set_raw(bool raw) { raw_ = raw; }
+  // Strings only: a number-like value that Redis never re-encoded as an
+  // integer (INCRBYFLOAT's result) reports "embstr" (or "raw"), not "int".
+  void set_no_int(bool no_int) { no_int_ = no_int; }
 
  private:
   std::variant<std::string, std::unique_ptr<SortedSet>, std::unique_ptr<PlainSet>> v_;
   bool raw_ = false;
+  bool no_int_ = false;
 };
 
 }  // namespace rankd
