@@ -2,7 +2,10 @@
 
 #include "server/string_edit.h"
 
+#include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -24,13 +27,13 @@ Database::Entry* WriteString(CommandContext& ctx, std::string_view key, bool* fa
   return *failed ? nullptr : e;
 }
 
-// Stores `s` as the new value of `key`, keeping the deadline of `e` (the
+// Stores `v` as the new value of `key`, keeping the deadline of `e` (the
 // current entry, or nullptr to create the key).
-void StoreKeepTtl(CommandContext& ctx, Database::Entry* e, std::string_view key, std::string s) {
+void StoreKeepTtl(CommandContext& ctx, Database::Entry* e, std::string_view key, Value v) {
   if (e) {
-    e->value = Value(std::move(s));
+    e->value = std::move(v);
   } else {
-    ctx.db().Insert(key, Value(std::move(s)));
+    ctx.db().Insert(key, std::move(v));
   }
   KeyModified(ctx, ctx.db(), key);
 }
@@ -48,8 +51,26 @@ void IncrDecr(CommandContext& ctx, int64_t incr) {
     return ctx.reply.Error(err::kIncrOverflow);
   }
   value += incr;
-  StoreKeepTtl(ctx, e, key, FormatInt64(value));
+  StoreKeepTtl(ctx, e, key, Value(FormatInt64(value)));
   ctx.reply.Integer(value);
+}
+
+// Redis string2ld, exactly: unlike base's ParseLongDouble it accepts "inf"
+// (INCRBYFLOAT then fails with "increment would produce NaN or Infinity")
+// and denormals; it rejects NaN, overflow, spaces and partial parses.
+bool ParseRedisLongDouble(std::string_view s, long double* out) {
+  constexpr size_t kMaxChars = 5 * 1024;  // MAX_LONG_DOUBLE_CHARS
+  if (s.empty() || s.size() >= kMaxChars || isspace(static_cast<unsigned char>(s[0]))) {
+    return false;
+  }
+  const std::string buf(s);
+  errno = 0;
+  char* end;
+  const long double v = strtold(buf.c_str(), &end);
+  if (static_cast<size_t>(end - buf.c_str()) != s.size() || std::isnan(v)) return false;
+  if (errno == ERANGE && (std::isinf(v) || v == 0)) return false;
+  *out = v;
+  return true;
 }
 
 // Redis checkStringLength: may a string grow to `size` + `append` bytes?
@@ -86,7 +107,8 @@ void IncrByFloat(CommandContext& ctx) {
   Database::Entry* e = WriteString(ctx, key, &failed);
   if (failed) return;
   long double value = 0, incr;
-  if ((e && !ParseLongDouble(e->value.str(), &value)) || !ParseLongDouble(ctx.arg(2), &incr)) {
+  if ((e && !ParseRedisLongDouble(e->value.str(), &value)) ||
+      !ParseRedisLongDouble(ctx.arg(2), &incr)) {
     return ctx.reply.Error(err::kNotFloat);
   }
   value += incr;
@@ -96,7 +118,9 @@ void IncrByFloat(CommandContext& ctx) {
   // Logged as the resulting value: float addition may not replay exactly.
   const std::string_view effect[] = {"SET", key, s, "KEEPTTL"};
   ctx.server.Propagate(ctx.client, effect);
-  StoreKeepTtl(ctx, e, key, std::move(s));
+  Value v(std::move(s));
+  v.set_no_int(true);  // Redis stores the text as is: "embstr" even for "10"
+  StoreKeepTtl(ctx, e, key, std::move(v));
 }
 
 void Append(CommandContext& ctx) {

@@ -198,11 +198,21 @@ TEST_F(StringFamilyTest, IncrByFloat) {
   EXPECT_EQ(Run({"INCRBYFLOAT", "f", "1.5e3"}), RespBulk("1500"));
   EXPECT_EQ(Run({"INCRBYFLOAT", "f", "abc"}), RespErr("ERR value is not a valid float"));
   EXPECT_EQ(Run({"INCRBYFLOAT", "f", " 1"}), RespErr("ERR value is not a valid float"));
+  EXPECT_EQ(Run({"INCRBYFLOAT", "f", "nan"}), RespErr("ERR value is not a valid float"));
+  EXPECT_EQ(Run({"INCRBYFLOAT", "f", "1e99999"}), RespErr("ERR value is not a valid float"));
+  EXPECT_EQ(Run({"INCRBYFLOAT", "f", "-inf"}),
+            RespErr("ERR increment would produce NaN or Infinity"));
   Run({"SET", "s", "x"});
   EXPECT_EQ(Run({"INCRBYFLOAT", "s", "1"}), RespErr("ERR value is not a valid float"));
   Run({"SET", "t", "10", "EX", "100"});
   EXPECT_EQ(Run({"INCRBYFLOAT", "t", "1"}), RespBulk("11"));
   EXPECT_EQ(Run({"TTL", "t"}), RespInt(100));
+  EXPECT_EQ(Run({"OBJECT", "ENCODING", "t"}), RespBulk("embstr"));  // not re-encoded
+  EXPECT_EQ(Run({"OBJECT", "REFCOUNT", "t"}), RespInt(1));
+  EXPECT_EQ(Run({"COPY", "t", "t2"}), RespInt(1));
+  EXPECT_EQ(Run({"OBJECT", "ENCODING", "t2"}), RespBulk("embstr"));
+  EXPECT_EQ(Run({"INCR", "t"}), RespInt(12));
+  EXPECT_EQ(Run({"OBJECT", "ENCODING", "t"}), RespBulk("int"));
 }
 
 TEST_F(StringFamilyTest, AppendStrlenEncoding) {
