@@ -157,17 +157,17 @@ Database::Entry* Database::Random() {
 
 void Database::Clear() {
   ++*mod_counter_;
-  TouchAllWatched();
+  TouchWatchedExisting(nullptr);
   expiring_.clear();
   table_.Clear();
 }
 
 void Database::SwapContents(Database& other) {
+  TouchWatchedExisting(&other);
+  other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
   ++*mod_counter_;
-  TouchAllWatched();
-  other.TouchAllWatched();
   for (auto& [key, n] : blocked_keys_) {
     if (Peek(key)) ready_keys_.push_back(key);
   }
@@ -191,8 +191,11 @@ void Database::Touch(std::string_view key) {
   }
 }
 
-void Database::TouchAllWatched() {
+void Database::TouchWatchedExisting(const Database* replacement) {
+  // As Redis: only a watched key that exists here (or will exist, from the
+  // database swapped in) is modified by emptying or swapping.
   for (auto& [key, watchers] : watched_) {
+    if (!table_.Find(key) && !(replacement && replacement->table_.Find(key))) continue;
     for (Watcher* w : watchers) w->dirty = true;
   }
 }

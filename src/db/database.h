@@ -130,7 +130,7 @@ class Database {
   bool IsExpired(const Entry* e) const;
   void Free(Entry* e);  // unlinks from expiring_ and deletes
   void RemoveFromExpiring(Entry* e);
-  void TouchAllWatched();
+  void TouchWatchedExisting(const Database* replacement);
 
   int index_;
   ScanTable<Entry> table_;

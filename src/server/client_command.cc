@@ -104,8 +104,10 @@ void ClientKill(CommandContext& ctx) {
       if (c.conn && c.conn->peer() == ctx.arg(2)) victim = &c;
     });
     if (!victim) return ctx.reply.Error("ERR No such client");
-    victim->conn->Kill();
-    return ctx.reply.Ok();
+    ctx.reply.Ok();
+    // Killing oneself still delivers the +OK first, as Redis does.
+    victim == &ctx.client ? victim->conn->CloseAfterReply() : victim->conn->Kill();
+    return;
   }
   if (ctx.argc() % 2 != 0) return ctx.reply.Error(err::kSyntax);
   int64_t id = 0;
@@ -142,7 +144,7 @@ void ClientKill(CommandContext& ctx) {
     if (!addr.empty() && c.conn->peer() != addr) return;
     if (!laddr.empty() && c.conn->local() != laddr) return;
     if (skipme && &c == &ctx.client) return;
-    c.conn->Kill();
+    &c == &ctx.client ? c.conn->CloseAfterReply() : c.conn->Kill();
     killed++;
   });
   ctx.reply.Integer(killed);

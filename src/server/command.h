@@ -57,6 +57,12 @@ struct CommandSpec {
   int last_key;
   int key_step;
   CommandHandler handler;
+  // Container commands (CLIENT, CONFIG, COMMAND) list their subcommands, as
+  // Redis 7.0 does: each with its own arity and flags (name without the
+  // "client|" prefix; its handler is usually the container's). The
+  // dispatcher resolves the subcommand, checks its arity and reports errors
+  // as "client|id".
+  std::span<const CommandSpec> subcommands = {};
 };
 
 struct CommandContext {

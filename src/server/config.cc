@@ -13,7 +13,7 @@
 namespace rankd {
 
 struct ConfigTable::Param {
-  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave };
+  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit };
   std::string_view name;
   std::string_view alias;
   Kind kind;
@@ -74,6 +74,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"proto-max-bulk-len", "", K::kMemory, &c->proto_max_bulk_len, 1024 * 1024, LLONG_MAX},
       {"client-query-buffer-limit", "", K::kMemory, &c->client_query_buffer_limit, 1024 * 1024,
        LLONG_MAX},
+      {"client-output-buffer-limit", "", K::kOutputLimit, c},
       {"dir", "", K::kString, &c->dir},
       {"databases", "", K::kInt, &c->databases, 1, INT_MAX, true},
       {"loglevel", "", K::kEnum, &c->loglevel, 0, 0, false,
@@ -172,6 +173,36 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
       *static_cast<std::vector<std::string>*>(p->field) = v;
       break;
     }
+    case K::kOutputLimit: {
+      // "<class> <hard> <soft> <seconds>" repeated; classes not named keep
+      // their limits.
+      auto words = SplitSpaces(value);
+      if (words.empty() || words.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
+      Config next = *static_cast<Config*>(p->field);
+      for (size_t i = 0; i < words.size(); i += 4) {
+        OutputBufferLimit* target = nullptr;
+        if (IEquals(words[i], "normal")) {
+          target = &next.obuf_normal;
+        } else if (IEquals(words[i], "replica") || IEquals(words[i], "slave")) {
+          target = &next.obuf_replica;
+        } else if (IEquals(words[i], "pubsub")) {
+          target = &next.obuf_pubsub;
+        } else {
+          return "Invalid client class specified in buffer limit configuration.";
+        }
+        int64_t hard, soft, secs;
+        if (!ParseMemory(words[i + 1], &hard) || !ParseMemory(words[i + 2], &soft) ||
+            !ParseInt64(words[i + 3], &secs) || secs < 0) {
+          return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
+        }
+        *target = {hard, soft, secs};
+      }
+      auto* cfg = static_cast<Config*>(p->field);
+      cfg->obuf_normal = next.obuf_normal;
+      cfg->obuf_replica = next.obuf_replica;
+      cfg->obuf_pubsub = next.obuf_pubsub;
+      break;
+    }
     case K::kSave: {
       auto words = SplitSpaces(value);
       if (words.size() % 2 != 0) return "Invalid save parameters";
@@ -235,6 +266,15 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
         std::string s;
         for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) s += (s.empty() ? "" : " ") + w;
         return s;
+      }
+      case K::kOutputLimit: {
+        auto* cfg = static_cast<Config*>(p.field);
+        auto fmt = [](std::string_view cls, const OutputBufferLimit& l) {
+          return std::string(cls) + " " + FormatInt64(l.hard) + " " + FormatInt64(l.soft) + " " +
+                 FormatInt64(l.soft_seconds);
+        };
+        return fmt("normal", cfg->obuf_normal) + " " + fmt("slave", cfg->obuf_replica) + " " +
+               fmt("pubsub", cfg->obuf_pubsub);
       }
       case K::kSave: {
         std::string s;

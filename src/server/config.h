@@ -16,6 +16,10 @@
 
 namespace rankd {
 
+struct OutputBufferLimit {
+  int64_t hard = 0, soft = 0, soft_seconds = 0;  // bytes, bytes, seconds; 0: none
+};
+
 struct Config {
   // Network.
   int64_t port = 6379;
@@ -26,6 +30,10 @@ struct Config {
   bool protected_mode = true;
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  // client-output-buffer-limit, per client class (only "normal" applies).
+  OutputBufferLimit obuf_normal;
+  OutputBufferLimit obuf_replica{256LL * 1024 * 1024, 64LL * 1024 * 1024, 60};
+  OutputBufferLimit obuf_pubsub{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
   // Server.
   std::string dir = ".";
   int64_t databases = 16;

@@ -28,8 +28,9 @@ bool IsTxControl(std::string_view name) {
 std::string UnknownCommandError(std::span<const std::string_view> args) {
   std::string list;
   for (size_t i = 1; i < args.size() && list.size() < 128; i++) {
+    size_t room = 128 - list.size();
     list += "'";
-    list.append(args[i].substr(0, 128 - list.size()));
+    list.append(args[i].substr(0, room));
     list += "' ";
   }
   return "ERR unknown command '" + std::string(args[0].substr(0, 128)) +
@@ -50,7 +51,7 @@ Server::Server(Config config)
     };
   }
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands}) {
+                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands}) {
     for (const CommandSpec& spec : family()) {
       commands_[spec.name] = &spec;
       command_list_.push_back(&spec);
@@ -84,6 +85,7 @@ void Server::ApplyConfig(std::string_view name) {
   limits.query_buffer_limit = config_.client_query_buffer_limit;
   limits.max_clients = config_.maxclients;
   limits.idle_timeout_s = config_.timeout;
+  limits.output_buffer_hard_limit = config_.obuf_normal.hard;
   net_.set_limits(limits);
 }
 
@@ -139,6 +141,7 @@ void Server::OnOpen(Connection* conn) {
   c->reply = conn->reply();
   c->created_ms = MonoMs();
   c->authenticated = config_.requirepass.empty();
+  conn->set_unauthenticated(!c->authenticated);
   conn->user_data = c;
   stats_.total_connections++;
 }
@@ -166,41 +169,80 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
   if (effect_log_) effect_log_->Append(c.db_index, args);
 }
 
-void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
+// Finds the spec for `args` (descending into a container's subcommands)
+// and checks arity. On failure returns nullptr and sets *error.
+const CommandSpec* Server::Resolve(std::span<const std::string_view> args, std::string* full_name,
+                                   std::string* error) const {
   const CommandSpec* spec = FindCommand(args[0]);
-  ReplyBuilder& reply = *c.reply;
   if (!spec) {
-    if (c.in_multi) c.multi_error = true;
-    return reply.Error(UnknownCommandError(args));
+    *error = UnknownCommandError(args);
+    return nullptr;
+  }
+  *full_name = spec->name;
+  if (!spec->subcommands.empty() && args.size() >= 2) {
+    const CommandSpec* sub = nullptr;
+    for (const CommandSpec& s : spec->subcommands) {
+      if (EqualsIgnoreCase(s.name, args[1])) sub = &s;
+    }
+    if (!sub) {
+      *error = UnknownSubcommandError(args[1], spec->name);
+      return nullptr;
+    }
+    *full_name += "|";
+    *full_name += sub->name;
+    spec = sub;
   }
   if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
       static_cast<int>(args.size()) < -spec->arity) {
-    if (c.in_multi) c.multi_error = true;
-    return reply.Error(WrongArityError(spec->name));
+    *error = WrongArityError(*full_name);
+    return nullptr;
   }
-  if (!c.authenticated && !(spec->flags & kNoAuth)) {
-    if (c.in_multi) c.multi_error = true;
-    return reply.Error(err::kNoAuth);
+  return spec;
+}
+
+void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
+  if (RejectWhileScriptBusy(*this, c, args)) return;
+  ReplyBuilder& reply = *c.reply;
+  std::string full_name, error;
+  const CommandSpec* spec = Resolve(args, &full_name, &error);
+  if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
+    if (error.empty()) error = err::kNoAuth;
+    if (!c.in_multi) return reply.Error(error);
+    // A rejected command inside MULTI dooms the transaction; a rejected EXEC
+    // ends it at once with the reason (Redis execCommandAbort).
+    c.multi_error = true;
+    if (EqualsIgnoreCase(args[0], "exec")) {
+      std::string_view reason = error;
+      if (reason.substr(0, 4) == "ERR ") reason.remove_prefix(4);
+      c.in_multi = false;
+      c.multi_error = false;
+      c.queued.clear();
+      UnwatchAll(c);
+      return reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
+    }
+    return reply.Error(error);
   }
   if (c.in_multi && !IsTxControl(spec->name)) {
     c.queued.emplace_back(args.begin(), args.end());
     return reply.SimpleString("QUEUED");
   }
-  Call(c, *spec, args, /*no_block=*/false, /*retrying=*/false);
+  Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
 }
 
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {
-  const CommandSpec* spec = FindCommand(args[0]);
-  if (!spec) return c.reply->Error(UnknownCommandError(args));
-  if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
-      static_cast<int>(args.size()) < -spec->arity) {
-    return c.reply->Error(WrongArityError(spec->name));
-  }
-  Call(c, *spec, args, no_block, false);
+  std::string full_name, error;
+  const CommandSpec* spec = Resolve(args, &full_name, &error);
+  if (!spec) return c.reply->Error(error);
+  Call(c, *spec, full_name, args, no_block, false);
 }
 
-void Server::Call(Client& c, const CommandSpec& spec, std::span<const std::string_view> args,
-                  bool no_block, bool retrying) {
+void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name,
+                  std::span<const std::string_view> args, bool no_block, bool retrying) {
+  if (write_gate && (spec.flags & kWrite)) {
+    std::string_view refusal = write_gate(c, spec);
+    if (!refusal.empty()) return c.reply->Error(refusal);
+  }
+  c.last_command.assign(full_name);
   const int64_t start = MonoUs();
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;
@@ -214,10 +256,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::span<const std::strin
   }
   propagated_ = outer_propagated;
   stats_.total_commands++;
-  auto& per = stats_.per_command[spec.name];
+  auto& per = stats_.per_command[full_name];
   per.first++;
   per.second += duration;
-  c.last_command.assign(spec.name);
   if (!(spec.flags & kBlocking) || !c.blocked.active) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
@@ -286,7 +327,7 @@ void Server::ServeReadyKeys() {
           size_t before = c->reply->buffer().size();
           int saved_db = c->db_index;
           c->db_index = c->blocked.db;
-          Call(*c, *spec, args, false, true);
+          Call(*c, *spec, spec->name, args, false, true);
           c->db_index = saved_db;
           if (c->reply->buffer().size() != before) Unblock(*c);
         }
@@ -294,6 +335,11 @@ void Server::ServeReadyKeys() {
     }
     if (!any) return;
   }
+}
+
+void Server::SetAuthenticated(Client& c) {
+  c.authenticated = true;
+  if (c.conn) c.conn->set_unauthenticated(false);
 }
 
 // ---- WATCH ----

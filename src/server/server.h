@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -117,9 +118,18 @@ class Server : public ConnectionHandler {
   // calls Propagate once per effect instead; the command as received is then
   // not logged. No-op without a log.
   void Propagate(Client& c, std::span<const std::string_view> args);
+  // Consulted before every write command (kWrite) runs: a non-empty result is
+  // the error reply (e.g. MISCONF when the log cannot be written) and the
+  // command does not run. Unset: writes always allowed.
+  std::function<std::string_view(Client&, const CommandSpec&)> write_gate;
+
   // Counts every Database::Touch on any database: how Call() sees that a
   // command changed something.
   uint64_t modifications() const { return modifications_; }
+
+  // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
+  // network layer's pre-AUTH protocol limits.
+  void SetAuthenticated(Client& c);
 
   // WATCH bookkeeping used by the transaction family.
   void WatchKey(Client& c, std::string_view key);
@@ -141,8 +151,10 @@ class Server : public ConnectionHandler {
 
  private:
   void Dispatch(Client& client, std::span<const std::string_view> args);
-  void Call(Client& client, const CommandSpec& spec, std::span<const std::string_view> args,
-            bool no_block, bool retrying);
+  const CommandSpec* Resolve(std::span<const std::string_view> args, std::string* full_name,
+                             std::string* error) const;
+  void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
+            std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
   void Unblock(Client& c);
   void Cron();

@@ -11,6 +11,7 @@
 #include "db/database.h"
 #include "server/errors.h"
 #include "server/families.h"
+#include "server/persist_family.h"
 #include "server/server.h"
 #include "server/server_handlers.h"
 
@@ -49,7 +50,7 @@ void Auth(CommandContext& ctx) {
   std::string_view user = ctx.argc() == 3 ? ctx.arg(1) : "default";
   std::string_view error = CheckPassword(ctx.server, user, ctx.arg(ctx.argc() - 1));
   if (!error.empty()) return ctx.reply.Error(error);
-  ctx.client.authenticated = true;
+  ctx.server.SetAuthenticated(ctx.client);
   ctx.reply.Ok();
 }
 
@@ -76,7 +77,7 @@ void Hello(CommandContext& ctx) {
     if (EqualsIgnoreCase(ctx.arg(i), "AUTH") && i + 2 < ctx.argc()) {
       std::string_view error = CheckPassword(ctx.server, ctx.arg(i + 1), ctx.arg(i + 2));
       if (!error.empty()) return ctx.reply.Error(error);
-      ctx.client.authenticated = true;
+      ctx.server.SetAuthenticated(ctx.client);
       i += 2;
     } else if (EqualsIgnoreCase(ctx.arg(i), "SETNAME") && i + 1 < ctx.argc()) {
       setname = ctx.arg(++i);
@@ -92,7 +93,7 @@ void Hello(CommandContext& ctx) {
   if (!ctx.client.authenticated) {
     return ctx.reply.Error(
         "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+        "AUTH <user> <pass> option can be used to authenticate the client and select "
         "the RESP protocol version at the same time");
   }
   if (has_setname) ctx.client.name = std::string(setname);
@@ -133,6 +134,7 @@ void Time(CommandContext& ctx) {
 }
 
 void Debug(CommandContext& ctx) {
+  if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
   std::string_view sub = ctx.arg(1);
   if (EqualsIgnoreCase(sub, "SLEEP") && ctx.argc() == 3) {
     double secs;
@@ -141,9 +143,11 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "HELP")) {
-    ctx.reply.ArrayHeader(2);
+    ctx.reply.ArrayHeader(4);
     ctx.reply.SimpleString("DEBUG <subcommand> [<arg> ...]. Subcommands are:");
     ctx.reply.SimpleString("SLEEP <seconds>");
+    ctx.reply.SimpleString("RELOAD [NOSAVE]");
+    ctx.reply.SimpleString("LOADAOF");
     return;
   }
   ctx.reply.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) +
@@ -195,6 +199,9 @@ void Slowlog(CommandContext& ctx) {
 }
 
 void Shutdown(CommandContext& ctx) {
+  if (ctx.argc() == 2 && EqualsIgnoreCase(ctx.arg(1), "ABORT")) {
+    return ctx.reply.Error("ERR No shutdown in progress.");
+  }
   for (size_t i = 1; i < ctx.argc(); i++) {
     std::string_view a = ctx.arg(i);
     if (!EqualsIgnoreCase(a, "NOSAVE") && !EqualsIgnoreCase(a, "SAVE") &&
@@ -220,7 +227,35 @@ void Reset(CommandContext& ctx) {
   ctx.reply.SimpleString("RESET");
 }
 
-void LastSaveStub(CommandContext& ctx) { ctx.reply.Integer(ctx.server.stats().start_wall_ms / 1000); }
+// Subcommands, with Redis 7.0's arities; the container's handler serves them.
+constexpr uint32_t kClientFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kClientSubcommands[] = {
+    {"id", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"getname", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"setname", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"list", -2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"kill", -3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"no-evict", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
+};
+constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kConfigSubcommands[] = {
+    {"get", -3, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"set", -4, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"resetstat", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"rewrite", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &ConfigCmd},
+};
+constexpr uint32_t kCommandFlags = kLoading | kStale;
+constexpr CommandSpec kCommandSubcommands[] = {
+    {"count", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"info", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"docs", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"list", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeys", -3, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"help", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
+};
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
 constexpr CommandSpec kServerCommands[] = {
@@ -236,11 +271,10 @@ constexpr CommandSpec kServerCommands[] = {
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
-    {"lastsave", 1, kFast | kLoading | kStale, 0, 0, 0, &LastSaveStub},
-    {"client", -2, kAdmin | kNoScript, 0, 0, 0, &ClientCmd},
-    {"command", -1, kLoading | kStale, 0, 0, 0, &CommandCmd},
+    {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
+    {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},
-    {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &ConfigCmd},
+    {"config", -2, kConfigFlags, 0, 0, 0, &ConfigCmd, kConfigSubcommands},
 };
 
 }  // namespace
