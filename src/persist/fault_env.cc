@@ -201,6 +201,7 @@ Status FaultEnv::SyncDir(const std::string& path) {
 Status FaultEnv::GetChildren(const std::string& path, std::vector<std::string>* names) {
   std::lock_guard<std::mutex> lock(mu_);
   names->clear();
+  if (live_.count(path)) return Status::IOError(path, strerror(ENOTDIR));
   for (auto& [p, inode] : live_) {
     if (DirName(p) == path) names->push_back(p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1));
   }

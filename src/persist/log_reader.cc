@@ -114,16 +114,10 @@ void LogReader::ClassifyBadRecord(const char* what) {
   if (torn_bytes_ == 0) torn_bytes_ = file_size_ - offset_;
 }
 
-Status ReadLogFile(Env* env, const std::string& path,
-                   const std::function<Status(std::string_view payload, uint64_t offset)>& fn,
-                   LogFileInfo* info) {
-  *info = LogFileInfo{};
-  Status s = env->GetFileSize(path, &info->file_size);
-  if (!s.ok()) return s;
-  std::unique_ptr<SequentialFile> file;
-  s = env->NewSequentialFile(path, &file);
-  if (!s.ok()) return s;
-  LogReader reader(std::move(file), info->file_size, path);
+namespace {
+
+Status ReadRecords(LogReader& reader, const std::string& path,
+                   const std::function<Status(std::string_view, uint64_t)>& fn, LogFileInfo* info) {
   format::RecordType type;
   std::string_view payload;
   bool first = true;
@@ -146,12 +140,33 @@ Status ReadLogFile(Env* env, const std::string& path,
                                 std::to_string(reader.record_offset()));
     }
     info->records++;
-    s = fn(payload, reader.record_offset());
+    Status s = fn(payload, reader.record_offset());
     if (!s.ok()) return s;
   }
+  // The header record is fsynced before any manifest names the file, so a
+  // file without a valid one was never ours (an empty file is an empty log).
+  if (first && reader.status().ok() && reader.torn_bytes() > 0) {
+    return Status::Corruption(path + ": not a rankd log file (no valid header record at offset 0)");
+  }
+  return reader.status();
+}
+
+}  // namespace
+
+Status ReadLogFile(Env* env, const std::string& path,
+                   const std::function<Status(std::string_view payload, uint64_t offset)>& fn,
+                   LogFileInfo* info) {
+  *info = LogFileInfo{};
+  Status s = env->GetFileSize(path, &info->file_size);
+  if (!s.ok()) return s;
+  std::unique_ptr<SequentialFile> file;
+  s = env->NewSequentialFile(path, &file);
+  if (!s.ok()) return s;
+  LogReader reader(std::move(file), info->file_size, path);
+  s = ReadRecords(reader, path, fn, info);
   info->valid_size = reader.valid_size();
   info->torn_bytes = reader.torn_bytes();
-  return reader.status();
+  return s;
 }
 
 }  // namespace rankd

@@ -71,7 +71,7 @@ class LogReader {
 // What reading a whole log file found.
 struct LogFileInfo {
   uint64_t file_size = 0;
-  uint64_t valid_size = 0;  // whole valid records
+  uint64_t valid_size = 0;  // whole valid records (on Corruption: up to the damage)
   uint64_t torn_bytes = 0;  // dropped torn tail
   uint64_t records = 0;     // kBatch records
   uint64_t commands = 0;    // commands inside them (when counted)
@@ -80,7 +80,8 @@ struct LogFileInfo {
 // Reads every kBatch record of the log file at `path`, checking the header
 // record, and calls fn(payload, record_offset) for each; a non-OK status from
 // fn stops the read and is returned. Returns Corruption naming the path and
-// offset for damage before the tail. Does not modify the file.
+// offset for damage before the tail; *info is filled in either case. Does
+// not modify the file.
 Status ReadLogFile(Env* env, const std::string& path,
                    const std::function<Status(std::string_view payload, uint64_t offset)>& fn,
                    LogFileInfo* info);

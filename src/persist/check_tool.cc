@@ -1,0 +1,167 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "persist/check_tool.h"
+
+#include <cinttypes>
+#include <string>
+#include <vector>
+
+#include "persist/command_codec.h"
+#include "persist/format.h"
+#include "persist/log_reader.h"
+#include "persist/manifest.h"
+#include "persist/snapshot.h"
+
+namespace rankd {
+namespace {
+
+enum Result { kClean = 0, kDamaged = 1, kError = 2 };
+
+bool StartsWith(Env* env, const std::string& path, std::string_view magic) {
+  std::unique_ptr<SequentialFile> f;
+  if (!env->NewSequentialFile(path, &f).ok()) return false;
+  std::string buf(magic.size(), '\0');
+  std::string_view got;
+  return f->Read(magic.size(), &got, buf.data()).ok() && got == magic;
+}
+
+Result CheckSnapshot(Env* env, const std::string& path, FILE* out) {
+  SnapshotLoadStats stats;
+  Status s = VerifySnapshot(env, path, &stats);
+  if (!s.ok()) {
+    fprintf(out, "%s: %s\n", path.c_str(), s.message().c_str());
+    fprintf(out, "%s: a damaged snapshot cannot be repaired; restore a previous copy\n",
+            path.c_str());
+    return s.code() == Status::Code::kCorruption ? kDamaged : kError;
+  }
+  fprintf(out, "%s: snapshot OK, %" PRIu64 " keys, %" PRIu64 " bytes\n", path.c_str(),
+          stats.keys_loaded, stats.bytes);
+  return kClean;
+}
+
+Result CheckLog(Env* env, const std::string& path, bool fix, FILE* out) {
+  uint64_t commands = 0;
+  uint64_t bad_record = UINT64_MAX;  // offset of a record whose batch is malformed
+  LogFileInfo info;
+  Status s = ReadLogFile(
+      env, path,
+      [&](std::string_view payload, uint64_t offset) -> Status {
+        BatchReader batch(payload);
+        int db;
+        std::vector<std::string_view> args;
+        while (batch.Next(&db, &args)) commands++;
+        if (!batch.error().empty()) {
+          bad_record = offset;
+          return Status::Corruption(path + ": " + batch.error() + " in the record at offset " +
+                                    std::to_string(offset));
+        }
+        return Status::OK();
+      },
+      &info);
+  if (!s.ok() && s.code() != Status::Code::kCorruption) {
+    fprintf(out, "%s: %s\n", path.c_str(), s.message().c_str());
+    return kError;
+  }
+  fprintf(out, "%s: %" PRIu64 " bytes, %" PRIu64 " batches, %" PRIu64 " commands\n", path.c_str(),
+          info.file_size, info.records, commands);
+  if (!s.ok() && s.message().find("not a rankd log file") != std::string::npos) {
+    fprintf(out, "%s: %s; not touching it\n", path.c_str(), s.message().c_str());
+    return kDamaged;
+  }
+  uint64_t cut;
+  if (!s.ok()) {
+    cut = bad_record != UINT64_MAX ? bad_record : info.valid_size;
+    fprintf(out, "%s: CORRUPT: %s\n", path.c_str(), s.message().c_str());
+    fprintf(out, "%s: valid up to offset %" PRIu64 "; %" PRIu64 " bytes after it\n", path.c_str(),
+            cut, info.file_size - cut);
+  } else if (info.torn_bytes > 0) {
+    cut = info.valid_size;
+    fprintf(out, "%s: torn tail: %" PRIu64 " bytes at offset %" PRIu64
+            " (a crash cut the last write short; start-up drops it by itself)\n",
+            path.c_str(), info.torn_bytes, cut);
+  } else {
+    fprintf(out, "%s: log OK\n", path.c_str());
+    return kClean;
+  }
+  if (!fix) {
+    fprintf(out, "%s: run again with --fix to truncate it at offset %" PRIu64 "\n", path.c_str(),
+            cut);
+    return kDamaged;
+  }
+  Status t = env->TruncateFile(path, cut);
+  if (!t.ok()) {
+    fprintf(out, "%s: truncate failed: %s\n", path.c_str(), t.message().c_str());
+    return kError;
+  }
+  fprintf(out, "%s: truncated to %" PRIu64 " bytes (%" PRIu64 " bytes dropped%s)\n", path.c_str(),
+          cut, info.file_size - cut,
+          s.ok() ? "" : ", including every record after the damage");
+  return kClean;
+}
+
+Result CheckManifest(Env* env, const std::string& path, bool fix, FILE* out) {
+  std::string text;
+  Status s = ReadFileToString(env, path, &text);
+  Manifest m;
+  if (s.ok()) s = Manifest::Parse(path, text, &m);
+  if (!s.ok()) {
+    fprintf(out, "%s: %s\n", path.c_str(), s.message().c_str());
+    return s.code() == Status::Code::kCorruption ? kDamaged : kError;
+  }
+  const std::string dir = DirName(path);
+  Result worst = kClean;
+  for (const Manifest::File& f : m.files) {
+    const std::string p = JoinPath(dir, f.name);
+    Result r = f.base ? CheckSnapshot(env, p, out) : CheckLog(env, p, fix, out);
+    worst = std::max(worst, r);
+  }
+  return worst;
+}
+
+}  // namespace
+
+int RunCheckTool(Env* env, int argc, char** argv, FILE* out) {
+  bool fix = false;
+  std::string path;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--fix") {
+      fix = true;
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      path.clear();
+      break;
+    }
+  }
+  if (path.empty()) {
+    fprintf(out, "Usage: rankd --check-aof [--fix] <appendonlydir | manifest | log | snapshot>\n");
+    return kError;
+  }
+  // A directory: look for its manifest.
+  std::vector<std::string> names;
+  if (env->GetChildren(path, &names).ok()) {
+    for (const std::string& n : names) {
+      if (n.size() > format::kManifestSuffix.size() &&
+          n.compare(n.size() - format::kManifestSuffix.size(), std::string::npos,
+                    format::kManifestSuffix) == 0) {
+        return CheckManifest(env, JoinPath(path, n), fix, out);
+      }
+    }
+    fprintf(out, "%s: no manifest in this directory\n", path.c_str());
+    return kError;
+  }
+  if (!env->FileExists(path)) {
+    fprintf(out, "%s: no such file\n", path.c_str());
+    return kError;
+  }
+  if (StartsWith(env, path, format::kSnapshotMagic)) return CheckSnapshot(env, path, out);
+  if (path.size() > format::kManifestSuffix.size() &&
+      path.compare(path.size() - format::kManifestSuffix.size(), std::string::npos,
+                   format::kManifestSuffix) == 0) {
+    return CheckManifest(env, path, fix, out);
+  }
+  return CheckLog(env, path, fix, out);
+}
+
+}  // namespace rankd

@@ -1,0 +1,28 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The file checker behind `rankd --check-aof` (and tools/rankd-check):
+//
+//   rankd --check-aof [--fix] <file>
+//
+// <file> is an append-only log directory, its manifest, one incremental log,
+// or a snapshot (dump.rdb or a base file; told apart by their magic bytes).
+// It reports each file's records/keys and its end: clean, a torn tail (a
+// crash cut the last write short; the server drops it by itself at start-up)
+// or corruption at an offset (the server refuses to start). With --fix, a
+// log is truncated at the first bad byte: a torn tail loses nothing that was
+// acknowledged; for corruption everything after the damage is lost, which
+// the tool says. Snapshots cannot be repaired (use the previous one).
+// Exit status: 0 clean or repaired, 1 damage left, 2 usage or I/O error.
+
+#pragma once
+
+#include <cstdio>
+
+#include "persist/env.h"
+
+namespace rankd {
+
+// argv[0] is "--check-aof" (or the tool's name). Writes the report to `out`.
+int RunCheckTool(Env* env, int argc, char** argv, FILE* out);
+
+}  // namespace rankd
