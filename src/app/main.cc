@@ -2,15 +2,22 @@
 //
 // rankd entry point: `rankd [config-file] [--name value ...]`. Parses the
 // configuration, moves into `dir`, starts the server and runs it until
-// SHUTDOWN or SIGTERM/SIGINT.
+// SHUTDOWN or SIGTERM/SIGINT. Persistence: the data set is loaded before the
+// port opens and saved at exit when save points are configured (as Redis).
+// `rankd --check-aof [--fix] <path>` checks persistence files instead
+// (persist/check_tool.h).
 
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <string_view>
 
 #include "app/options.h"
 #include "base/logging.h"
+#include "persist/check_tool.h"
+#include "persist/env.h"
+#include "server/persist_manager.h"
 #include "server/server.h"
 
 namespace {
@@ -27,6 +34,9 @@ void OnSignal(int) {
 
 int main(int argc, char** argv) {
   using namespace rankd;
+  if (argc >= 2 && std::string_view(argv[1]) == "--check-aof") {
+    return RunCheckTool(Env::Default(), argc - 1, argv + 1, stdout);
+  }
   StartupOptions opts;
   std::string error = ParseCommandLine(argc, argv, &opts);
   if (!error.empty()) {
@@ -62,7 +72,14 @@ int main(int argc, char** argv) {
   }
 
   Server server(config);
-  Status s = server.Start();
+  // The data set is loaded before the port opens; the log is installed.
+  PersistManager persist(&server, Env::Default());
+  Status s = persist.Start();
+  if (!s.ok()) {
+    LOG_WARNING("Fatal error loading the DB: %s. Exiting.", s.message().c_str());
+    return 1;
+  }
+  s = server.Start();
   if (!s.ok()) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
@@ -79,6 +96,8 @@ int main(int argc, char** argv) {
   LOG_NOTICE("rankd 0.1.0 started, pid=%d, port=%d", static_cast<int>(getpid()), server.port());
   LOG_NOTICE("Ready to accept connections tcp");
   server.Run();
+  // As Redis: a final snapshot when save points are configured.
+  s = persist.Shutdown(!server.config().save.empty());
   LOG_NOTICE("rankd is now ready to exit, bye bye...");
-  return 0;
+  return s.ok() ? 0 : 1;
 }

@@ -13,6 +13,7 @@
 #include "base/clock.h"
 #include "base/memory.h"
 #include "base/numbers.h"
+#include "server/persist_family.h"
 #include "server/server.h"
 #include "server/server_handlers.h"
 
@@ -100,12 +101,7 @@ void MemorySection(Server& s, InfoWriter& w) {
 
 void PersistenceSection(Server& s, InfoWriter& w) {
   w.Section("Persistence");
-  w.Field("loading", 0);
-  w.Field("rdb_changes_since_last_save", static_cast<int64_t>(s.stats().dirty));
-  w.Field("rdb_bgsave_in_progress", 0);
-  w.Field("rdb_last_save_time", s.stats().start_wall_ms / 1000);
-  w.Field("aof_enabled", s.config().appendonly ? 1 : 0);
-  w.Field("aof_rewrite_in_progress", 0);
+  for (const auto& [name, value] : PersistInfoFields(s)) w.Field(name, value);
 }
 
 void StatsSection(Server& s, InfoWriter& w) {

@@ -1,0 +1,153 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// PersistManager ties persistence (src/persist) to the Server: it loads the
+// data set at start-up, is the Server's EffectLog (every write's effect goes
+// to the append-only log, fsynced per event-loop batch under `appendfsync
+// always` before any reply of the batch is written), runs snapshots and log
+// rewrites in fork()ed children, applies save points and automatic
+// rewrites, and refuses writes with Redis's MISCONF errors while the disk
+// fails. One per Server, created by main(); commands find it with Of().
+//
+// Files, relative to `dir` (the process's working directory):
+//   <dbfilename>                      snapshot (SAVE, BGSAVE, save points)
+//   <appenddirname>/<appendfilename>.manifest, .N.base.snap, .N.incr.log
+//                                     the append-only log (persist/manifest.h)
+// Loading: with appendonly yes and a manifest, base + incremental logs;
+// otherwise the snapshot if present. Turning appendonly on (at start-up or by
+// CONFIG SET) with no manifest writes a first base from the data in memory.
+//
+// Children: at most one at a time (BGSAVE or rewrite). A rewrite switches
+// effects to a new incremental log at the moment it forks, so nothing that
+// arrives during the rewrite is lost (no rewrite buffer is needed); the
+// manifest names the new base only after the child succeeded.
+// Not thread-safe: the server thread only.
+
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "persist/append_log.h"
+#include "persist/env.h"
+#include "persist/manifest.h"
+#include "server/server.h"
+
+namespace rankd {
+
+class PersistManager : public EffectLog {
+ public:
+  // `env` must outlive the manager (Env::Default() in production).
+  PersistManager(Server* server, Env* env);
+  ~PersistManager() override;
+  PersistManager(const PersistManager&) = delete;
+  PersistManager& operator=(const PersistManager&) = delete;
+
+  // The manager of `server`, or nullptr when it has none (unit tests).
+  static PersistManager* Of(Server& server);
+
+  // Start-up: loads the data set, opens (or creates) the log, installs the
+  // effect log and write gate, starts the cron. Call before Server::Run().
+  // An error (corrupt file, unreadable directory) must stop start-up; its
+  // message names the file and offset.
+  Status Start();
+
+  // Shutdown: stops a running child, flushes and fsyncs the log, and writes
+  // a snapshot when `save` (save points configured, or SHUTDOWN SAVE).
+  Status Shutdown(bool save);
+
+  // --- EffectLog ---
+  void Append(int db, std::span<const std::string_view> args) override;
+  void BeforeFlush() override;
+
+  // --- Commands ---
+  // SAVE: a snapshot written synchronously.
+  Status Save();
+  // BGSAVE [SCHEDULE]: "" when started (or scheduled), else the error text.
+  std::string BgSave(bool schedule, bool* scheduled);
+  // BGREWRITEAOF: "" when started (or scheduled), else the error text.
+  std::string BgRewrite(bool* scheduled);
+  // DEBUG RELOAD [NOSAVE]: save (unless nosave), then replace the data set
+  // with the snapshot's, atomically (loaded aside, then swapped in).
+  Status DebugReload(bool save);
+  // DEBUG LOADAOF: flush the log, then reload the data set from it.
+  Status DebugLoadLog();
+  // LASTSAVE: unix seconds of the last successful snapshot (or start).
+  int64_t lastsave() const { return lastsave_s_; }
+
+  // INFO persistence fields, in Redis's order and names.
+  std::vector<std::pair<std::string, std::string>> InfoFields() const;
+
+ private:
+  enum class ChildKind { kNone, kSave, kRewrite };
+
+  // persist_manager.cc
+  std::string_view WriteGate(Client& c, const CommandSpec& spec);
+  void Cron();
+  void ApplyConfigChanges();
+  std::string AofDir() const;
+  std::string DumpPath() const;
+  void KillWritersOfFailedBatch();
+
+  // persist_load.cc
+  Status LoadDataSet();
+  Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
+  Status LoadLog(const Manifest& m);
+  Status ReplayLogFile(const std::string& path, bool last);
+  Status CleanAofDir(const Manifest& m);
+
+  // persist_jobs.cc
+  Status SaveSync(const std::string& path);
+  Status StartLogging();  // a new generation from the data in memory
+  void StopLogging();
+  Status StartRewrite();
+  bool ForkChild(ChildKind kind, const std::string& final_path);
+  void ReapChild(bool wait);
+  void KillChild();
+  void FinishRewrite(bool ok);
+
+  Server* const server_;
+  Env* const env_;
+  std::unique_ptr<AppendLog> log_;
+  Manifest manifest_;               // as on disk
+  uint64_t incr_history_bytes_ = 0;  // incrs before the current one
+  uint64_t base_bytes_ = 0;          // base file size
+  uint64_t rewrite_base_bytes_ = 0;  // log size after the last rewrite
+  std::string misconf_;              // MISCONF text returned by the gate
+  std::vector<uint64_t> batch_writers_;  // clients writing this batch (always)
+  bool loading_ = false;
+  bool started_ = false;
+  uint64_t cron_timer_ = 0;
+
+  // Children.
+  ChildKind child_ = ChildKind::kNone;
+  pid_t child_pid_ = -1;
+  std::string child_tmp_, child_final_;
+  int64_t child_start_ms_ = 0;
+  uint64_t dirty_at_fork_ = 0;
+  uint64_t rewrite_seq_ = 0;  // seq of the new base a rewrite child writes
+  bool bgsave_scheduled_ = false;
+  bool rewrite_scheduled_ = false;
+  bool rewrite_start_pending_ = false;  // start at the next batch boundary
+
+  // Status for INFO and the gate.
+  int64_t lastsave_s_ = 0;
+  bool last_bgsave_ok_ = true;
+  int64_t last_bgsave_try_ms_ = 0;
+  int64_t last_bgsave_secs_ = -1;
+  bool last_rewrite_ok_ = true;
+  int64_t last_rewrite_secs_ = -1;
+  int64_t last_rewrite_fail_ms_ = 0;
+  uint64_t rdb_saves_ = 0, aof_rewrites_ = 0, rewrite_failures_ = 0;
+  uint64_t last_load_keys_ = 0, last_load_expired_ = 0;
+  std::string applied_fsync_;  // appendfsync the log runs with
+};
+
+}  // namespace rankd
