@@ -76,6 +76,15 @@ ScriptEngine::ScriptEngine(Server* server)
     : server_(server), eval_(this, LuaSandbox::Kind::kEval), functions_(this) {
   client_.authenticated = true;
   client_.name = "lua";
+  // One pass of the event loop: a timer due now makes the nested Run() wait
+  // for nothing and return after this iteration. Other timers due now run
+  // too (see docs/scripting.md); a dedicated EventLoop::ProcessFileEvents()
+  // would avoid that.
+  poll_events_ = [this] {
+    EventLoop& loop = server_->loop();
+    loop.AddTimer(0, [&loop] { loop.Stop(); });
+    loop.Run();
+  };
 }
 
 ScriptEngine::~ScriptEngine() = default;
@@ -123,9 +132,16 @@ void ScriptEngine::Execute(Client& caller, Run run, Body body) {
   in_run_ = true;
   body(*caller.reply);
   in_run_ = false;
-  if (busy_) LOG_WARNING("Slow script finished after %lld ms", static_cast<long long>(MonoMs() - run_.start_ms));
+  if (busy_) {
+    LOG_WARNING("Slow script finished after %lld ms",
+                static_cast<long long>(MonoMs() - run_.start_ms));
+    if (caller.conn) caller.conn->Resume();
+  }
   busy_ = false;
   run_ = Run{};
+  // A SHUTDOWN served while busy stopped only the nested loop pass.
+  if (shutdown_pending_) server_->RequestShutdown();
+  shutdown_pending_ = false;
 }
 
 void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_sha,
@@ -198,6 +214,8 @@ bool ScriptEngine::Interrupt() {
     int64_t limit = server_->config().busy_reply_threshold;
     if (limit <= 0 || elapsed < limit) return run_.kill;
     busy_ = true;
+    // The caller's next pipelined commands wait for the script's reply.
+    if (run_.caller && run_.caller->conn) run_.caller->conn->Pause();
     LOG_WARNING("Slow script detected: still in execution after %lld milliseconds. "
                 "You can try killing the script using the %s command. Script name is: %s.",
                 static_cast<long long>(elapsed), run_.is_function ? "FUNCTION KILL" : "SCRIPT KILL",

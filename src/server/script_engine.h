@@ -80,12 +80,15 @@ class ScriptEngine : public ScriptHost {
   bool RunningFunction(std::string* name, std::vector<std::string>* command,
                        int64_t* ms) const;
 
-  // Installs what the busy hook calls to serve other clients while a slow
-  // script runs (one non-blocking pass over network events). Unset: other
-  // clients wait for the script, as no event is processed meanwhile.
+  // Replaces what the busy hook calls to serve other clients while a slow
+  // script runs: by default one non-blocking pass of the server's loop.
   void set_event_poller(std::function<void()> fn) { poll_events_ = std::move(fn); }
-  // Set by SHUTDOWN NOSAVE while busy: the script stops even if it wrote.
-  void ForceKill() { run_.kill = true; }
+  // SHUTDOWN NOSAVE while busy: the script stops even if it wrote, and the
+  // shutdown is requested again once it has returned.
+  void ForceKill() {
+    run_.kill = true;
+    shutdown_pending_ = true;
+  }
 
   // ScriptHost.
   void Call(std::span<const std::string_view> args, ReplyBuilder& out) override;
@@ -120,6 +123,7 @@ class ScriptEngine : public ScriptHost {
   Run run_;         // the running script
   bool in_run_ = false;
   bool busy_ = false;
+  bool shutdown_pending_ = false;
   std::function<void()> poll_events_;
 };
 

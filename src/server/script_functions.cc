@@ -381,6 +381,8 @@ std::string FunctionLibraries::Restore(std::string_view payload, std::string_vie
   for (const std::string& code : codes) {
     std::string name;
     std::string err = Load(code, replace, &name);
+    // RESTORE words the collision without quotes (Redis functionsLibCtxFunctionsAppend).
+    if (err == "ERR Library '" + name + "' already exists") err = "ERR Library " + name + " already exists";
     if (!err.empty()) return err;
   }
   return "";

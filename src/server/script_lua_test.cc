@@ -158,7 +158,7 @@ TEST(FunctionLibrariesTest, LoadCallListDelete) {
   EXPECT_FALSE(fl.Delete("lib"));
   EXPECT_EQ(fl.Restore(dump, "APPEND"), "");
   EXPECT_NE(fl.Find("g"), nullptr);
-  EXPECT_EQ(fl.Restore(dump, "APPEND"), "ERR Library 'lib' already exists");
+  EXPECT_EQ(fl.Restore(dump, "APPEND"), "ERR Library lib already exists");
   EXPECT_EQ(fl.Restore(dump, "REPLACE"), "");
   EXPECT_EQ(fl.Restore("garbage", "APPEND"), "ERR DUMP payload version or checksum are wrong");
   EXPECT_EQ(fl.Restore(dump, "bogus"),
