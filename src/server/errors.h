@@ -52,4 +52,19 @@ inline constexpr std::string_view kMisconf =
 inline constexpr std::string_view kBusy =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
+// Sorted-set and set families (zset_*.cc, set_family.cc).
+inline constexpr std::string_view kLimitNeedsByScoreOrLex =
+    "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+inline constexpr std::string_view kWithScoresByLex =
+    "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+inline constexpr std::string_view kNumKeysPositive = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
+inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kNumKeysOverArgs =
+    "ERR Number of keys can't be greater than number of args";
+inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
+inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
+inline constexpr std::string_view kLongOutOfRange =
+    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+
 }  // namespace rankd::err
