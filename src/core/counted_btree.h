@@ -15,11 +15,13 @@
 //
 // Layout (sizes for Value = uint32_t, 256-byte leaves, 512-byte inner nodes):
 //
-//   InnerNode (504 B, kInnerCap = 25)
-//   +--------------------+--------------------+---------------+---+----+
-//   | children[25] (8 B) | counts[25] (8 B)   | keys[25] (4B) | n |leaf|
-//   +--------------------+--------------------+---------------+---+----+
-//      keys[i] = smallest value in subtree i; counts[i] = its size
+//   InnerNode (512 B, kInnerCap = 18 with 8-byte hints)
+//   +--------------+--------------+--------------+-------------+---+----+
+//   | children[18] | counts[18]   | hints[18]    | keys[18]    | n |leaf|
+//   |   8 B each   |   8 B each   |  8 B each    |  4 B each   |   |    |
+//   +--------------+--------------+--------------+-------------+---+----+
+//      keys[i] = smallest value in subtree i; counts[i] = its size;
+//      hints[i] = Less::HintOf(keys[i]) (the score, in rankd)
 //
 //   LeafNode (256 B, kLeafCap = 59)
 //   +------+------+---+----+-----------------------------------------+
@@ -30,7 +32,7 @@
 // Invariants (checked by CheckInvariants()):
 //   1. values ascend strictly under Less across the whole leaf chain;
 //   2. counts[i] == number of values in subtree i; the root total == size();
-//   3. keys[i] == the first value of subtree i;
+//   3. keys[i] == the first value of subtree i, hints[i] == HintOf(keys[i]);
 //   4. all leaves are at depth height();
 //   5. non-root leaves hold >= kLeafMin values and non-root inner nodes
 //      >= kInnerMin children; a root inner node has >= 2 children; an empty
@@ -44,6 +46,14 @@
 // its free space to a sibling, which keeps leaves ~80% full instead of the
 // ~69% of plain splitting); erasure refills minimum-size nodes on the way
 // down by borrowing from or merging with a sibling.
+//
+// Hints: if Less has `H HintOf(Value)`, inner nodes cache that for every
+// separator (a copy of the data the comparator would fetch first, e.g. the
+// score a handle points to). A search predicate with `int Decide(H)`
+// (1 true, 0 false, -1 cannot tell) then settles most inner-node steps
+// without dereferencing the value: only leaf-level comparisons pay a cache
+// miss. Without HintOf, a 1-byte placeholder is stored and never read.
+// REQUIRES: callers that change a value's hint in place call RefreshHint.
 //
 // Extension point (issue 7, dense ranks): counts are one per-child summary.
 // A second summary, e.g. the number of distinct scores per subtree, would be
@@ -60,20 +70,38 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace rankd {
+namespace detail {
+
+// The hint type and accessor of a comparator, or a placeholder.
+template <typename L, typename V, bool = requires(const L& l, V v) { l.HintOf(v); }>
+struct BTreeHint {
+  using Type = uint8_t;
+  static Type Of(const L&, V) { return 0; }
+};
+template <typename L, typename V>
+struct BTreeHint<L, V, true> {
+  using Type = decltype(std::declval<const L&>().HintOf(std::declval<V>()));
+  static Type Of(const L& l, V v) { return l.HintOf(v); }
+};
+
+}  // namespace detail
 
 template <typename Value, typename Less, size_t kLeafBytes = 256, size_t kInnerBytes = 512>
 class CountedBTree {
   static_assert(std::is_trivially_copyable_v<Value>, "values are memmoved");
 
+  using Hint = typename detail::BTreeHint<Less, Value>::Type;
+  static_assert(std::is_trivially_copyable_v<Hint>, "hints are memmoved");
   static constexpr size_t RoundUp(size_t x, size_t a) { return (x + a - 1) / a * a; }
   static constexpr size_t kLeafHeader = RoundUp(2 * sizeof(void*) + 3, alignof(Value));
 
  public:
   static constexpr size_t kLeafCap = (kLeafBytes - kLeafHeader) / sizeof(Value);
-  static constexpr size_t kInnerCap =
-      (kInnerBytes - sizeof(void*)) / (sizeof(void*) + sizeof(uint64_t) + sizeof(Value));
+  static constexpr size_t kInnerCap = (kInnerBytes - sizeof(void*)) /
+                                      (sizeof(void*) + sizeof(uint64_t) + sizeof(Hint) + sizeof(Value));
   static constexpr size_t kLeafMin = kLeafCap / 2;
   static constexpr size_t kInnerMin = kInnerCap / 2;
   static_assert(kLeafCap >= 3 && kInnerCap >= 4, "nodes too small");
@@ -88,6 +116,7 @@ class CountedBTree {
   struct InnerNode {
     void* children[kInnerCap];
     uint64_t counts[kInnerCap];
+    Hint hints[kInnerCap];
     Value keys[kInnerCap];
     uint16_t n;
     uint8_t is_leaf;  // always 0
@@ -148,6 +177,11 @@ class CountedBTree {
   // Removes and returns the value at `rank`. REQUIRES: rank < size().
   Value EraseAt(uint64_t rank);
 
+  // Re-reads the hint of the value at `rank` wherever it is a separator.
+  // Call after changing what HintOf returns for that value without changing
+  // its order. REQUIRES: rank < size(). O(log n), no Less.
+  void RefreshHint(uint64_t rank);
+
   // Comparator conveniences. Insert: REQUIRES no equivalent value present;
   // returns the new rank. Find: the rank of the value equal (==) to `v`.
   uint64_t Insert(Value v) {
@@ -202,8 +236,17 @@ class CountedBTree {
   void MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h);
   void Split(InnerNode* p, uint32_t i, int child_h);
   void Merge(InnerNode* p, uint32_t i, int child_h);
-  static void InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, Value key);
+  void InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, Value key);
   static void RemoveChild(InnerNode* p, uint32_t pos);
+  // Moves n child entries (child, count, hint, key) from src[si] to dst[di];
+  // the ranges may overlap.
+  static void MoveEntries(InnerNode* dst, size_t di, const InnerNode* src, size_t si, size_t n);
+  Hint HintFor(Value v) const { return detail::BTreeHint<Less, Value>::Of(less_, v); }
+  // Writes separator i and its hint.
+  void SetKey(InnerNode* p, uint32_t i, Value key) const {
+    p->keys[i] = key;
+    p->hints[i] = HintFor(key);
+  }
 
   void RefreshKeys(void* p, int h);
   std::string CheckNode(void* p, int h, bool is_root, uint64_t* count,

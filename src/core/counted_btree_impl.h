@@ -71,7 +71,12 @@ uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
     uint32_t lo = 1, hi = node->n;
     while (lo < hi) {
       uint32_t mid = (lo + hi) / 2;
-      if (pred(node->keys[mid])) lo = mid + 1; else hi = mid;
+      int decided = -1;
+      if constexpr (requires { pred.Decide(node->hints[mid]); }) {
+        decided = pred.Decide(node->hints[mid]);
+      }
+      if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
+      if (decided) lo = mid + 1; else hi = mid;
     }
     uint32_t child = lo - 1;
     for (uint32_t j = 0; j < child; ++j) before += node->counts[j];
@@ -122,7 +127,7 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
     r->n = 1;
     r->children[0] = root_;
     r->counts[0] = size_;
-    r->keys[0] = MinOf(root_, height_);
+    SetKey(r, 0, MinOf(root_, height_));
     root_ = r;
     ++height_;
   }
@@ -151,7 +156,7 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
   size_++;
   if (rank == 0) {  // The leaf's minimum changed: fix separators upward.
     for (int d = depth - 1; d >= 0; --d) {
-      path[d].node->keys[path[d].index] = v;
+      SetKey(path[d].node, path[d].index, v);
       if (path[d].index != 0) break;
     }
   }
@@ -190,7 +195,7 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
   }
   if (rank == 0) {
     for (int d = depth - 1; d >= 0; --d) {
-      path[d].node->keys[path[d].index] = leaf->vals[0];
+      SetKey(path[d].node, path[d].index, leaf->vals[0]);
       if (path[d].index != 0) break;
     }
   }
@@ -248,18 +253,14 @@ void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
     InnerNode* c = AsInner(p->children[i]);
     moved = 0;
     for (size_t j = 0; j < k; ++j) moved += c->counts[j];
-    std::memcpy(&l->children[l->n], &c->children[0], k * sizeof(void*));
-    std::memcpy(&l->counts[l->n], &c->counts[0], k * sizeof(uint64_t));
-    std::memcpy(&l->keys[l->n], &c->keys[0], k * sizeof(V));
-    std::memmove(&c->children[0], &c->children[k], (c->n - k) * sizeof(void*));
-    std::memmove(&c->counts[0], &c->counts[k], (c->n - k) * sizeof(uint64_t));
-    std::memmove(&c->keys[0], &c->keys[k], (c->n - k) * sizeof(V));
+    MoveEntries(l, l->n, c, 0, k);
+    MoveEntries(c, 0, c, k, c->n - k);
     l->n += k;
     c->n -= k;
   }
   p->counts[i - 1] += moved;
   p->counts[i] -= moved;
-  p->keys[i] = MinOf(p->children[i], child_h);
+  SetKey(p, i, MinOf(p->children[i], child_h));
 }
 
 RANKD_BTREE_TMPL
@@ -278,18 +279,14 @@ void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
     size_t from = c->n - k;
     moved = 0;
     for (size_t j = from; j < c->n; ++j) moved += c->counts[j];
-    std::memmove(&r->children[k], &r->children[0], r->n * sizeof(void*));
-    std::memmove(&r->counts[k], &r->counts[0], r->n * sizeof(uint64_t));
-    std::memmove(&r->keys[k], &r->keys[0], r->n * sizeof(V));
-    std::memcpy(&r->children[0], &c->children[from], k * sizeof(void*));
-    std::memcpy(&r->counts[0], &c->counts[from], k * sizeof(uint64_t));
-    std::memcpy(&r->keys[0], &c->keys[from], k * sizeof(V));
+    MoveEntries(r, k, r, 0, r->n);
+    MoveEntries(r, 0, c, from, k);
     r->n += k;
     c->n -= k;
   }
   p->counts[i] -= moved;
   p->counts[i + 1] += moved;
-  p->keys[i + 1] = MinOf(p->children[i + 1], child_h);
+  SetKey(p, i + 1, MinOf(p->children[i + 1], child_h));
 }
 
 RANKD_BTREE_TMPL
@@ -313,9 +310,7 @@ void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
     size_t keep = c->n / 2, move = c->n - keep;
     uint64_t moved = 0;
     for (size_t j = keep; j < c->n; ++j) moved += c->counts[j];
-    std::memcpy(&r->children[0], &c->children[keep], move * sizeof(void*));
-    std::memcpy(&r->counts[0], &c->counts[keep], move * sizeof(uint64_t));
-    std::memcpy(&r->keys[0], &c->keys[keep], move * sizeof(V));
+    MoveEntries(r, 0, c, keep, move);
     r->n = move;
     c->n = keep;
     p->counts[i] -= moved;
@@ -339,9 +334,7 @@ void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
     InnerNode* l = AsInner(p->children[i]);
     InnerNode* r = AsInner(p->children[i + 1]);
     assert(l->n + r->n <= kInnerCap);
-    std::memcpy(&l->children[l->n], &r->children[0], r->n * sizeof(void*));
-    std::memcpy(&l->counts[l->n], &r->counts[0], r->n * sizeof(uint64_t));
-    std::memcpy(&l->keys[l->n], &r->keys[0], r->n * sizeof(V));
+    MoveEntries(l, l->n, r, 0, r->n);
     l->n += r->n;
     FreeInner(r);
   }
@@ -352,23 +345,38 @@ void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
 RANKD_BTREE_TMPL
 void RANKD_BTREE::InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, V key) {
   assert(p->n < kInnerCap);
-  size_t tail = p->n - pos;
-  std::memmove(&p->children[pos + 1], &p->children[pos], tail * sizeof(void*));
-  std::memmove(&p->counts[pos + 1], &p->counts[pos], tail * sizeof(uint64_t));
-  std::memmove(&p->keys[pos + 1], &p->keys[pos], tail * sizeof(V));
+  MoveEntries(p, pos + 1, p, pos, p->n - pos);
   p->children[pos] = child;
   p->counts[pos] = count;
-  p->keys[pos] = key;
+  SetKey(p, pos, key);
   p->n++;
 }
 
 RANKD_BTREE_TMPL
 void RANKD_BTREE::RemoveChild(InnerNode* p, uint32_t pos) {
-  size_t tail = p->n - pos - 1;
-  std::memmove(&p->children[pos], &p->children[pos + 1], tail * sizeof(void*));
-  std::memmove(&p->counts[pos], &p->counts[pos + 1], tail * sizeof(uint64_t));
-  std::memmove(&p->keys[pos], &p->keys[pos + 1], tail * sizeof(V));
+  MoveEntries(p, pos, p, pos + 1, p->n - pos - 1);
   p->n--;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveEntries(InnerNode* dst, size_t di, const InnerNode* src, size_t si,
+                              size_t n) {
+  std::memmove(&dst->children[di], &src->children[si], n * sizeof(void*));
+  std::memmove(&dst->counts[di], &src->counts[si], n * sizeof(uint64_t));
+  std::memmove(&dst->hints[di], &src->hints[si], n * sizeof(Hint));
+  std::memmove(&dst->keys[di], &src->keys[si], n * sizeof(V));
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::RefreshHint(uint64_t rank) {
+  assert(rank < size_);
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    InnerNode* node = AsInner(p);
+    uint32_t i = ChildForRank(node, &rank);
+    if (rank == 0) node->hints[i] = HintFor(node->keys[i]);  // the value is this separator
+    p = node->children[i];
+  }
 }
 
 RANKD_BTREE_TMPL
@@ -389,7 +397,7 @@ void RANKD_BTREE::RefreshKeys(void* p, int h) {
   InnerNode* node = AsInner(p);
   for (uint32_t i = 0; i < node->n; ++i) {
     RefreshKeys(node->children[i], h - 1);
-    node->keys[i] = MinOf(node->children[i], h - 1);
+    SetKey(node, i, MinOf(node->children[i], h - 1));
   }
 }
 
@@ -443,6 +451,7 @@ std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count
     if (!err.empty()) return err;
     if (c != node->counts[i]) return "child count mismatch" + at;
     if (!(node->keys[i] == MinOf(node->children[i], h - 1))) return "separator != child min" + at;
+    if (!(node->hints[i] == HintFor(node->keys[i]))) return "stale separator hint" + at;
     total += c;
   }
   *count = total;

@@ -166,15 +166,15 @@ std::optional<uint64_t> SortedSet::Rank(std::string_view member) const {
 }
 
 uint64_t SortedSet::ScoreLowerRank(double min, bool exclusive) const {
-  return CountWhile(impl_->compact, impl_->tree.get(), [&](double s, std::string_view) {
-    return exclusive ? s <= min : s < min;
-  });
+  if (impl_->tree) return impl_->tree->CountScoreBelow(min, exclusive);
+  return impl_->compact.CountWhile(
+      [&](double s, std::string_view) { return exclusive ? s <= min : s < min; });
 }
 
 uint64_t SortedSet::ScoreUpperRank(double max, bool exclusive) const {
-  return CountWhile(impl_->compact, impl_->tree.get(), [&](double s, std::string_view) {
-    return exclusive ? s < max : s <= max;
-  });
+  if (impl_->tree) return impl_->tree->CountScoreBelow(max, !exclusive);
+  return impl_->compact.CountWhile(
+      [&](double s, std::string_view) { return exclusive ? s < max : s <= max; });
 }
 
 uint64_t SortedSet::LexLowerRank(const LexBound& min) const {

@@ -17,8 +17,36 @@ size_t TreeSet::MemoryUsage() const {
   return sizeof(*this) + arena_.MemoryUsage() + tree_.MemoryUsage() + index_.MemoryUsage();
 }
 
+namespace {
+
+// "x < (score, member)": a different score settles it from the hint alone.
+struct BeforeElement {
+  const RecordArena* arena;
+  double score;
+  std::string_view member;
+  bool operator()(RecordArena::Handle x) const {
+    return ElementLess(arena->Score(x), arena->Member(x), score, member);
+  }
+  int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+};
+
+// "score(x) < bound" or "score(x) <= bound": the hint always settles it.
+struct BelowScore {
+  const RecordArena* arena;
+  double bound;
+  bool inclusive;
+  bool operator()(RecordArena::Handle x) const { return Decide(arena->Score(x)) != 0; }
+  int Decide(double s) const { return inclusive ? s <= bound : s < bound; }
+};
+
+}  // namespace
+
 uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
-  return CountWhile([&](double s, std::string_view m) { return ElementLess(s, m, score, member); });
+  return tree_.PartitionPoint(BeforeElement{&arena_, score, member});
+}
+
+uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
+  return tree_.PartitionPoint(BelowScore{&arena_, x, inclusive});
 }
 
 uint64_t TreeSet::RankOf(Handle h) const { return LowerRank(arena_.Score(h), arena_.Member(h)); }
@@ -49,7 +77,11 @@ void TreeSet::UpdateScore(Handle h, double score) {
                                                  arena_.Member(prev.value()), score, member);
   bool before_next = !next.Valid() || ElementLess(score, member, arena_.Score(next.value()),
                                                   arena_.Member(next.value()));
-  if (after_prev && before_next) return arena_.SetScore(h, score);
+  if (after_prev && before_next) {
+    arena_.SetScore(h, score);
+    tree_.RefreshHint(rank);  // h may be a separator whose cached score changed
+    return;
+  }
   tree_.EraseAt(rank);
   arena_.SetScore(h, score);
   tree_.InsertAt(LowerRank(score, member), h);
@@ -82,17 +114,19 @@ void TreeSet::RemoveRankRange(uint64_t start, uint64_t stop) {
 void TreeSet::MaybeCompact() {
   const size_t waste = arena_.waste_bytes();
   if (waste < 16384 || waste < arena_.live_bytes() / 2) return;
-  RecordArena fresh;
-  fresh.ReserveHint(arena_.live_bytes());
+  // Swap first: the tree and index resolve handles through arena_, and
+  // MapValues re-reads separator hints from the new records.
+  RecordArena old;
+  old.Swap(arena_);
+  arena_.ReserveHint(old.live_bytes());
   // Order and members are unchanged, so the tree and index stay valid once
   // their handles are rewritten.
   tree_.MapValues([&](Handle h) {
-    Handle to = fresh.Adopt(&arena_, h);
-    arena_.SetForward(h, to);
+    Handle to = arena_.Adopt(&old, h);
+    old.SetForward(h, to);
     return to;
   });
-  index_.MapHandles([&](Handle h) { return arena_.Forward(h); });
-  arena_.Swap(fresh);
+  index_.MapHandles([&](Handle h) { return old.Forward(h); });
 }
 
 std::pair<std::string_view, double> TreeSet::At(uint64_t rank) const {

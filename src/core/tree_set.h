@@ -8,8 +8,10 @@
 //   MemberIndex  handles by hash of member bytes, for O(1) lookup      ~7 B
 //
 // (bytes per element for 16-byte members). The tree's comparator reads the
-// records through the arena, so a tree search costs one record read per
-// comparison; structural changes (InsertAt/EraseAt) compare nothing.
+// records through the arena; inner nodes cache each separator's score as
+// its hint, so a search by score, or by (score, member) without ties, reads
+// records only in the final leaf (~6 reads). Structural changes
+// (InsertAt/EraseAt) compare nothing.
 //
 // Lifetime: string_views handed out point into the arena and stay valid
 // until the next mutation (a removal may compact the arena, moving every
@@ -75,6 +77,9 @@ class TreeSet {
   uint64_t CountWhile(Pred pred) const {
     return tree_.PartitionPoint([&](Handle x) { return pred(arena_.Score(x), arena_.Member(x)); });
   }
+  // Number of elements with score < x (or <= x if `inclusive`). O(log n),
+  // record reads only in one leaf.
+  uint64_t CountScoreBelow(double x, bool inclusive) const;
 
   // REQUIRES: rank < size(). O(log n).
   std::pair<std::string_view, double> At(uint64_t rank) const;
@@ -92,6 +97,8 @@ class TreeSet {
     bool operator()(Handle a, Handle b) const {
       return ElementLess(arena->Score(a), arena->Member(a), arena->Score(b), arena->Member(b));
     }
+    // Cached in inner nodes (see CountedBTree "Hints").
+    double HintOf(Handle h) const { return arena->Score(h); }
   };
   using Tree = CountedBTree<Handle, RecordLess>;
 
