@@ -401,3 +401,32 @@ def test_missing_log_file_named_by_manifest_stops_startup(server_factory, tmp_pa
     crash(p)
     os.remove(incr_logs(tmp_path)[-1])
     assert "doesn't exist" in start_fails(server_factory, tmp_path)
+
+
+LIB = """#!lua name=ranks
+redis.register_function('bump', function(keys, args)
+  return redis.call('ZINCRBY', keys[1], args[1], args[2])
+end)"""
+
+
+@pytest.mark.parametrize("via", ["log", "snapshot", "rewrite"])
+def test_function_libraries_survive_restart(server_factory, tmp_path, via):
+    p = start(server_factory, tmp_path, appendonly=via != "snapshot")
+    c = p.client()
+    assert c.execute_command("FUNCTION", "LOAD", LIB) == b"ranks"
+    c.execute_command("FCALL", "bump", 1, "lb", 5, "alice")
+    if via == "snapshot":
+        c.save()
+    if via == "rewrite":
+        c.bgrewriteaof()
+        wait_until(lambda: c.info("persistence")["aof_rewrites"] == 1)
+    crash(p)
+    q = start(server_factory, tmp_path, appendonly=via != "snapshot")
+    c = q.client()
+    assert c.zscore("lb", "alice") == 5
+    assert c.execute_command("FCALL", "bump", 1, "lb", 1, "alice") == b"6"
+    c.execute_command("FUNCTION", "DELETE", "ranks")
+    crash(q)
+    if via != "snapshot":
+        r = start(server_factory, tmp_path)
+        assert r.client().execute_command("FUNCTION", "LIST") == []

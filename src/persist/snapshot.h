@@ -16,6 +16,9 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 #include "core/plain_set.h"
@@ -30,12 +33,16 @@ struct SnapshotWriteStats {
   uint64_t bytes = 0;
 };
 
-// Writes `dbs` (index i of the span is database i) to `path` through
-// `tmp_path`. Keys already expired are left out. Runs in a fork()ed child for
-// BGSAVE, so it allocates little and takes no locks. On error the temporary
-// file is removed and `path` is untouched.
+// Metadata stored with the keys (kOpAux), e.g. {"functions", FUNCTION DUMP}.
+using SnapshotAux = std::vector<std::pair<std::string, std::string>>;
+
+// Writes `dbs` (index i of the span is database i) and `aux` to `path`
+// through `tmp_path`. Keys already expired are left out. Runs in a fork()ed
+// child for BGSAVE, so it takes no locks. On error the temporary file is
+// removed and `path` is untouched.
 Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_path,
-                     std::span<Database* const> dbs, SnapshotWriteStats* stats);
+                     std::span<Database* const> dbs, SnapshotWriteStats* stats,
+                     const SnapshotAux& aux = {});
 
 struct SnapshotLoadOptions {
   SortedSetLimits zset_limits;
@@ -44,6 +51,9 @@ struct SnapshotLoadOptions {
   int64_t now_ms = 0;
   // Called about once a second during long loads, and once at the end.
   std::function<void(uint64_t bytes_done, uint64_t bytes_total, uint64_t keys)> progress;
+  // Called with each metadata pair (including rankd's own "rankd-ver" and
+  // "ctime-ms"); a non-OK status stops the load with that error.
+  std::function<Status(std::string_view key, std::string_view value)> on_aux;
 };
 
 struct SnapshotLoadStats {

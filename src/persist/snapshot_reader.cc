@@ -158,7 +158,13 @@ class Loader {
       if (op == format::kOpEof) break;
       if (op == format::kOpAux) {
         std::string_view k, v;
-        if (!src_.String(&k) || !src_.String(&v)) return src_.status();
+        if (!src_.String(&k)) return src_.status();
+        std::string key(k);  // reading the value may move the buffer
+        if (!src_.String(&v)) return src_.status();
+        if (db_for_ && opts_->on_aux) {
+          Status s = opts_->on_aux(key, v);
+          if (!s.ok()) return s;
+        }
       } else if (op == format::kOpDb) {
         uint64_t index, keys;
         if (!src_.Varint(&index) || !src_.Varint(&keys)) return src_.status();

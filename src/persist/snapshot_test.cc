@@ -143,3 +143,34 @@ TEST(SnapshotTest, DatabaseIndexOutOfRangeIsCorruption) {
 
 }  // namespace
 }  // namespace rankd
+
+namespace rankd {
+namespace {
+
+TEST(SnapshotTest, AuxFieldsRoundTrip) {
+  FaultEnv env;
+  Dbs src(1);
+  src.ptrs[0]->Insert("k", Value(std::string("v")));
+  SnapshotWriteStats ws;
+  const std::string payload("\xf5\x00lib\r\n", 7);
+  ASSERT_TRUE(WriteSnapshot(&env, "dump", "tmp", src.ptrs, &ws, {{"functions", payload}}).ok());
+  Dbs dst(1);
+  SnapshotLoadOptions o = Options();
+  std::map<std::string, std::string> seen;
+  o.on_aux = [&](std::string_view k, std::string_view v) {
+    seen[std::string(k)] = std::string(v);
+    return Status::OK();
+  };
+  SnapshotLoadStats ls;
+  ASSERT_TRUE(LoadSnapshot(&env, "dump", dst.Lookup(), o, &ls).ok());
+  EXPECT_EQ(seen["functions"], payload);
+  EXPECT_EQ(seen["rankd-ver"], "0.1.0");
+  o.on_aux = [](std::string_view k, std::string_view) {
+    return k == "functions" ? Status::Corruption("bad functions") : Status::OK();
+  };
+  Dbs again(1);
+  EXPECT_EQ(LoadSnapshot(&env, "dump", again.Lookup(), o, &ls).message(), "bad functions");
+}
+
+}  // namespace
+}  // namespace rankd

@@ -108,13 +108,15 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
   return sink.MaybeFlush();
 }
 
-Status WriteAll(WritableFile* file, std::span<Database* const> dbs, SnapshotWriteStats* stats) {
+Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const SnapshotAux& aux,
+                SnapshotWriteStats* stats) {
   SnapshotSink sink(file);
   std::string& buf = sink.buf();
   buf.append(format::kSnapshotMagic);
   coding::PutFixed32(&buf, format::kSnapshotVersion);
   PutAux(&buf, "rankd-ver", "0.1.0");
   PutAux(&buf, "ctime-ms", std::to_string(WallMs()));
+  for (const auto& [key, value] : aux) PutAux(&buf, key, value);
   const int64_t now = WallMs();
   for (size_t i = 0; i < dbs.size(); i++) {
     Database& db = *dbs[i];
@@ -139,12 +141,13 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, SnapshotWrit
 }  // namespace
 
 Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_path,
-                     std::span<Database* const> dbs, SnapshotWriteStats* stats) {
+                     std::span<Database* const> dbs, SnapshotWriteStats* stats,
+                     const SnapshotAux& aux) {
   *stats = SnapshotWriteStats{};
   std::unique_ptr<WritableFile> file;
   Status s = env->NewWritableFile(tmp_path, &file);
   if (!s.ok()) return s;
-  s = WriteAll(file.get(), dbs, stats);
+  s = WriteAll(file.get(), dbs, aux, stats);
   if (s.ok()) s = file->Sync();
   if (s.ok()) s = file->Close();
   if (s.ok()) s = env->RenameFile(tmp_path, path);

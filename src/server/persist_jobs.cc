@@ -15,6 +15,7 @@
 #include "base/logging.h"
 #include "persist/snapshot.h"
 #include "server/persist_manager.h"
+#include "server/script_engine.h"
 
 namespace rankd {
 namespace {
@@ -41,6 +42,12 @@ std::string TempName(bool rewrite, const std::string& aof_dir, pid_t pid) {
 
 }  // namespace
 
+SnapshotAux PersistManager::MakeSnapshotAux() const {
+  FunctionLibraries& fl = ScriptEngine::Of(*server_).functions();
+  if (fl.libraries().empty()) return {};
+  return {{"functions", fl.Dump()}};
+}
+
 Status PersistManager::Save() {
   if (child_ == ChildKind::kSave) return Status::InvalidArgument("Background save already in progress");
   return SaveSync(DumpPath());
@@ -49,7 +56,8 @@ Status PersistManager::Save() {
 Status PersistManager::SaveSync(const std::string& path) {
   SnapshotWriteStats stats;
   std::vector<Database*> dbs = AllDbs(*server_);
-  Status s = WriteSnapshot(env_, path, TempName(false, "", getpid()), dbs, &stats);
+  Status s = WriteSnapshot(env_, path, TempName(false, "", getpid()), dbs, &stats,
+                           MakeSnapshotAux());
   if (!s.ok()) {
     LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
     return s;
@@ -113,7 +121,8 @@ bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
     CloseSocketsInChild();
     SnapshotWriteStats stats;
     std::vector<Database*> dbs = AllDbs(*server_);
-    Status s = WriteSnapshot(env_, final_path, TempName(rewrite, AofDir(), getpid()), dbs, &stats);
+    Status s = WriteSnapshot(env_, final_path, TempName(rewrite, AofDir(), getpid()), dbs, &stats,
+                             MakeSnapshotAux());
     if (!s.ok()) {
       LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
       _exit(1);
@@ -187,7 +196,8 @@ Status PersistManager::StartLogging() {
   SnapshotWriteStats stats;
   std::vector<Database*> dbs = AllDbs(*server_);
   const std::string base_path = JoinPath(dir, next.files[0].name);
-  s = WriteSnapshot(env_, base_path, TempName(true, dir, getpid()), dbs, &stats);
+  s = WriteSnapshot(env_, base_path, TempName(true, dir, getpid()), dbs, &stats,
+                    MakeSnapshotAux());
   FsyncPolicy policy = FsyncPolicy::kEverySec;
   (void)ParseFsyncPolicy(cfg.appendfsync, &policy);
   std::unique_ptr<AppendLog> log;

@@ -13,6 +13,7 @@
 #include "persist/log_reader.h"
 #include "persist/snapshot.h"
 #include "server/persist_manager.h"
+#include "server/script_engine.h"
 
 namespace rankd {
 namespace {
@@ -72,6 +73,12 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   opts.set_limits = server_->set_limits();
   opts.now_ms = WallMs();
   opts.progress = [&](uint64_t done, uint64_t, uint64_t keys) { progress.Report(done, keys); };
+  opts.on_aux = [&](std::string_view key, std::string_view value) {
+    if (key != "functions") return Status::OK();
+    std::string err = ScriptEngine::Of(*server_).functions().Restore(value, "FLUSH");
+    if (err.empty()) return Status::OK();
+    return Status::Corruption(path + ": the function libraries cannot be restored: " + err);
+  };
   SnapshotLoadStats stats;
   loading_ = true;
   Status s = LoadSnapshot(

@@ -161,13 +161,22 @@ void PersistManager::KillWritersOfFailedBatch() {
   // connections are closed before those replies are written, so the clients
   // see an error, never a false acknowledgement.
   if (log_->policy() != FsyncPolicy::kAlways) return;
+  bool unknown_writer = false;
   for (uint64_t id : batch_writers_) {
     Client* c = server_->FindClient(id);
-    if (c && c->conn) {
-      LOG_WARNING("Closing client id=%llu: its writes could not be made durable",
-                  static_cast<unsigned long long>(id));
-      c->conn->Kill();
+    if (!c || !c->conn) {
+      unknown_writer = true;  // a script's client: its caller is not known
+      continue;
     }
+    LOG_WARNING("Closing client id=%llu: its writes could not be made durable",
+                static_cast<unsigned long long>(id));
+    c->conn->Kill();
+  }
+  if (unknown_writer) {
+    // Close every connection with replies still to send: one of them ran it.
+    server_->ForEachClient([](Client& c) {
+      if (c.conn && c.conn->output_buffer_size() > 0) c.conn->Kill();
+    });
   }
 }
 

@@ -38,6 +38,7 @@
 #include "persist/append_log.h"
 #include "persist/env.h"
 #include "persist/manifest.h"
+#include "persist/snapshot.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -104,6 +105,8 @@ class PersistManager : public EffectLog {
   Status CleanAofDir(const Manifest& m);
 
   // persist_jobs.cc
+  // What snapshots store besides keys: the function libraries.
+  SnapshotAux MakeSnapshotAux() const;
   Status SaveSync(const std::string& path);
   Status StartLogging();  // a new generation from the data in memory
   void StopLogging();

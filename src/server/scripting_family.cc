@@ -192,16 +192,21 @@ void Function(CommandContext& ctx) {
     }
     std::string name;
     std::string err = fl.Load(ctx.arg(argc - 1), replace, &name);
-    return err.empty() ? ctx.reply.Bulk(name) : ctx.reply.Error(err);
+    if (!err.empty()) return ctx.reply.Error(err);
+    ctx.server.Propagate(ctx.client, ctx.args);  // libraries are persisted
+    return ctx.reply.Bulk(name);
   }
   if (EqualsIgnoreCase(sub, "delete") && argc == 3) {
-    return fl.Delete(ctx.arg(2)) ? ctx.reply.Ok() : ctx.reply.Error("ERR Library not found");
+    if (!fl.Delete(ctx.arg(2))) return ctx.reply.Error("ERR Library not found");
+    ctx.server.Propagate(ctx.client, ctx.args);
+    return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "flush") && argc <= 3) {
     if (argc == 3 && !EqualsIgnoreCase(ctx.arg(2), "sync") && !EqualsIgnoreCase(ctx.arg(2), "async")) {
       return ctx.reply.Error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
     }
     fl.Flush();
+    ctx.server.Propagate(ctx.client, ctx.args);
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "list")) return FunctionList(ctx, fl);
@@ -209,7 +214,9 @@ void Function(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "dump") && argc == 2) return ctx.reply.Bulk(fl.Dump());
   if (EqualsIgnoreCase(sub, "restore") && (argc == 3 || argc == 4)) {
     std::string err = fl.Restore(ctx.arg(2), argc == 4 ? ctx.arg(3) : "APPEND");
-    return err.empty() ? ctx.reply.Ok() : ctx.reply.Error(err);
+    if (!err.empty()) return ctx.reply.Error(err);
+    ctx.server.Propagate(ctx.client, ctx.args);
+    return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "kill") && argc == 2) {
     std::string err = engine.Kill(/*function=*/true);
