@@ -430,3 +430,16 @@ def test_function_libraries_survive_restart(server_factory, tmp_path, via):
     if via != "snapshot":
         r = start(server_factory, tmp_path)
         assert r.client().execute_command("FUNCTION", "LIST") == []
+
+
+def test_shutdown_save_and_nosave(server_factory, tmp_path):
+    p = start(server_factory, tmp_path, "--save", "", appendonly=False)
+    p.client().set("k", "1")
+    p.client().shutdown(save=True)  # SHUTDOWN SAVE: a snapshot even without save points
+    assert p.wait_exit() == 0
+    q = start(server_factory, tmp_path, appendonly=False)  # default save points
+    assert q.client().get("k") == b"1"
+    q.client().set("k", "2")
+    q.client().shutdown(nosave=True)
+    assert q.wait_exit() == 0
+    assert start(server_factory, tmp_path, appendonly=False).client().get("k") == b"1"

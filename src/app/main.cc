@@ -96,8 +96,11 @@ int main(int argc, char** argv) {
   LOG_NOTICE("rankd 0.1.0 started, pid=%d, port=%d", static_cast<int>(getpid()), server.port());
   LOG_NOTICE("Ready to accept connections tcp");
   server.Run();
-  // As Redis: a final snapshot when save points are configured.
-  s = persist.Shutdown(!server.config().save.empty());
+  // As Redis: a final snapshot when save points are configured, unless
+  // SHUTDOWN NOSAVE; SHUTDOWN SAVE forces one.
+  const Server::ShutdownSave mode = server.shutdown_save();
+  s = persist.Shutdown(mode == Server::ShutdownSave::kSave ||
+                       (mode == Server::ShutdownSave::kDefault && !server.config().save.empty()));
   LOG_NOTICE("rankd is now ready to exit, bye bye...");
   return s.ok() ? 0 : 1;
 }

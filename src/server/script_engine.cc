@@ -140,7 +140,7 @@ void ScriptEngine::Execute(Client& caller, Run run, Body body) {
   busy_ = false;
   run_ = Run{};
   // A SHUTDOWN served while busy stopped only the nested loop pass.
-  if (shutdown_pending_) server_->RequestShutdown();
+  if (shutdown_pending_) server_->RequestShutdown(Server::ShutdownSave::kNoSave);  // NOSAVE
   shutdown_pending_ = false;
 }
 

@@ -77,7 +77,14 @@ class Server : public ConnectionHandler {
   // Runs the event loop until shutdown.
   void Run();
   // Stops the loop after the current iteration (SHUTDOWN, SIGTERM).
-  void RequestShutdown() { loop_.Stop(); }
+  // `save`: SHUTDOWN SAVE / NOSAVE; by default main() writes a final
+  // snapshot when save points are configured, as Redis does.
+  enum class ShutdownSave { kDefault, kSave, kNoSave };
+  void RequestShutdown(ShutdownSave save = ShutdownSave::kDefault) {
+    shutdown_save_ = save;
+    loop_.Stop();
+  }
+  ShutdownSave shutdown_save() const { return shutdown_save_; }
 
   // --- Shared state for handlers ---
   Database& db(int index) { return *dbs_[index]; }
@@ -172,6 +179,7 @@ class Server : public ConnectionHandler {
   ServerStats stats_;
   SlowLog slowlog_;
   EffectLog* effect_log_ = nullptr;
+  ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
 };

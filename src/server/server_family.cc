@@ -210,8 +210,13 @@ void Shutdown(CommandContext& ctx) {
       return ctx.reply.Error(err::kSyntax);
     }
   }
+  Server::ShutdownSave save = Server::ShutdownSave::kDefault;
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    if (EqualsIgnoreCase(ctx.arg(i), "SAVE")) save = Server::ShutdownSave::kSave;
+    if (EqualsIgnoreCase(ctx.arg(i), "NOSAVE")) save = Server::ShutdownSave::kNoSave;
+  }
   // Redis closes the connection without a reply when it shuts down.
-  ctx.server.RequestShutdown();
+  ctx.server.RequestShutdown(save);
 }
 
 void Reset(CommandContext& ctx) {
