@@ -238,6 +238,14 @@ TEST_F(KeysFamilyTest, Memory) {
             RespErr("ERR wrong number of arguments for 'memory|usage' command"));
   EXPECT_EQ(Run({"MEMORY", "foo"}), RespErr("ERR unknown subcommand 'foo'. Try MEMORY HELP."));
   EXPECT_EQ(Run({"MEMORY", "PURGE"}), RespOk());
+  EXPECT_EQ(Run({"MEMORY", "STATS", "x"}),
+            RespErr("ERR wrong number of arguments for 'memory|stats' command"));
+  // 27 fields plus one per non-empty database (db.0 here), each a pair.
+  std::string stats = Run({"MEMORY", "STATS"});
+  EXPECT_TRUE(stats.starts_with("*56\r\n$14\r\npeak.allocated\r\n")) << stats;
+  EXPECT_NE(stats.find("$4\r\ndb.0\r\n*4\r\n$23\r\noverhead.hashtable.main\r\n"),
+            std::string::npos);
+  EXPECT_NE(stats.find("$10\r\nkeys.count\r\n:1\r\n"), std::string::npos);
   EXPECT_TRUE(Run({"MEMORY", "HELP"}).starts_with("*14\r\n+MEMORY <subcommand>"));
 }
 
