@@ -136,7 +136,8 @@ class SortedSet {
   std::pair<std::string_view, double> At(uint64_t rank) const;
 
   // Removes elements with ranks [start, stop]; returns how many. REQUIRES:
-  // start <= stop < size(). O(log n + count).
+  // start <= stop < size(). Trees: O(count * log n) with no comparisons
+  // (each removal descends by subtree counts), O(n / 60) to remove all.
   uint64_t RemoveRankRange(uint64_t start, uint64_t stop);
 
   // ZSCAN step: visits some elements and returns the next cursor (0 when the
