@@ -261,4 +261,5 @@ class CountedBTree {
 
 }  // namespace rankd
 
-#include "core/counted_btree_impl.h"  // IWYU pragma: export
+#include "core/counted_btree_impl.h"       // IWYU pragma: export
+#include "core/counted_btree_rebalance.h"  // IWYU pragma: export

@@ -1,0 +1,181 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// CountedBTree node restructuring on the way down a mutation: making room
+// in a full child (hand entries to a sibling, or split) and refilling a
+// minimum-size child (borrow from a sibling, or merge). Every helper keeps
+// counts[], keys[] and hints[] of the parent exact. Included only by
+// core/counted_btree.h; see the design block there.
+
+#pragma once
+
+#include <cassert>
+#include <cstring>
+
+namespace rankd {
+
+#define RANKD_BTREE_TMPL template <typename V, typename L, size_t LB, size_t IB>
+#define RANKD_BTREE CountedBTree<V, L, LB, IB>
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MakeRoom(InnerNode* p, uint32_t i, int child_h) {
+  if (child_h == 0) {
+    // Hand work to a sibling with >= 2 free slots, leaving both with room.
+    if (i > 0) {
+      size_t free = kLeafCap - AsLeaf(p->children[i - 1])->n;
+      if (free >= 2) return MoveToLeft(p, i, free / 2, 0);
+    }
+    if (i + 1 < p->n) {
+      size_t free = kLeafCap - AsLeaf(p->children[i + 1])->n;
+      if (free >= 2) return MoveToRight(p, i, free / 2, 0);
+    }
+  }
+  Split(p, i, child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Refill(InnerNode* p, uint32_t i, int child_h) {
+  const size_t min = child_h == 0 ? kLeafMin : kInnerMin;
+  if (i > 0) {
+    size_t n = NodeSize(p->children[i - 1], child_h);
+    if (n > min) return MoveToRight(p, i - 1, (n - min + 1) / 2, child_h);
+  }
+  if (i + 1 < p->n) {
+    size_t n = NodeSize(p->children[i + 1], child_h);
+    if (n > min) return MoveToLeft(p, i + 1, (n - min + 1) / 2, child_h);
+  }
+  Merge(p, i > 0 ? i - 1 : i, child_h);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
+  uint64_t moved = k;
+  if (child_h == 0) {
+    LeafNode* l = AsLeaf(p->children[i - 1]);
+    LeafNode* c = AsLeaf(p->children[i]);
+    std::memcpy(&l->vals[l->n], &c->vals[0], k * sizeof(V));
+    std::memmove(&c->vals[0], &c->vals[k], (c->n - k) * sizeof(V));
+    l->n += k;
+    c->n -= k;
+  } else {
+    InnerNode* l = AsInner(p->children[i - 1]);
+    InnerNode* c = AsInner(p->children[i]);
+    moved = 0;
+    for (size_t j = 0; j < k; ++j) moved += c->counts[j];
+    MoveEntries(l, l->n, c, 0, k);
+    MoveEntries(c, 0, c, k, c->n - k);
+    l->n += k;
+    c->n -= k;
+  }
+  p->counts[i - 1] += moved;
+  p->counts[i] -= moved;
+  SetKey(p, i, MinOf(p->children[i], child_h));
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
+  uint64_t moved = k;
+  if (child_h == 0) {
+    LeafNode* c = AsLeaf(p->children[i]);
+    LeafNode* r = AsLeaf(p->children[i + 1]);
+    std::memmove(&r->vals[k], &r->vals[0], r->n * sizeof(V));
+    std::memcpy(&r->vals[0], &c->vals[c->n - k], k * sizeof(V));
+    r->n += k;
+    c->n -= k;
+  } else {
+    InnerNode* c = AsInner(p->children[i]);
+    InnerNode* r = AsInner(p->children[i + 1]);
+    size_t from = c->n - k;
+    moved = 0;
+    for (size_t j = from; j < c->n; ++j) moved += c->counts[j];
+    MoveEntries(r, k, r, 0, r->n);
+    MoveEntries(r, 0, c, from, k);
+    r->n += k;
+    c->n -= k;
+  }
+  p->counts[i] -= moved;
+  p->counts[i + 1] += moved;
+  SetKey(p, i + 1, MinOf(p->children[i + 1], child_h));
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
+  if (child_h == 0) {
+    LeafNode* c = AsLeaf(p->children[i]);
+    LeafNode* r = NewLeaf();
+    size_t keep = c->n / 2, move = c->n - keep;
+    std::memcpy(&r->vals[0], &c->vals[keep], move * sizeof(V));
+    r->n = move;
+    c->n = keep;
+    r->next = c->next;
+    if (r->next != nullptr) r->next->prev = r;
+    r->prev = c;
+    c->next = r;
+    p->counts[i] -= move;
+    InsertChild(p, i + 1, r, move, r->vals[0]);
+  } else {
+    InnerNode* c = AsInner(p->children[i]);
+    InnerNode* r = NewInner();
+    size_t keep = c->n / 2, move = c->n - keep;
+    uint64_t moved = 0;
+    for (size_t j = keep; j < c->n; ++j) moved += c->counts[j];
+    MoveEntries(r, 0, c, keep, move);
+    r->n = move;
+    c->n = keep;
+    p->counts[i] -= moved;
+    InsertChild(p, i + 1, r, moved, r->keys[0]);
+  }
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
+  // Appends child i+1 to child i. Invariant: both together fit one node.
+  if (child_h == 0) {
+    LeafNode* l = AsLeaf(p->children[i]);
+    LeafNode* r = AsLeaf(p->children[i + 1]);
+    assert(l->n + r->n <= kLeafCap);
+    std::memcpy(&l->vals[l->n], &r->vals[0], r->n * sizeof(V));
+    l->n += r->n;
+    l->next = r->next;
+    if (l->next != nullptr) l->next->prev = l;
+    FreeLeaf(r);
+  } else {
+    InnerNode* l = AsInner(p->children[i]);
+    InnerNode* r = AsInner(p->children[i + 1]);
+    assert(l->n + r->n <= kInnerCap);
+    MoveEntries(l, l->n, r, 0, r->n);
+    l->n += r->n;
+    FreeInner(r);
+  }
+  p->counts[i] += p->counts[i + 1];
+  RemoveChild(p, i + 1);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, V key) {
+  assert(p->n < kInnerCap);
+  MoveEntries(p, pos + 1, p, pos, p->n - pos);
+  p->children[pos] = child;
+  p->counts[pos] = count;
+  SetKey(p, pos, key);
+  p->n++;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::RemoveChild(InnerNode* p, uint32_t pos) {
+  MoveEntries(p, pos, p, pos + 1, p->n - pos - 1);
+  p->n--;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::MoveEntries(InnerNode* dst, size_t di, const InnerNode* src, size_t si,
+                              size_t n) {
+  std::memmove(&dst->children[di], &src->children[si], n * sizeof(void*));
+  std::memmove(&dst->counts[di], &src->counts[si], n * sizeof(uint64_t));
+  std::memmove(&dst->hints[di], &src->hints[si], n * sizeof(Hint));
+  std::memmove(&dst->keys[di], &src->keys[si], n * sizeof(V));
+}
+
+#undef RANKD_BTREE
+#undef RANKD_BTREE_TMPL
+
+}  // namespace rankd
