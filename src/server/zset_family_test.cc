@@ -151,6 +151,38 @@ TEST_P(ZSetTest, NegativeZeroFollowsTheEncoding) {
   EXPECT_EQ(Run({"ZSCORE", "u", "a"}), RespBulk(z));
 }
 
+// Which stored -0 scores a store command folds to 0 depends on how Redis 7.0
+// builds the result (listpack filled in order, or skiplist converted whole).
+TEST_F(CommandTest, StoreCommandsFoldNegativeZeroAsRedis) {
+  ASSERT_EQ(Run({"CONFIG", "SET", "zset-max-listpack-entries", "0"}), RespOk());
+  Run({"ZADD", "src", "-0", "a", "-0", "b", "-0", "c", "-0", "d"});
+  ASSERT_EQ(Run({"CONFIG", "SET", "zset-max-listpack-entries", "2"}), RespOk());
+  EXPECT_EQ(Run({"ZRANGESTORE", "d1", "src", "0", "-1"}), RespInt(4));  // a skiplist at once
+  EXPECT_EQ(Run({"ZSCORE", "d1", "a"}), RespBulk("-0"));
+  EXPECT_EQ(Run({"ZRANGESTORE", "d2", "src", "0", "1"}), RespInt(2));   // fits: a listpack
+  EXPECT_EQ(Run({"ZSCORE", "d2", "a"}), RespBulk("0"));
+  EXPECT_EQ(Run({"ZRANGESTORE", "d3", "src", "-inf", "inf", "BYSCORE"}), RespInt(4));
+  EXPECT_EQ(Run({"ZSCORE", "d3", "a"}), RespBulk("0"));  // written before the conversion
+  EXPECT_EQ(Run({"ZSCORE", "d3", "d"}), RespBulk("-0"));
+  EXPECT_EQ(Run({"ZUNIONSTORE", "d4", "1", "src"}), RespInt(4));  // too big to convert
+  EXPECT_EQ(Run({"ZSCORE", "d4", "a"}), RespBulk("-0"));
+  EXPECT_EQ(Run({"ZUNIONSTORE", "d5", "2", "d2", "d2"}), RespInt(2));
+  EXPECT_EQ(Run({"ZSCORE", "d5", "a"}), RespBulk("0"));
+}
+
+// A listpack keeps integral scores as integers, which ZSCAN prints plainly.
+TEST_F(CommandTest, ZScanPrintsScoresAsTheEncodingStoresThem) {
+  Run({"ZADD", "k", "1e17", "a", "1.5", "b"});
+  EXPECT_EQ(Run({"ZSCAN", "k", "0"}),
+            "*2\r\n" + RespBulk("0") + "*4\r\n" + RespBulk("b") + RespBulk("1.5") +
+                RespBulk("a") + RespBulk("100000000000000000"));
+  EXPECT_EQ(Run({"ZSCORE", "k", "a"}), RespBulk("1e+17"));
+  ASSERT_EQ(Run({"CONFIG", "SET", "zset-max-listpack-entries", "0"}), RespOk());
+  Run({"ZADD", "t", "1e17", "a"});
+  EXPECT_EQ(Run({"ZSCAN", "t", "0"}),
+            "*2\r\n" + RespBulk("0") + "*2\r\n" + RespBulk("a") + RespBulk("1e+17"));
+}
+
 TEST_P(ZSetTest, PointReads) {
   Run({"ZADD", "k", "1", "a", "2.5", "b", "-3", "c"});
   EXPECT_EQ(Run({"ZCARD", "k"}), RespInt(3));
