@@ -83,7 +83,12 @@ Status AppendLog::Commit() {
   Seal();
   if (!ok()) return error();
   if (writer_->pending_bytes() == 0) return Status::OK();
-  Status s = writer_->Flush(policy_ == FsyncPolicy::kAlways);
+  bool sync = policy_ == FsyncPolicy::kAlways;
+  if (policy_ == FsyncPolicy::kEverySec && writer_->unsynced_bytes() > kMaxUnsyncedBytes) {
+    ReapBackgroundSync(/*wait=*/true);  // the disk is slow: do not pile up more
+    sync = writer_->unsynced_bytes() > kMaxUnsyncedBytes;
+  }
+  Status s = writer_->Flush(sync);
   if (!s.ok()) {
     LOG_WARNING("Error writing to the AOF file %s: %s", path_.c_str(), s.message().c_str());
     write_status_ = s;

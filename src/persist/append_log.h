@@ -6,6 +6,8 @@
 //              caller may acknowledge the batch's commands when it returns OK;
 //   kEverySec  Commit() writes; Tick() has a background thread fsync about
 //              once a second (at most ~1 s of acknowledged writes at risk);
+//              if more than kMaxUnsyncedBytes pile up unsynced (a slow
+//              disk), Commit() waits for an fsync, bounding memory and loss;
 //   kNo        Commit() writes; the kernel decides when to fsync.
 //
 // Batches: Add() collects the effects of one event-loop iteration; Commit()
@@ -45,6 +47,8 @@ bool ParseFsyncPolicy(std::string_view name, FsyncPolicy* out);
 
 class AppendLog {
  public:
+  static constexpr uint64_t kMaxUnsyncedBytes = 64u << 20;
+
   // Opens `path` for appending, creating it if absent. A new or empty file
   // gets the header record (written and fsynced here). REQUIRES: an existing
   // file ends at a record boundary (recovery truncated any torn tail).

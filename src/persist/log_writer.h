@@ -77,6 +77,8 @@ class LogWriter {
   uint64_t written_size() const { return written_size_; }
   // Bytes known durable.
   uint64_t synced_size() const { return synced_size_; }
+  // Bytes written but not known durable (kept in memory when tracking).
+  uint64_t unsynced_bytes() const { return written_size_ - synced_size_; }
   // Bytes waiting for Flush() (aof_buffer_length).
   size_t pending_bytes() const { return pending_.size(); }
   // True while an earlier failure still needs the repair Flush() performs.

@@ -151,7 +151,8 @@ class Loader {
     if (version == 0 || version > format::kSnapshotVersion) {
       return src_.Corrupt("unsupported snapshot version " + std::to_string(version));
     }
-    int64_t last_progress = MonoMs();
+    total_ = total;
+    last_progress_ = MonoMs();
     for (;;) {
       uint8_t op;
       if (!src_.Byte(&op)) return src_.status();
@@ -180,11 +181,7 @@ class Loader {
       } else {
         return src_.Corrupt("unknown opcode " + std::to_string(op));
       }
-      if (opts_ && opts_->progress && (stats_->keys_loaded & 1023) == 0 &&
-          MonoMs() - last_progress >= 1000) {
-        last_progress = MonoMs();
-        opts_->progress(src_.offset(), total, stats_->keys_loaded);
-      }
+      MaybeProgress();
     }
     uint32_t computed = src_.ConsumedCrc(), stored;
     if (!src_.Fixed32(&stored)) return src_.status();
@@ -196,6 +193,15 @@ class Loader {
   }
 
  private:
+  // Reports progress about once a second (checked every 4096 steps, so a
+  // single huge sorted set reports too).
+  void MaybeProgress() {
+    if (!opts_ || !opts_->progress || (++steps_ & 4095) != 0) return;
+    if (MonoMs() - last_progress_ < 1000) return;
+    last_progress_ = MonoMs();
+    opts_->progress(src_.offset(), total_, stats_->keys_loaded);
+  }
+
   Status Entry() {
     uint8_t type, flags;
     uint64_t expire = 0;
@@ -253,6 +259,7 @@ class Loader {
                          AddResult::Kind::kAdded) {
           return src_.Corrupt("duplicate sorted set member");
         }
+        MaybeProgress();
       }
       if (build) *out = Value(std::move(z));
       return Status::OK();
@@ -264,6 +271,7 @@ class Loader {
         std::string_view m;
         if (!src_.String(&m)) return src_.status();
         if (build && !set->Add(m, opts_->set_limits)) return src_.Corrupt("duplicate set member");
+        MaybeProgress();
       }
       if (build) *out = Value(std::move(set));
       return Status::OK();
@@ -277,6 +285,9 @@ class Loader {
   SnapshotLoadStats* stats_;
   Database* db_ = nullptr;
   bool have_db_ = false;
+  uint64_t total_ = 0;
+  uint64_t steps_ = 0;
+  int64_t last_progress_ = 0;
 };
 
 Status Load(Env* env, const std::string& path, const std::function<Database*(int)>* db_for,
