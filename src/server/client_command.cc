@@ -179,21 +179,22 @@ void ClientCmd(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "ID", "    Return the ID of the current connection.",
-        "GETNAME", "    Return the name of the current connection.",
-        "KILL <ip:port>", "    Kill connection made from <ip:port>.",
-        "KILL <option> <value> [<option> <value> [...]]",
-        "    Kill connections. Options are: ID <client-id>, ADDR <ip:port>, LADDR <ip:port>,"
-        " SKIPME (YES|NO).",
-        "LIST [options ...]", "    Return information about client connections.",
-        "INFO", "    Return information about the current client connection.",
-        "SETNAME <name>", "    Assign the name <name> to the current connection.",
-        "HELP", "    Print this help."};
-    ctx.reply.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) ctx.reply.SimpleString(line);
-    return;
+    return ReplyHelp(
+        ctx.reply, "client",
+        {"GETNAME", "    Return the name of the current connection.",
+         "ID", "    Return the ID of the current connection.",
+         "INFO", "    Return information about the current client connection.",
+         "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+         "KILL <option> <value> [<option> <value> [...]]",
+         "    Kill connections. Options are:",
+         "    * ADDR (<ip:port>|<unixsocket>:0)", "      Kill connections made from the specified address",
+         "    * LADDR (<ip:port>|<unixsocket>:0)", "      Kill connections made to specified local address",
+         "    * ID <client-id>", "      Kill connections by client id.",
+         "    * SKIPME (YES|NO)", "      Skip killing current connection (default: yes).",
+         "LIST [options ...]", "    Return information about client connections. Options:",
+         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)", "      Return clients of specified type.",
+         "    * ID <client-id> [<client-id> ...]", "      Return clients of specified IDs only.",
+         "SETNAME <name>", "    Assign the name <name> to the current connection."});
   }
   ctx.reply.Error(UnknownSubcommandError(sub, "CLIENT"));
 }

@@ -25,6 +25,17 @@ std::string UnknownSubcommandError(std::string_view subcommand, std::string_view
   return s + " HELP.";
 }
 
+void ReplyHelp(ReplyBuilder& reply, std::string_view command,
+               std::initializer_list<std::string_view> lines) {
+  reply.ArrayHeader(lines.size() + 3);
+  std::string header;
+  for (char ch : command) header.push_back(static_cast<char>(toupper(ch)));
+  reply.SimpleString(header + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : lines) reply.SimpleString(line);
+  reply.SimpleString("HELP");
+  reply.SimpleString("    Prints this help.");
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); i++) {

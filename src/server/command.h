@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,6 +88,11 @@ struct CommandContext {
 std::string WrongArityError(std::string_view command_name);
 // "ERR unknown subcommand 'x'. Try CLIENT HELP."
 std::string UnknownSubcommandError(std::string_view subcommand, std::string_view command);
+
+// Redis's addReplyHelp: "<COMMAND> <subcommand> [<arg> [value] [opt] ...].
+// Subcommands are:", then `lines`, then "HELP" / "    Prints this help.".
+void ReplyHelp(ReplyBuilder& reply, std::string_view command,
+               std::initializer_list<std::string_view> lines);
 
 // ASCII case-insensitive equality, for option keywords.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);

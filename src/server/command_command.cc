@@ -128,18 +128,23 @@ void CommandCmd(CommandContext& ctx) {
     return;
   }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "(no subcommand)", "    Return details about all commands.",
-        "COUNT", "    Return the total number of commands in this server.",
-        "LIST", "    Return a list of all commands in this server.",
-        "INFO [<command-name> ...]", "    Return details about multiple commands.",
-        "DOCS [<command-name> ...]", "    Return documentation details about multiple commands.",
-        "GETKEYS <full-command>", "    Return the keys from a full command.",
-        "HELP", "    Print this help."};
-    r.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) r.SimpleString(line);
-    return;
+    return ReplyHelp(r, "command",
+                     {"(no subcommand)",
+                      "    Return details about all Redis commands.",
+                      "COUNT",
+                      "    Return the total number of commands in this Redis server.",
+                      "LIST",
+                      "    Return a list of all commands in this Redis server.",
+                      "INFO [<command-name> ...]",
+                      "    Return details about multiple Redis commands.",
+                      "    If no command names are given, documentation details for all",
+                      "    commands are returned.",
+                      "DOCS [<command-name> ...]",
+                      "    Return documentation details about multiple Redis commands.",
+                      "    If no command names are given, documentation details for all",
+                      "    commands are returned.",
+                      "GETKEYS <full-command>",
+                      "    Return the keys from a full Redis command."});
   }
   r.Error(UnknownSubcommandError(sub, "COMMAND"));
 }

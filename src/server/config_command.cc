@@ -49,16 +49,15 @@ void ConfigCmd(CommandContext& ctx) {
     return r.Error("ERR The server is running without a config file");
   }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
-        "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-        "RESETSTAT", "    Reset statistics reported by the INFO command.",
-        "REWRITE", "    Rewrite the configuration file.",
-        "HELP", "    Print this help."};
-    r.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) r.SimpleString(line);
-    return;
+    return ReplyHelp(r, "config",
+                     {"GET <pattern>",
+                      "    Return parameters matching the glob-like <pattern> and their values.",
+                      "SET <directive> <value>",
+                      "    Set the configuration <directive> to <value>.",
+                      "RESETSTAT",
+                      "    Reset statistics reported by the INFO command.",
+                      "REWRITE",
+                      "    Rewrite the configuration file."});
   }
   r.Error(UnknownSubcommandError(sub, "CONFIG"));
 }

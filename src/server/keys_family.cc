@@ -247,6 +247,24 @@ void SwapDb(CommandContext& ctx) {
 }
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
+// OBJECT and MEMORY subcommands with Redis 7.0's arities (the dispatcher
+// checks them, so MULTI rejects a bad one at queue time).
+constexpr CommandSpec kObjectSubcommands[] = {
+    {"encoding", 3, kReadOnly, 2, 2, 1, &Object},
+    {"refcount", 3, kReadOnly, 2, 2, 1, &Object},
+    {"idletime", 3, kReadOnly, 2, 2, 1, &Object},
+    {"freq", 3, kReadOnly, 2, 2, 1, &Object},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &Object},
+};
+constexpr CommandSpec kMemorySubcommands[] = {
+    {"usage", -3, kReadOnly, 2, 2, 1, &Memory},
+    {"doctor", 2, 0, 0, 0, 0, &Memory},
+    {"stats", 2, 0, 0, 0, 0, &Memory},
+    {"purge", 2, 0, 0, 0, 0, &Memory},
+    {"malloc-stats", 2, 0, 0, 0, 0, &Memory},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &Memory},
+};
+
 constexpr CommandSpec kKeyCommands[] = {
     // name       arity  flags                        first last step handler
     {"del",       -2,    kWrite,                      1,    -1,  1,   &Del},
@@ -261,8 +279,8 @@ constexpr CommandSpec kKeyCommands[] = {
     {"renamenx",  3,     kWrite | kFast,              1,    2,   1,   &RenameNx},
     {"copy",      -3,    kWrite | kDenyOom,           1,    2,   1,   &Copy},
     {"move",      3,     kWrite | kFast,              1,    1,   1,   &Move},
-    {"object",    -2,    kReadOnly,                   2,    2,   1,   &Object},
-    {"memory",    -2,    kReadOnly,                   2,    2,   1,   &Memory},
+    {"object",    -2,    kReadOnly,                   2,    2,   1,   &Object, kObjectSubcommands},
+    {"memory",    -2,    kReadOnly,                   2,    2,   1,   &Memory, kMemorySubcommands},
     {"dbsize",    1,     kReadOnly | kFast,           0,    0,   0,   &DbSize},
     {"flushdb",   -1,    kWrite,                      0,    0,   0,   &FlushDb},
     {"flushall",  -1,    kWrite,                      0,    0,   0,   &FlushAll},

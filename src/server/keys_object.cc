@@ -35,28 +35,6 @@ bool SharesIntegers(Server& server) {
          (policy.find("lru") == std::string::npos && policy.find("lfu") == std::string::npos);
 }
 
-// Redis addReplyHelp: a header line, the command's lines, then HELP.
-void ReplyHelp(CommandContext& ctx, std::string_view command,
-               std::initializer_list<std::string_view> lines) {
-  ctx.reply.ArrayHeader(lines.size() + 3);
-  std::string header(command);
-  header += " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:";
-  ctx.reply.SimpleString(header);
-  for (std::string_view line : lines) ctx.reply.SimpleString(line);
-  ctx.reply.SimpleString("HELP");
-  ctx.reply.SimpleString("    Prints this help.");
-}
-
-// Container-command arity check, as the Redis dispatcher does for
-// subcommands. Replies and returns false when argc does not fit `arity`.
-bool CheckSubArity(CommandContext& ctx, std::string_view full_name, int arity) {
-  const int argc = static_cast<int>(ctx.argc());
-  if ((arity > 0 && argc != arity) || argc < -arity) {
-    ctx.reply.Error(WrongArityError(full_name));
-    return false;
-  }
-  return true;
-}
 
 int64_t Refcount(Server& server, const Value& v) {
   if (v.type() == ValueType::kString && v.EncodingName() == "int" && SharesIntegers(server)) {
@@ -72,8 +50,7 @@ int64_t Refcount(Server& server, const Value& v) {
 void Object(CommandContext& ctx) {
   std::string_view sub = ctx.arg(1);
   if (EqualsIgnoreCase(sub, "help")) {
-    if (!CheckSubArity(ctx, "object|help", 2)) return;
-    return ReplyHelp(ctx, "OBJECT", {
+    return ReplyHelp(ctx.reply, "object", {
         "ENCODING <key>",
         "    Return the kind of internal representation used in order to store the value",
         "    associated with a <key>.",
@@ -100,7 +77,6 @@ void Object(CommandContext& ctx) {
   } else {
     return ctx.reply.Error(UnknownSubcommandError(sub, "object"));
   }
-  if (!CheckSubArity(ctx, full, 3)) return;
   const Database::Entry* e = LookupRead(ctx, ctx.arg(2), /*touch=*/false);
   if (!e) return ctx.reply.Null();
   const int64_t idle_ms = std::max<int64_t>(0, MonoMs() - e->access_ms);
@@ -229,8 +205,7 @@ void MemoryStats(CommandContext& ctx) {
 void Memory(CommandContext& ctx) {
   std::string_view sub = ctx.arg(1);
   if (EqualsIgnoreCase(sub, "help")) {
-    if (!CheckSubArity(ctx, "memory|help", 2)) return;
-    return ReplyHelp(ctx, "MEMORY", {
+    return ReplyHelp(ctx.reply, "memory", {
         "DOCTOR",
         "    Return memory problems reports.",
         "MALLOC-STATS",
@@ -245,17 +220,15 @@ void Memory(CommandContext& ctx) {
     });
   }
   if (EqualsIgnoreCase(sub, "usage")) {
-    if (CheckSubArity(ctx, "memory|usage", -3)) MemoryUsage(ctx);
+    MemoryUsage(ctx);
   } else if (EqualsIgnoreCase(sub, "doctor")) {
-    if (CheckSubArity(ctx, "memory|doctor", 2)) MemoryDoctor(ctx);
+    MemoryDoctor(ctx);
   } else if (EqualsIgnoreCase(sub, "stats")) {
-    if (CheckSubArity(ctx, "memory|stats", 2)) MemoryStats(ctx);
+    MemoryStats(ctx);
   } else if (EqualsIgnoreCase(sub, "purge")) {
-    if (CheckSubArity(ctx, "memory|purge", 2)) ctx.reply.Ok();
+    ctx.reply.Ok();
   } else if (EqualsIgnoreCase(sub, "malloc-stats")) {
-    if (CheckSubArity(ctx, "memory|malloc-stats", 2)) {
-      ctx.reply.Bulk("Stats not supported for the current allocator");
-    }
+    ctx.reply.Bulk("Stats not supported for the current allocator");
   } else {
     ctx.reply.Error(UnknownSubcommandError(sub, "memory"));
   }

@@ -143,12 +143,10 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "HELP")) {
-    ctx.reply.ArrayHeader(4);
-    ctx.reply.SimpleString("DEBUG <subcommand> [<arg> ...]. Subcommands are:");
-    ctx.reply.SimpleString("SLEEP <seconds>");
-    ctx.reply.SimpleString("RELOAD [NOSAVE]");
-    ctx.reply.SimpleString("LOADAOF");
-    return;
+    return ReplyHelp(ctx.reply, "debug",
+                     {"LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
+                      "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
+                      "SLEEP <seconds>", "    Stop the server for <seconds>."});
   }
   ctx.reply.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) +
                   "'. Try DEBUG HELP.");
@@ -188,12 +186,15 @@ void Slowlog(CommandContext& ctx) {
     return;
   }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
-    ctx.reply.ArrayHeader(4);
-    ctx.reply.SimpleString("SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
-    ctx.reply.SimpleString("GET [<count>]");
-    ctx.reply.SimpleString("LEN");
-    ctx.reply.SimpleString("RESET");
-    return;
+    return ReplyHelp(
+        ctx.reply, "slowlog",
+        {"GET [<count>]",
+         "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+         "    Entries are made of:",
+         "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+         "    client name",
+         "LEN", "    Return the length of the slowlog.",
+         "RESET", "    Reset the slowlog."});
   }
   ctx.reply.Error(UnknownSubcommandError(sub, "SLOWLOG"));
 }
