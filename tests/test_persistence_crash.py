@@ -168,3 +168,28 @@ def test_failed_bgsave_refuses_writes_until_a_save_succeeds(tmp_path):
         assert not [f for f in os.listdir(data) if f.startswith("temp-")]
     finally:
         p.stop()
+
+
+def test_slow_script_is_not_half_persisted(server_factory, tmp_path):
+    """A script past busy-reply-threshold lets the server answer others (-BUSY)
+    while it runs; its own effects must not reach the log before it ends, so
+    a crash mid-script loses the whole script, never half of it."""
+    p = start(server_factory, tmp_path, "--save", "", "--busy-reply-threshold", "100")
+    c = p.client()
+    c.set("before", "1")
+    script = "redis.call('SET', 'half', 'x') while true do end"
+    def run_script():
+        try:
+            p.raw().execute("EVAL", script, "0")
+        except Exception:  # noqa: BLE001 - the server is killed under it
+            pass
+
+    t = threading.Thread(target=run_script, daemon=True)
+    t.start()
+    raw = p.raw()
+    wait_until(lambda: str(raw.execute("PING")).startswith("BUSY"), timeout=10)
+    time.sleep(0.3)  # several busy event-loop passes
+    crash(p)
+    q = start(server_factory, tmp_path, "--save", "")
+    assert q.client().get("before") == b"1"
+    assert q.client().exists("half") == 0

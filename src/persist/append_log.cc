@@ -79,8 +79,13 @@ void AppendLog::Seal() {
   batch_.clear();
 }
 
-Status AppendLog::Commit() {
-  Seal();
+Status AppendLog::Commit(size_t batch_prefix) {
+  if (batch_prefix >= batch_.size()) {
+    Seal();
+  } else if (batch_prefix > 0) {
+    writer_->AddRecord(format::RecordType::kBatch, std::string_view(batch_).substr(0, batch_prefix));
+    batch_.erase(0, batch_prefix);
+  }
   if (!ok()) return error();
   if (writer_->pending_bytes() == 0) return Status::OK();
   bool sync = policy_ == FsyncPolicy::kAlways;

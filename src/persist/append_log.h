@@ -26,6 +26,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -66,7 +67,12 @@ class AppendLog {
   // record (and fsyncs under kAlways). OK: every command added so far is in
   // the file (durable under kAlways). Otherwise the error; the commands stay
   // pending and are retried by Tick(). Cheap when nothing was added.
-  Status Commit();
+  // With `batch_prefix` < batch_bytes(), only the batch's first bytes are
+  // sealed (REQUIRES: a command boundary, a value batch_bytes() had); the
+  // rest stays in the batch (a script still running).
+  Status Commit(size_t batch_prefix = SIZE_MAX);
+  // Bytes of the current batch so far.
+  size_t batch_bytes() const { return batch_.size(); }
 
   // Periodic work (the server cron): collects a finished background fsync,
   // starts one under kEverySec when a second has passed, retries after an

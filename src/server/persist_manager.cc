@@ -13,6 +13,7 @@
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "server/command.h"
+#include "server/script_engine.h"
 
 namespace rankd {
 namespace {
@@ -89,6 +90,7 @@ Status PersistManager::Start() {
   // Installed even with appendonly no: BeforeFlush applies CONFIG SET
   // appendonly and starts rewrites; Append() does nothing without a log.
   server_->set_effect_log(this);
+  engine_ = &ScriptEngine::Of(*server_);
   server_->write_gate = [this](Client& c, const CommandSpec& spec) { return WriteGate(c, spec); };
   started_ = true;
   const int64_t hz = server_->config().hz > 0 ? server_->config().hz : 10;
@@ -137,15 +139,19 @@ void PersistManager::Append(int db, std::span<const std::string_view> args) {
 }
 
 void PersistManager::BeforeFlush() {
-  ApplyConfigChanges();
+  const bool in_script = engine_ && engine_->busy();  // a pass inside a slow script
+  if (!in_script) ApplyConfigChanges();
   if (log_) {
-    Status s = log_->Commit();
+    size_t prefix = SIZE_MAX;
+    if (in_script && script_mark_run_ == engine_->run_count()) prefix = script_mark_;
+    Status s = log_->Commit(prefix);
+    if (prefix != SIZE_MAX) script_mark_ = 0;  // what stays is the script's
     if (!s.ok()) KillWritersOfFailedBatch();
   }
   batch_writers_.clear();
   // A rewrite starts here, between batches: the old log ends with a whole
   // batch and the new one begins with one.
-  if (rewrite_start_pending_) {
+  if (rewrite_start_pending_ && !in_script) {
     rewrite_start_pending_ = false;
     Status s = StartRewrite();
     if (!s.ok()) {
@@ -191,6 +197,10 @@ std::string_view PersistManager::WriteGate(Client& c, const CommandSpec& spec) {
       misconf_ = "MISCONF Errors writing to the AOF file: " + ErrorDetail(log_->error());
       return misconf_;
     }
+    if (!c.conn && engine_ && script_mark_run_ != engine_->run_count()) {
+      script_mark_run_ = engine_->run_count();  // the running script's first write
+      script_mark_ = log_->batch_bytes();
+    }
     if (log_->policy() == FsyncPolicy::kAlways &&
         (batch_writers_.empty() || batch_writers_.back() != c.id)) {
       batch_writers_.push_back(c.id);
@@ -206,6 +216,7 @@ void PersistManager::Cron() {
   cron_timer_ = server_->loop().AddTimer(1000 / hz, [this] { Cron(); });
   const int64_t now_ms = MonoMs();
   if (log_) log_->Tick(now_ms);
+  if (engine_ && engine_->busy()) return;  // no children mid-script
   if (child_ != ChildKind::kNone) {
     ReapChild(false);
     if (child_ != ChildKind::kNone) return;

@@ -43,6 +43,8 @@
 
 namespace rankd {
 
+class ScriptEngine;
+
 class PersistManager : public EffectLog {
  public:
   // `env` must outlive the manager (Env::Default() in production).
@@ -126,6 +128,13 @@ class PersistManager : public EffectLog {
   std::string misconf_;              // MISCONF text returned by the gate
   std::vector<uint64_t> batch_writers_;  // clients writing this batch (always)
   bool loading_ = false;
+  // A script busy past busy-reply-threshold runs event-loop passes whose
+  // BeforeFlush writes replies of commands that ran before it: only the
+  // batch up to the script's first effect is committed then (the script
+  // stays atomic). Set by the gate on the running script's first write.
+  ScriptEngine* engine_ = nullptr;
+  size_t script_mark_ = 0;
+  uint64_t script_mark_run_ = 0;
   bool started_ = false;
   uint64_t cron_timer_ = 0;
 

@@ -71,6 +71,9 @@ class ScriptEngine : public ScriptHost {
   // --- Busy scripts ---
   // True while a script runs past busy-reply-threshold.
   bool busy() const { return busy_; }
+  // Scripts and functions started so far: persistence tells the effects of
+  // the running script from earlier ones with it.
+  uint64_t run_count() const { return run_count_; }
   // SCRIPT KILL / FUNCTION KILL. Returns "" if the kill was requested, or
   // the error ("NOTBUSY ...", "UNKILLABLE ..."). `function` tells FUNCTION
   // KILL from SCRIPT KILL (each kills only its own kind).
@@ -122,6 +125,7 @@ class ScriptEngine : public ScriptHost {
   Client client_;   // the script client
   Run run_;         // the running script
   bool in_run_ = false;
+  uint64_t run_count_ = 0;
   bool busy_ = false;
   bool shutdown_pending_ = false;
   std::function<void()> poll_events_;
