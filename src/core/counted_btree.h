@@ -55,17 +55,33 @@
 // miss. Without HintOf, a 1-byte placeholder is stored and never read.
 // REQUIRES: callers that change a value's hint in place call RefreshHint.
 //
-// Extension point (issue 7, dense ranks): counts are one per-child summary.
-// A second summary, e.g. the number of distinct scores per subtree, would be
-// a template policy stored beside counts[] and recomputed for the nodes on
-// the modified path and in MoveToLeft/MoveToRight/Split/Merge, which are
-// the only places that rewrite counts.
+// Groups (issue 7, dense ranks): if Less has `bool SameGroup(Value, Value)`
+// (in rankd: "the two records have equal scores"), the tree also keeps a
+// second per-child summary beside counts[]: the number of *group heads* in
+// each subtree, where a value is a head if it is the first value of the
+// whole tree or its predecessor is not in its group. The number of distinct
+// groups among ranks [0, k) is then the number of heads before k, a plain
+// sum down one path like a rank, and the k-th distinct group starts at the
+// k-th head (SelectGroup). This is the composable distinct count
+//   distinct(A+B) = distinct(A) + distinct(B) - [last(A) same as first(B)]
+// with the junction term folded into B's first head bit once, at insertion,
+// so that queries never read a record at a junction. Leaves keep one bit per
+// slot (a 64-bit word, so kLeafCap <= 64); inner nodes one uint64_t per
+// child. Mutations read the two neighbours of the value inserted or erased
+// (both are in the leaf chain) and may flip the successor's bit, which costs
+// one extra positional descent when the successor is in the next leaf.
+// Without SameGroup both arrays are empty types and plain sets pay nothing:
+// node layouts and capacities are exactly as above.
+// REQUIRES (groups): SameGroup is an equivalence whose classes are
+// contiguous in the order, and a value's group never changes while it is
+// in the tree (RefreshHint must not be used to change it).
 
 #pragma once
 
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <concepts>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -87,6 +103,16 @@ struct BTreeHint<L, V, true> {
   static Type Of(const L& l, V v) { return l.HintOf(v); }
 };
 
+// Whether the comparator defines groups (see "Groups" above).
+template <typename L, typename V>
+inline constexpr bool kBTreeGroups = requires(const L& l, V v) {
+  { l.SameGroup(v, v) } -> std::convertible_to<bool>;
+};
+
+// Takes no space as a [[no_unique_address]] member: the summary of a tree
+// without groups.
+struct NoGroupBits {};
+
 }  // namespace detail
 
 template <typename Value, typename Less, size_t kLeafBytes = 256, size_t kInnerBytes = 512>
@@ -96,19 +122,34 @@ class CountedBTree {
   using Hint = typename detail::BTreeHint<Less, Value>::Type;
   static_assert(std::is_trivially_copyable_v<Hint>, "hints are memmoved");
   static constexpr size_t RoundUp(size_t x, size_t a) { return (x + a - 1) / a * a; }
-  static constexpr size_t kLeafHeader = RoundUp(2 * sizeof(void*) + 3, alignof(Value));
+
+ public:
+  // True when Less defines groups: the tree then keeps group-head summaries.
+  static constexpr bool kGroups = detail::kBTreeGroups<Less, Value>;
+
+ private:
+  static constexpr size_t kGroupBytes = kGroups ? sizeof(uint64_t) : 0;
+  static constexpr size_t kLeafHeader =
+      RoundUp(2 * sizeof(void*) + kGroupBytes + 3, alignof(Value));
 
  public:
   static constexpr size_t kLeafCap = (kLeafBytes - kLeafHeader) / sizeof(Value);
-  static constexpr size_t kInnerCap = (kInnerBytes - sizeof(void*)) /
-                                      (sizeof(void*) + sizeof(uint64_t) + sizeof(Hint) + sizeof(Value));
+  static constexpr size_t kInnerCap =
+      (kInnerBytes - sizeof(void*)) /
+      (sizeof(void*) + sizeof(uint64_t) + kGroupBytes + sizeof(Hint) + sizeof(Value));
   static constexpr size_t kLeafMin = kLeafCap / 2;
   static constexpr size_t kInnerMin = kInnerCap / 2;
   static_assert(kLeafCap >= 3 && kInnerCap >= 4, "nodes too small");
+  static_assert(!kGroups || kLeafCap < 64, "group bits of a leaf fit one word");
+
+  using LeafHeads = std::conditional_t<kGroups, uint64_t, detail::NoGroupBits>;
+  using InnerHeads = std::conditional_t<kGroups, uint64_t[kInnerCap], detail::NoGroupBits>;
 
   struct LeafNode {
     LeafNode* prev;
     LeafNode* next;
+    // Groups only: bit j set iff vals[j] is a group head; bits >= n are 0.
+    [[no_unique_address]] LeafHeads heads;
     uint16_t n;
     uint8_t is_leaf;  // always 1; lets CheckInvariants detect type confusion
     Value vals[kLeafCap];
@@ -116,6 +157,8 @@ class CountedBTree {
   struct InnerNode {
     void* children[kInnerCap];
     uint64_t counts[kInnerCap];
+    // Groups only: heads[i] = number of group heads in subtree i.
+    [[no_unique_address]] InnerHeads heads;
     Hint hints[kInnerCap];
     Value keys[kInnerCap];
     uint16_t n;
@@ -203,6 +246,17 @@ class CountedBTree {
   // Removes everything. O(n).
   void Clear();
 
+  // ---- Groups (only when kGroups; see "Groups" in the design block) ----
+  // Number of distinct groups in the tree. O(fanout).
+  uint64_t groups() const;
+  // Number of distinct groups among ranks [0, rank), i.e. the 0-based group
+  // index of the value at `rank` if it is a head. REQUIRES: rank <= size().
+  // O(log n), no Less.
+  uint64_t GroupsBefore(uint64_t rank) const;
+  // The rank of the first value of the k-th group (0-based).
+  // REQUIRES: k < groups(). O(log n), no Less.
+  uint64_t SelectGroup(uint64_t k) const;
+
   // Returns "" if invariants 1-6 hold, else a description of the first
   // violation. O(n) calls of Less.
   std::string CheckInvariants() const;
@@ -236,9 +290,10 @@ class CountedBTree {
   void MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h);
   void Split(InnerNode* p, uint32_t i, int child_h);
   void Merge(InnerNode* p, uint32_t i, int child_h);
-  void InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, Value key);
+  void InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, uint64_t heads,
+                   Value key);
   static void RemoveChild(InnerNode* p, uint32_t pos);
-  // Moves n child entries (child, count, hint, key) from src[si] to dst[di];
+  // Moves n child entries (child, count, heads, hint, key) from src[si] to dst[di];
   // the ranges may overlap.
   static void MoveEntries(InnerNode* dst, size_t di, const InnerNode* src, size_t si, size_t n);
   Hint HintFor(Value v) const { return detail::BTreeHint<Less, Value>::Of(less_, v); }
@@ -249,8 +304,19 @@ class CountedBTree {
   }
 
   void RefreshKeys(void* p, int h);
-  std::string CheckNode(void* p, int h, bool is_root, uint64_t* count,
+  std::string CheckNode(void* p, int h, bool is_root, uint64_t* count, uint64_t* heads,
                         const LeafNode** expect_leaf) const;
+
+  // ---- Group bookkeeping (no-ops without groups) ----
+  // Bits [0, k) of a leaf word.
+  static uint64_t LowBits(size_t k) { return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1; }
+  // Group heads in subtree (p, h).
+  static uint64_t HeadsOf(void* p, int h);
+  // Toggles whether the value at `rank` is a head, fixing the sums on its
+  // path. O(log n), no Less.
+  void FlipHead(uint64_t rank);
+  // Whether `v` starts a group after `pred` (nullptr: v is first).
+  bool IsHead(const Value* pred, Value v) const;
 
   Less less_;
   void* root_ = nullptr;  // LeafNode* if height_ == 0, else InnerNode*

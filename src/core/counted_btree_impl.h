@@ -18,6 +18,7 @@ RANKD_BTREE_TMPL
 typename RANKD_BTREE::LeafNode* RANKD_BTREE::NewLeaf() {
   LeafNode* leaf = new LeafNode;
   leaf->prev = leaf->next = nullptr;
+  if constexpr (kGroups) leaf->heads = 0;
   leaf->n = 0;
   leaf->is_leaf = 1;
   ++leaves_;
@@ -122,6 +123,7 @@ typename RANKD_BTREE::Cursor RANKD_BTREE::Seek(uint64_t rank) const {
 RANKD_BTREE_TMPL
 void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
   assert(rank <= size_);
+  const uint64_t global_rank = rank;
   if (root_ == nullptr) root_ = NewLeaf(), height_ = 0;
   if (NodeSize(root_, height_) == (height_ == 0 ? kLeafCap : kInnerCap)) {
     assert(height_ + 1 < kMaxHeight);
@@ -129,6 +131,7 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
     r->n = 1;
     r->children[0] = root_;
     r->counts[0] = size_;
+    if constexpr (kGroups) r->heads[0] = HeadsOf(root_, height_);
     SetKey(r, 0, MinOf(root_, height_));
     root_ = r;
     ++height_;
@@ -156,6 +159,25 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
   leaf->vals[rank] = v;
   leaf->n++;
   size_++;
+  if constexpr (kGroups) {
+    // v's own bit, from its predecessor (in this leaf or the previous one).
+    const LeafNode* pl = rank > 0 ? leaf : leaf->prev;
+    const V* pred = pl ? &pl->vals[rank > 0 ? rank - 1 : pl->n - 1] : nullptr;
+    const bool head = IsHead(pred, v);
+    const uint64_t b = leaf->heads, low = LowBits(rank);
+    leaf->heads = (b & low) | ((b & ~low) << 1) | (uint64_t{head} << rank);
+    for (int d = 0; d < depth && head; ++d) path[d].node->heads[path[d].index]++;
+    // The successor's predecessor is now v.
+    if (rank + 1 < leaf->n) {
+      const bool now = IsHead(&v, leaf->vals[rank + 1]);
+      if (now != ((leaf->heads >> (rank + 1)) & 1)) {
+        leaf->heads ^= uint64_t{1} << (rank + 1);
+        for (int d = 0; d < depth; ++d) path[d].node->heads[path[d].index] += now ? 1 : -1;
+      }
+    } else if (leaf->next != nullptr) {
+      if (IsHead(&v, leaf->next->vals[0]) != (leaf->next->heads & 1)) FlipHead(global_rank + 1);
+    }
+  }
   if (rank == 0) {  // The leaf's minimum changed: fix separators upward.
     for (int d = depth - 1; d >= 0; --d) {
       SetKey(path[d].node, path[d].index, v);
@@ -167,6 +189,7 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
 RANKD_BTREE_TMPL
 V RANKD_BTREE::EraseAt(uint64_t rank) {
   assert(rank < size_);
+  const uint64_t global_rank = rank;
   PathStep path[kMaxHeight];
   int depth = 0;
   void* p = root_;
@@ -186,6 +209,12 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
   }
   LeafNode* leaf = AsLeaf(p);
   V v = leaf->vals[rank];
+  if constexpr (kGroups) {
+    const uint64_t b = leaf->heads, low = LowBits(rank);
+    const bool was_head = (b >> rank) & 1;
+    leaf->heads = (b & low) | ((b >> 1) & ~low);
+    for (int d = 0; d < depth && was_head; ++d) path[d].node->heads[path[d].index]--;
+  }
   std::memmove(&leaf->vals[rank], &leaf->vals[rank + 1], (leaf->n - rank - 1) * sizeof(V));
   leaf->n--;
   size_--;
@@ -194,6 +223,20 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
     root_ = nullptr;
     height_ = 0;
     return v;
+  }
+  if constexpr (kGroups) {
+    // The successor's predecessor is now v's predecessor.
+    const LeafNode* pl = rank > 0 ? leaf : leaf->prev;
+    const V* pred = pl ? &pl->vals[rank > 0 ? rank - 1 : pl->n - 1] : nullptr;
+    if (rank < leaf->n) {
+      const bool now = IsHead(pred, leaf->vals[rank]);
+      if (now != ((leaf->heads >> rank) & 1)) {
+        leaf->heads ^= uint64_t{1} << rank;
+        for (int d = 0; d < depth; ++d) path[d].node->heads[path[d].index] += now ? 1 : -1;
+      }
+    } else if (leaf->next != nullptr) {
+      if (IsHead(pred, leaf->next->vals[0]) != (leaf->next->heads & 1)) FlipHead(global_rank);
+    }
   }
   if (rank == 0) {
     for (int d = depth - 1; d >= 0; --d) {
@@ -208,6 +251,86 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
     FreeInner(old);
   }
   return v;
+}
+
+RANKD_BTREE_TMPL
+bool RANKD_BTREE::IsHead(const V* pred, V v) const {
+  if constexpr (kGroups) {
+    return pred == nullptr || !less_.SameGroup(*pred, v);
+  } else {
+    return false;
+  }
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::HeadsOf(void* p, int h) {
+  if constexpr (kGroups) {
+    if (h == 0) return static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads));
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < AsInner(p)->n; ++i) total += AsInner(p)->heads[i];
+    return total;
+  } else {
+    return 0;
+  }
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::FlipHead(uint64_t rank) {
+  if constexpr (kGroups) {
+    assert(rank < size_);
+    void* p = root_;
+    // Read the current bit first: the sums on the path move the same way.
+    Cursor c = Seek(rank);
+    const bool head = !((c.leaf_->heads >> c.pos_) & 1);
+    for (int h = height_; h > 0; --h) {
+      InnerNode* node = AsInner(p);
+      uint32_t i = ChildForRank(node, &rank);
+      node->heads[i] += head ? 1 : -1;
+      p = node->children[i];
+    }
+    AsLeaf(p)->heads ^= uint64_t{1} << rank;
+  }
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::groups() const {
+  static_assert(kGroups, "the comparator defines no groups");
+  return root_ == nullptr ? 0 : HeadsOf(root_, height_);
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::GroupsBefore(uint64_t rank) const {
+  static_assert(kGroups, "the comparator defines no groups");
+  assert(rank <= size_);
+  if (rank >= size_) return groups();
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    uint32_t i = 0;
+    while (rank >= node->counts[i]) rank -= node->counts[i], before += node->heads[i++];
+    p = node->children[i];
+  }
+  return before + static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads & LowBits(rank)));
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::SelectGroup(uint64_t k) const {
+  static_assert(kGroups, "the comparator defines no groups");
+  assert(k < groups());
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    uint32_t i = 0;
+    while (k >= node->heads[i]) k -= node->heads[i], before += node->counts[i++];
+    assert(i < node->n);
+    p = node->children[i];
+  }
+  uint64_t b = AsLeaf(p)->heads;
+  for (; k > 0; --k) b &= b - 1;  // drop the k lowest heads
+  assert(b != 0);
+  return before + static_cast<uint64_t>(__builtin_ctzll(b));
 }
 
 RANKD_BTREE_TMPL
@@ -251,9 +374,9 @@ std::string RANKD_BTREE::CheckInvariants() const {
     if (leaves_ != 0 || inners_ != 0) return "node accounting leaks";
     return "";
   }
-  uint64_t count = 0;
+  uint64_t count = 0, heads = 0;
   const LeafNode* last = nullptr;
-  std::string err = CheckNode(root_, height_, true, &count, &last);
+  std::string err = CheckNode(root_, height_, true, &count, &heads, &last);
   if (!err.empty()) return err;
   if (count != size_) return "root count != size()";
   if (last->next != nullptr) return "last leaf has a next link";
@@ -262,7 +385,7 @@ std::string RANKD_BTREE::CheckInvariants() const {
 
 RANKD_BTREE_TMPL
 std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count,
-                                   const LeafNode** last) const {
+                                   uint64_t* heads, const LeafNode** last) const {
   const std::string at = " (height " + std::to_string(h) + ")";
   if (h == 0) {
     const LeafNode* leaf = AsLeaf(p);
@@ -274,12 +397,23 @@ std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count
       if (!less_(leaf->vals[j], leaf->vals[j + 1])) return "leaf values not ascending" + at;
     }
     if (leaf->prev != *last) return "leaf prev link wrong";
+    if constexpr (kGroups) {
+      if (leaf->heads & ~LowBits(leaf->n)) return "group bits past the leaf's end" + at;
+      for (uint32_t j = 0; j < leaf->n; ++j) {
+        const V* pred = j > 0 ? &leaf->vals[j - 1]
+                              : (*last ? &(*last)->vals[(*last)->n - 1] : nullptr);
+        if (IsHead(pred, leaf->vals[j]) != ((leaf->heads >> j) & 1)) {
+          return "stale group-head bit" + at;
+        }
+      }
+    }
     if (*last != nullptr) {
       if ((*last)->next != leaf) return "leaf next link wrong";
       if (!less_((*last)->vals[(*last)->n - 1], leaf->vals[0])) return "leaves not ascending";
     }
     *last = leaf;
     *count = leaf->n;
+    *heads = HeadsOf(p, 0);
     return "";
   }
   const InnerNode* node = AsInner(p);
@@ -287,17 +421,22 @@ std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count
   if (node->n > kInnerCap || node->n < (is_root ? 2 : kInnerMin)) {
     return "inner fill " + std::to_string(node->n) + " out of bounds" + at;
   }
-  uint64_t total = 0;
+  uint64_t total = 0, total_heads = 0;
   for (uint32_t i = 0; i < node->n; ++i) {
-    uint64_t c = 0;
-    std::string err = CheckNode(node->children[i], h - 1, false, &c, last);
+    uint64_t c = 0, hc = 0;
+    std::string err = CheckNode(node->children[i], h - 1, false, &c, &hc, last);
     if (!err.empty()) return err;
     if (c != node->counts[i]) return "child count mismatch" + at;
+    if constexpr (kGroups) {
+      if (hc != node->heads[i]) return "child group-head count mismatch" + at;
+    }
+    total_heads += hc;
     if (!(node->keys[i] == MinOf(node->children[i], h - 1))) return "separator != child min" + at;
     if (!(node->hints[i] == HintFor(node->keys[i]))) return "stale separator hint" + at;
     total += c;
   }
   *count = total;
+  *heads = total_heads;
   return "";
 }
 

@@ -3,7 +3,9 @@
 // CountedBTree node restructuring on the way down a mutation: making room
 // in a full child (hand entries to a sibling, or split) and refilling a
 // minimum-size child (borrow from a sibling, or merge). Every helper keeps
-// counts[], keys[] and hints[] of the parent exact. Included only by
+// counts[], heads[] (groups), keys[] and hints[] of the parent exact. Group
+// head bits travel with their values: moving values between nodes never
+// changes which values are heads. Included only by
 // core/counted_btree.h; see the design block there.
 
 #pragma once
@@ -48,10 +50,16 @@ void RANKD_BTREE::Refill(InnerNode* p, uint32_t i, int child_h) {
 
 RANKD_BTREE_TMPL
 void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
-  uint64_t moved = k;
+  uint64_t moved = k, moved_heads = 0;
   if (child_h == 0) {
     LeafNode* l = AsLeaf(p->children[i - 1]);
     LeafNode* c = AsLeaf(p->children[i]);
+    if constexpr (kGroups) {
+      const uint64_t bits = c->heads & LowBits(k);
+      moved_heads = static_cast<uint64_t>(__builtin_popcountll(bits));
+      l->heads |= bits << l->n;
+      c->heads >>= k;
+    }
     std::memcpy(&l->vals[l->n], &c->vals[0], k * sizeof(V));
     std::memmove(&c->vals[0], &c->vals[k], (c->n - k) * sizeof(V));
     l->n += k;
@@ -61,6 +69,9 @@ void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
     InnerNode* c = AsInner(p->children[i]);
     moved = 0;
     for (size_t j = 0; j < k; ++j) moved += c->counts[j];
+    if constexpr (kGroups) {
+      for (size_t j = 0; j < k; ++j) moved_heads += c->heads[j];
+    }
     MoveEntries(l, l->n, c, 0, k);
     MoveEntries(c, 0, c, k, c->n - k);
     l->n += k;
@@ -68,15 +79,22 @@ void RANKD_BTREE::MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h) {
   }
   p->counts[i - 1] += moved;
   p->counts[i] -= moved;
+  if constexpr (kGroups) p->heads[i - 1] += moved_heads, p->heads[i] -= moved_heads;
   SetKey(p, i, MinOf(p->children[i], child_h));
 }
 
 RANKD_BTREE_TMPL
 void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
-  uint64_t moved = k;
+  uint64_t moved = k, moved_heads = 0;
   if (child_h == 0) {
     LeafNode* c = AsLeaf(p->children[i]);
     LeafNode* r = AsLeaf(p->children[i + 1]);
+    if constexpr (kGroups) {
+      const uint64_t bits = c->heads >> (c->n - k);
+      moved_heads = static_cast<uint64_t>(__builtin_popcountll(bits));
+      r->heads = (r->heads << k) | bits;
+      c->heads &= LowBits(c->n - k);
+    }
     std::memmove(&r->vals[k], &r->vals[0], r->n * sizeof(V));
     std::memcpy(&r->vals[0], &c->vals[c->n - k], k * sizeof(V));
     r->n += k;
@@ -87,6 +105,9 @@ void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
     size_t from = c->n - k;
     moved = 0;
     for (size_t j = from; j < c->n; ++j) moved += c->counts[j];
+    if constexpr (kGroups) {
+      for (size_t j = from; j < c->n; ++j) moved_heads += c->heads[j];
+    }
     MoveEntries(r, k, r, 0, r->n);
     MoveEntries(r, 0, c, from, k);
     r->n += k;
@@ -94,6 +115,7 @@ void RANKD_BTREE::MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h) {
   }
   p->counts[i] -= moved;
   p->counts[i + 1] += moved;
+  if constexpr (kGroups) p->heads[i] -= moved_heads, p->heads[i + 1] += moved_heads;
   SetKey(p, i + 1, MinOf(p->children[i + 1], child_h));
 }
 
@@ -104,6 +126,10 @@ void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
     LeafNode* r = NewLeaf();
     size_t keep = c->n / 2, move = c->n - keep;
     std::memcpy(&r->vals[0], &c->vals[keep], move * sizeof(V));
+    if constexpr (kGroups) {
+      r->heads = c->heads >> keep;
+      c->heads &= LowBits(keep);
+    }
     r->n = move;
     c->n = keep;
     r->next = c->next;
@@ -111,7 +137,9 @@ void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
     r->prev = c;
     c->next = r;
     p->counts[i] -= move;
-    InsertChild(p, i + 1, r, move, r->vals[0]);
+    const uint64_t moved_heads = HeadsOf(r, 0);
+    if constexpr (kGroups) p->heads[i] -= moved_heads;
+    InsertChild(p, i + 1, r, move, moved_heads, r->vals[0]);
   } else {
     InnerNode* c = AsInner(p->children[i]);
     InnerNode* r = NewInner();
@@ -122,7 +150,9 @@ void RANKD_BTREE::Split(InnerNode* p, uint32_t i, int child_h) {
     r->n = move;
     c->n = keep;
     p->counts[i] -= moved;
-    InsertChild(p, i + 1, r, moved, r->keys[0]);
+    const uint64_t moved_heads = HeadsOf(r, child_h);
+    if constexpr (kGroups) p->heads[i] -= moved_heads;
+    InsertChild(p, i + 1, r, moved, moved_heads, r->keys[0]);
   }
 }
 
@@ -133,6 +163,7 @@ void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
     LeafNode* l = AsLeaf(p->children[i]);
     LeafNode* r = AsLeaf(p->children[i + 1]);
     assert(l->n + r->n <= kLeafCap);
+    if constexpr (kGroups) l->heads |= r->heads << l->n;
     std::memcpy(&l->vals[l->n], &r->vals[0], r->n * sizeof(V));
     l->n += r->n;
     l->next = r->next;
@@ -147,15 +178,18 @@ void RANKD_BTREE::Merge(InnerNode* p, uint32_t i, int child_h) {
     FreeInner(r);
   }
   p->counts[i] += p->counts[i + 1];
+  if constexpr (kGroups) p->heads[i] += p->heads[i + 1];
   RemoveChild(p, i + 1);
 }
 
 RANKD_BTREE_TMPL
-void RANKD_BTREE::InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, V key) {
+void RANKD_BTREE::InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count,
+                              uint64_t heads, V key) {
   assert(p->n < kInnerCap);
   MoveEntries(p, pos + 1, p, pos, p->n - pos);
   p->children[pos] = child;
   p->counts[pos] = count;
+  if constexpr (kGroups) p->heads[pos] = heads;
   SetKey(p, pos, key);
   p->n++;
 }
@@ -171,6 +205,7 @@ void RANKD_BTREE::MoveEntries(InnerNode* dst, size_t di, const InnerNode* src, s
                               size_t n) {
   std::memmove(&dst->children[di], &src->children[si], n * sizeof(void*));
   std::memmove(&dst->counts[di], &src->counts[si], n * sizeof(uint64_t));
+  if constexpr (kGroups) std::memmove(&dst->heads[di], &src->heads[si], n * sizeof(uint64_t));
   std::memmove(&dst->hints[di], &src->hints[si], n * sizeof(Hint));
   std::memmove(&dst->keys[di], &src->keys[si], n * sizeof(V));
 }

@@ -3,6 +3,7 @@
 #include "core/record_arena.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -15,6 +16,7 @@ RecordArena::~RecordArena() {
 }
 
 void RecordArena::Swap(RecordArena& o) noexcept {
+  assert(extra_ == o.extra_);  // Invariant: handles of both stay readable.
   blocks_.swap(o.blocks_);
   std::swap(tail_used_, o.tail_used_);
   std::swap(tail_cap_, o.tail_cap_);
@@ -51,7 +53,13 @@ std::string_view RecordArena::Member(Handle h) const {
 size_t RecordArena::SizeOf(Handle h) const {
   size_t len;
   ReadLen(Ptr(h) + sizeof(double), &len);
-  return RecordSize(len);
+  return RecordSize(len) + extra_;
+}
+
+char* RecordArena::Extra(Handle h) const {
+  size_t len;
+  const char* q = ReadLen(Ptr(h) + sizeof(double), &len);
+  return const_cast<char*>(q) + (len <= kMaxInlineMember ? len : sizeof(char*));
 }
 
 void RecordArena::ReserveHint(size_t bytes) {
@@ -95,7 +103,7 @@ RecordArena::Handle RecordArena::Allocate(size_t size) {
 
 RecordArena::Handle RecordArena::New(std::string_view member, double score) {
   const size_t len = member.size();
-  Handle h = Allocate(RecordSize(len));
+  Handle h = Allocate(RecordSize(len) + extra_);
   char* p = Ptr(h);
   std::memcpy(p, &score, sizeof score);
   p += sizeof score;
@@ -104,11 +112,13 @@ RecordArena::Handle RecordArena::New(std::string_view member, double score) {
   *p++ = static_cast<char>(v);
   if (len <= kMaxInlineMember) {
     if (len > 0) std::memcpy(p, member.data(), len);
+    if (extra_ > 0) std::memset(p + len, 0, extra_);
   } else {
     char* ext = static_cast<char*>(std::malloc(len));
     if (ext == nullptr) std::abort();
     std::memcpy(ext, member.data(), len);
     std::memcpy(p, &ext, sizeof ext);
+    if (extra_ > 0) std::memset(p + sizeof ext, 0, extra_);
     large_.insert(ext);
     large_bytes_ += len;
   }
@@ -117,7 +127,7 @@ RecordArena::Handle RecordArena::New(std::string_view member, double score) {
 
 void RecordArena::Free(Handle h) {
   std::string_view m = Member(h);
-  const size_t size = RecordSize(m.size());
+  const size_t size = RecordSize(m.size()) + extra_;
   if (m.size() > kMaxInlineMember) {
     char* ext = const_cast<char*>(m.data());
     large_.erase(ext);

@@ -13,7 +13,12 @@
 //   +--------------+----------------+-------------------------------+
 //
 // A 16-byte member costs 25 bytes, with no per-allocation header and no
-// size-class rounding. Members longer than kMaxInlineMember live in their
+// size-class rounding. An arena may give every record `extra` trailing bytes
+// (fixed per arena, 0 for plain sorted sets) that its owner interprets;
+// leaderboards keep each member's (sequence, time) stamp there:
+//
+//   | score | len | member bytes or char* | extra (owner's, zeroed by New) |
+// Members longer than kMaxInlineMember live in their
 // own heap buffer ("out of line"), which the arena owns.
 //
 // Handles: (block index << 16) | byte offset. Blocks are at most 64 KiB and
@@ -47,7 +52,8 @@ class RecordArena {
   static constexpr size_t kMaxInlineMember = 1024;
   static constexpr size_t kMaxBlockBytes = size_t{1} << 16;
 
-  RecordArena() = default;
+  // `extra` trailing bytes per record (see above); Swap requires equal ones.
+  explicit RecordArena(size_t extra = 0) : extra_(extra) {}
   ~RecordArena();
   RecordArena(const RecordArena&) = delete;
   RecordArena& operator=(const RecordArena&) = delete;
@@ -69,6 +75,9 @@ class RecordArena {
   // swapped.
   std::string_view Member(Handle h) const;
   void Prefetch(Handle h) const { __builtin_prefetch(Ptr(h)); }
+  // The record's `extra` trailing bytes (see the layout). O(1).
+  char* Extra(Handle h) const;
+  size_t extra() const { return extra_; }
 
   // Compaction support. Adopt copies record `h` of `from` into this arena
   // (an out-of-line buffer changes owner instead of being copied) and
@@ -113,6 +122,7 @@ class RecordArena {
   // A slot of `size` bytes, from a free list or the tail block.
   Handle Allocate(size_t size);
 
+  size_t extra_;  // trailing bytes per record; immutable after construction
   std::vector<char*> blocks_;
   size_t tail_used_ = 0, tail_cap_ = 0;  // of blocks_.back()
   size_t next_block_ = 256;

@@ -11,7 +11,9 @@
 #include <cmath>
 #include <utility>
 
+#include "base/clock.h"
 #include "core/compact_set.h"
+#include "core/leaderboard_set.h"
 #include "core/tree_set.h"
 
 namespace rankd {
@@ -19,6 +21,7 @@ namespace rankd {
 struct SortedSet::Impl {
   CompactSet compact;             // the encoding while `tree` is null
   std::unique_ptr<TreeSet> tree;  // the encoding once converted
+  std::unique_ptr<LeaderboardSet> board;  // board mode: the only part in use
 };
 
 namespace {
@@ -46,7 +49,9 @@ std::unique_ptr<TreeSet> BuildTree(const CompactSet& c, size_t extra) {
 }
 
 template <typename Pred>
-uint64_t CountWhile(const CompactSet& compact, const TreeSet* tree, Pred pred) {
+uint64_t CountWhile(const CompactSet& compact, const TreeSet* tree, const LeaderboardSet* board,
+                    Pred pred) {
+  if (board) return board->CountWhile(pred);
   return tree ? tree->CountWhile(pred) : compact.CountWhile(pred);
 }
 
@@ -62,7 +67,23 @@ SortedSet::SortedSet(const SortedSetLimits& limits, size_t hint_size, size_t hin
 
 SortedSet::~SortedSet() = default;
 
+std::unique_ptr<SortedSet> SortedSet::NewBoard(BoardPolicy policy, size_t expected_size) {
+  auto z = std::make_unique<SortedSet>(SortedSetLimits{});
+  z->impl_->board = std::make_unique<LeaderboardSet>(policy, expected_size);
+  return z;
+}
+
 std::unique_ptr<SortedSet> SortedSet::Clone() const {
+  if (const LeaderboardSet* b = impl_->board.get()) {
+    auto copy = NewBoard(b->policy(), b->size());
+    LeaderboardSet& dst = *copy->impl_->board;
+    // Ascending order: appending keeps every insert at the tree's end.
+    b->ForEachStamped([&](std::string_view m, double s, BoardStamp st) {
+      dst.Insert(m, MemberIndex::Hash(m), s, st);
+    });
+    dst.RaiseNextSeq(b->next_seq());
+    return copy;
+  }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
   copy->impl_->tree.reset();
   if (impl_->tree) {
@@ -80,21 +101,40 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
 }
 
 size_t SortedSet::size() const {
+  if (impl_->board) return impl_->board->size();
   return impl_->tree ? impl_->tree->size() : impl_->compact.size();
 }
 
 SortedSet::Encoding SortedSet::encoding() const {
-  return impl_->tree ? Encoding::kTree : Encoding::kCompact;
+  return impl_->tree || impl_->board ? Encoding::kTree : Encoding::kCompact;
 }
 
 size_t SortedSet::MemoryUsage() const {
+  if (impl_->board) return sizeof(Impl) + impl_->board->MemoryUsage();
   return sizeof(Impl) + (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
 }
 
 AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
                          const SortedSetLimits& limits) {
+  return Add(member, score, opts, limits, impl_->board ? WallMs() : 0);
+}
+
+AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
+                         const SortedSetLimits& limits, int64_t now_ms) {
   assert(!std::isnan(score));
   Impl& s = *impl_;
+  if (LeaderboardSet* b = s.board.get()) {
+    const uint64_t hash = MemberIndex::Hash(member);
+    const LeaderboardSet::Handle h = b->Find(member, hash);
+    if (h != RecordArena::kNoHandle) {
+      AddResult r = DecideExisting(b->ScoreOf(h), score, opts);
+      if (r.kind == Kind::kUpdated) b->Update(h, r.score, b->NewStamp(now_ms));
+      return r;
+    }
+    if (opts.xx) return {Kind::kSkipped, score};
+    b->Insert(member, hash, score, b->NewStamp(now_ms));
+    return {Kind::kAdded, score};
+  }
   if (s.tree) {
     const uint64_t hash = MemberIndex::Hash(member);
     const TreeSet::Handle h = s.tree->Find(member, hash);
@@ -128,6 +168,13 @@ AddResult SortedSet::Add(std::string_view member, double score, const AddOptions
 
 bool SortedSet::Remove(std::string_view member) {
   Impl& s = *impl_;
+  if (LeaderboardSet* b = s.board.get()) {
+    const uint64_t hash = MemberIndex::Hash(member);
+    const LeaderboardSet::Handle h = b->Find(member, hash);
+    if (h == RecordArena::kNoHandle) return false;
+    b->Remove(h, hash);
+    return true;
+  }
   if (s.tree) {
     const uint64_t hash = MemberIndex::Hash(member);
     const TreeSet::Handle h = s.tree->Find(member, hash);
@@ -143,6 +190,11 @@ bool SortedSet::Remove(std::string_view member) {
 
 std::optional<double> SortedSet::Score(std::string_view member) const {
   const Impl& s = *impl_;
+  if (const LeaderboardSet* b = s.board.get()) {
+    LeaderboardSet::Handle h = b->Find(member, MemberIndex::Hash(member));
+    if (h == RecordArena::kNoHandle) return std::nullopt;
+    return b->ScoreOf(h);
+  }
   if (s.tree) {
     TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
@@ -155,6 +207,11 @@ std::optional<double> SortedSet::Score(std::string_view member) const {
 
 std::optional<uint64_t> SortedSet::Rank(std::string_view member) const {
   const Impl& s = *impl_;
+  if (const LeaderboardSet* b = s.board.get()) {
+    LeaderboardSet::Handle h = b->Find(member, MemberIndex::Hash(member));
+    if (h == RecordArena::kNoHandle) return std::nullopt;
+    return b->RankOf(h);
+  }
   if (s.tree) {
     TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
@@ -166,12 +223,14 @@ std::optional<uint64_t> SortedSet::Rank(std::string_view member) const {
 }
 
 uint64_t SortedSet::ScoreLowerRank(double min, bool exclusive) const {
+  if (impl_->board) return impl_->board->CountScoreBelow(min, exclusive);
   if (impl_->tree) return impl_->tree->CountScoreBelow(min, exclusive);
   return impl_->compact.CountWhile(
       [&](double s, std::string_view) { return exclusive ? s <= min : s < min; });
 }
 
 uint64_t SortedSet::ScoreUpperRank(double max, bool exclusive) const {
+  if (impl_->board) return impl_->board->CountScoreBelow(max, !exclusive);
   if (impl_->tree) return impl_->tree->CountScoreBelow(max, !exclusive);
   return impl_->compact.CountWhile(
       [&](double s, std::string_view) { return exclusive ? s < max : s <= max; });
@@ -184,7 +243,7 @@ uint64_t SortedSet::LexLowerRank(const LexBound& min) const {
     default: break;
   }
   const bool exclusive = min.kind == LexBound::Kind::kExclusive;
-  return CountWhile(impl_->compact, impl_->tree.get(), [&](double, std::string_view m) {
+  return CountWhile(impl_->compact, impl_->tree.get(), impl_->board.get(), [&](double, std::string_view m) {
     return exclusive ? m <= min.value : m < min.value;
   });
 }
@@ -196,7 +255,7 @@ uint64_t SortedSet::LexUpperRank(const LexBound& max) const {
     default: break;
   }
   const bool exclusive = max.kind == LexBound::Kind::kExclusive;
-  return CountWhile(impl_->compact, impl_->tree.get(), [&](double, std::string_view m) {
+  return CountWhile(impl_->compact, impl_->tree.get(), impl_->board.get(), [&](double, std::string_view m) {
     return exclusive ? m < max.value : m <= max.value;
   });
 }
@@ -204,12 +263,14 @@ uint64_t SortedSet::LexUpperRank(const LexBound& max) const {
 void SortedSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
                                    Visitor fn) const {
   assert(start <= stop && stop < size());
+  if (impl_->board) return impl_->board->ForEachInRankRange(start, stop, reverse, fn);
   if (impl_->tree) return impl_->tree->ForEachInRankRange(start, stop, reverse, fn);
   impl_->compact.ForEachInRankRange(start, stop, reverse, fn);
 }
 
 std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
   assert(rank < size());
+  if (impl_->board) return impl_->board->At(rank);
   if (impl_->tree) return impl_->tree->At(rank);
   CompactSet::Entry e = impl_->compact.At(rank);
   return {e.member, e.score};
@@ -217,7 +278,9 @@ std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
 
 uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
-  if (impl_->tree) {
+  if (impl_->board) {
+    impl_->board->RemoveRankRange(start, stop);
+  } else if (impl_->tree) {
     impl_->tree->RemoveRankRange(start, stop);
   } else {
     impl_->compact.EraseRankRange(start, stop);
@@ -226,6 +289,7 @@ uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
 }
 
 uint64_t SortedSet::Scan(uint64_t cursor, size_t count, Visitor fn) const {
+  if (impl_->board) return impl_->board->Scan(cursor, count, fn);
   if (impl_->tree) return impl_->tree->Scan(cursor, count, fn);
   if (!empty()) impl_->compact.ForEachInRankRange(0, size() - 1, false, fn);
   return 0;
@@ -253,7 +317,41 @@ void SortedSet::ShrinkIfFits(const SortedSetLimits& limits) {
   s.tree.reset();
 }
 
+const BoardPolicy* SortedSet::board() const {
+  return impl_->board ? &impl_->board->policy() : nullptr;
+}
+
+std::optional<BoardStamp> SortedSet::BoardStampOf(std::string_view member) const {
+  const LeaderboardSet& b = *impl_->board;
+  LeaderboardSet::Handle h = b.Find(member, MemberIndex::Hash(member));
+  if (h == RecordArena::kNoHandle) return std::nullopt;
+  return b.StampOf(h);
+}
+
+void SortedSet::BoardPut(std::string_view member, double score, BoardStamp stamp) {
+  assert(!std::isnan(score));
+  LeaderboardSet& b = *impl_->board;
+  const uint64_t hash = MemberIndex::Hash(member);
+  LeaderboardSet::Handle h = b.Find(member, hash);
+  if (h == RecordArena::kNoHandle) return b.Insert(member, hash, score, stamp);
+  b.Update(h, score, stamp);
+}
+
+uint64_t SortedSet::BoardNextSeq() const { return impl_->board->next_seq(); }
+void SortedSet::BoardRaiseNextSeq(uint64_t seq) { impl_->board->RaiseNextSeq(seq); }
+uint64_t SortedSet::BoardDistinct() const { return impl_->board->distinct(); }
+uint64_t SortedSet::BoardDistinctBefore(uint64_t rank) const {
+  return impl_->board->DistinctBefore(rank);
+}
+uint64_t SortedSet::BoardDistinctStart(uint64_t k) const { return impl_->board->DistinctStart(k); }
+
+void SortedSet::BoardForEach(
+    absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const {
+  impl_->board->ForEachStamped(fn);
+}
+
 std::string SortedSet::CheckInvariants() const {
+  if (impl_->board) return impl_->board->CheckInvariants();
   return impl_->tree ? impl_->tree->CheckInvariants() : impl_->compact.CheckInvariants();
 }
 

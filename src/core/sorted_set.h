@@ -13,6 +13,15 @@
 // prefix). Ranks are 0-based in that ascending order; reverse ranks are
 // computed by callers as size() - 1 - rank.
 //
+// Board mode (issue 7, docs/leaderboards.md): a set made by NewBoard is a
+// leaderboard. It is always tree-encoded, and among equal scores it orders
+// by each member's stamp (a per-board sequence taken whenever the score
+// changes, plus the wall time in ms) instead of by member bytes, so the
+// board's own listing direction (descending ranks for DESC boards,
+// ascending for ASC) puts ties in the policy's order. Every method below
+// works on boards with that order; the Board* methods exist only for
+// boards. Lex ranges on a board are some split point, as with mixed scores.
+//
 // Views (std::string_view members) returned by any method are valid until the
 // next mutation of the set. Not thread-safe: one owner thread.
 
@@ -26,6 +35,7 @@
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
+#include "core/leaderboard_policy.h"
 
 namespace rankd {
 
@@ -85,7 +95,11 @@ class SortedSet {
   ~SortedSet();
   SortedSet(const SortedSet&) = delete;
   SortedSet& operator=(const SortedSet&) = delete;
-  // Deep copy (COPY command).
+  // An empty leaderboard with `policy` (see "Board mode"), sized for
+  // `expected_size` members.
+  static std::unique_ptr<SortedSet> NewBoard(BoardPolicy policy, size_t expected_size = 0);
+  // Deep copy (COPY command); a board's copy keeps its policy, stamps and
+  // sequence counter.
   std::unique_ptr<SortedSet> Clone() const;
 
   size_t size() const;
@@ -105,6 +119,10 @@ class SortedSet {
   // REQUIRES: !isnan(score); options already validated for conflicts.
   AddResult Add(std::string_view member, double score, const AddOptions& opts,
                 const SortedSetLimits& limits);
+  // The same; a board stamps a changed member (kAdded, kUpdated) with a new
+  // sequence and `now_ms`. The overload above uses the wall clock.
+  AddResult Add(std::string_view member, double score, const AddOptions& opts,
+                const SortedSetLimits& limits, int64_t now_ms);
 
   // Removes `member`; false if absent. O(log n).
   bool Remove(std::string_view member);
@@ -155,6 +173,27 @@ class SortedSet {
   // If the set is a tree that now fits the compact limits, converts it back
   // (Redis does this for the results of store commands and on load).
   void ShrinkIfFits(const SortedSetLimits& limits);
+
+  // ---- Board mode only: REQUIRES board() != nullptr ----
+  // The policy of a board, or nullptr for a plain sorted set.
+  const BoardPolicy* board() const;
+  // The member's stamp, or nullopt if absent. O(1).
+  std::optional<BoardStamp> BoardStampOf(std::string_view member) const;
+  // Sets `member` to exactly (score, stamp), adding it if absent, whatever
+  // its current score (log replay, imports). REQUIRES: !isnan(score), and
+  // no other member holds stamp.seq. Raises the sequence counter past it.
+  void BoardPut(std::string_view member, double score, BoardStamp stamp);
+  // The sequence the next change takes; raising it (never lowers).
+  uint64_t BoardNextSeq() const;
+  void BoardRaiseNextSeq(uint64_t seq);
+  // Distinct scores: in the board; among ascending ranks [0, rank); the
+  // ascending rank where the k-th (0-based, ascending) distinct score
+  // starts. O(log n). REQUIRES: rank <= size(); k < BoardDistinct().
+  uint64_t BoardDistinct() const;
+  uint64_t BoardDistinctBefore(uint64_t rank) const;
+  uint64_t BoardDistinctStart(uint64_t k) const;
+  // Visits every member with its score and stamp in ascending order. O(n).
+  void BoardForEach(absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const;
 
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).
