@@ -59,7 +59,9 @@ bool Database::Delete(std::string_view key) {
 Database::Entry* Database::Detach(std::string_view key) {
   if (!Find(key, false)) return nullptr;
   Entry* e = table_.Remove(key);
+  const int64_t deadline = e->expire_ms;
   RemoveFromExpiring(e);
+  e->expire_ms = deadline;  // travels with the entry; Attach re-registers it
   return e;
 }
 

@@ -77,8 +77,8 @@ class Database {
   Entry* Set(std::string_view key, Value value, bool keep_ttl = false);
   // Deletes `key`; false if it was absent (or expired).
   bool Delete(std::string_view key);
-  // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
-  // nullptr if absent.
+  // Moves the entry out of this database (MOVE, RENAME): the caller owns it,
+  // deadline included. nullptr if absent.
   Entry* Detach(std::string_view key);
   // Adopts an entry detached from a database (possibly under a new key).
   // REQUIRES: its key is absent here.

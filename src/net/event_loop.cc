@@ -165,29 +165,34 @@ void EventLoop::RunTimers() {
   }
 }
 
-void EventLoop::Run() {
+void EventLoop::RunOnce(int timeout_ms, bool run_timers) {
   epoll_event events[kMaxEvents];
-  while (!stop_) {
-    const int timeout = WaitTimeoutMs();
-    skip_wait_ = false;
-    int n = epoll_wait(epfd_, events, kMaxEvents, timeout);
-    if (n < 0) {
-      if (errno != EINTR) LOG_WARNING("epoll_wait: %s", strerror(errno));
-      n = 0;
-    }
-    for (int i = 0; i < n; i++) DispatchFd(events[i].data.u64, events[i].events);
-    removed_.clear();
+  skip_wait_ = false;
+  int n = epoll_wait(epfd_, events, kMaxEvents, timeout_ms);
+  if (n < 0) {
+    if (errno != EINTR) LOG_WARNING("epoll_wait: %s", strerror(errno));
+    n = 0;
+  }
+  for (int i = 0; i < n; i++) DispatchFd(events[i].data.u64, events[i].events);
+  removed_.clear();
+  if (run_timers) {
     RunTimers();
     removed_.clear();
-    running_hooks_ = true;
-    for (size_t i = 0; i < before_sleep_.size(); i++) {
-      if (before_sleep_[i].first != 0) before_sleep_[i].second();
-    }
-    running_hooks_ = false;
-    PurgeHooks();
-    removed_.clear();
   }
+  running_hooks_ = true;
+  for (size_t i = 0; i < before_sleep_.size(); i++) {
+    if (before_sleep_[i].first != 0) before_sleep_[i].second();
+  }
+  running_hooks_ = false;
+  PurgeHooks();
+  removed_.clear();
+}
+
+void EventLoop::Run() {
+  while (!stop_) RunOnce(WaitTimeoutMs(), /*run_timers=*/true);
   stop_ = false;
 }
+
+void EventLoop::ProcessFileEvents(int timeout_ms) { RunOnce(timeout_ms, /*run_timers=*/false); }
 
 }  // namespace rankd

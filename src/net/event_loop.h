@@ -65,6 +65,12 @@ class EventLoop {
 
   // Runs until Stop(). Each iteration: wait for events (up to the next timer
   // deadline), dispatch fd handlers, run due timers, run before-sleep hooks.
+  // One pass without timers: wait up to `timeout_ms` (0: poll) for fd
+  // events, dispatch them, run the before-sleep hooks. For work that must
+  // keep serving the network while it holds the thread (a busy script
+  // answering -BUSY), as Redis's processEventsWhileBlocked: no timers run,
+  // so no cron (active expiry) interleaves.
+  void ProcessFileEvents(int timeout_ms);
   void Run();
   // Makes Run() return after the current iteration. Callable from handlers.
   void Stop();
@@ -86,6 +92,7 @@ class EventLoop {
   };
   void DispatchFd(uint64_t data, uint32_t events);
   void RunTimers();
+  void RunOnce(int timeout_ms, bool run_timers);
   int WaitTimeoutMs() const;
   void PurgeHooks();
 

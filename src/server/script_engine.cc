@@ -76,26 +76,14 @@ ScriptEngine::ScriptEngine(Server* server)
     : server_(server), eval_(this, LuaSandbox::Kind::kEval), functions_(this) {
   client_.authenticated = true;
   client_.name = "lua";
-  // One pass of the event loop: a timer due now makes the nested Run() wait
-  // for nothing and return after this iteration. Other timers due now run
-  // too (see docs/scripting.md); a dedicated EventLoop::ProcessFileEvents()
-  // would avoid that.
-  poll_events_ = [this] {
-    EventLoop& loop = server_->loop();
-    loop.AddTimer(0, [&loop] { loop.Stop(); });
-    loop.Run();
-  };
+  // One pass over the network without timers, as Redis's
+  // processEventsWhileBlocked: no cron (active expiry) runs inside a script.
+  poll_events_ = [this] { server_->loop().ProcessFileEvents(0); };
 }
 
 ScriptEngine::~ScriptEngine() = default;
 
-ScriptEngine& ScriptEngine::Of(Server& server) {
-  // One engine per Server; Server has no slot for it, so keep them here.
-  static std::unordered_map<Server*, std::unique_ptr<ScriptEngine>> engines;
-  auto& e = engines[&server];
-  if (!e) e = std::make_unique<ScriptEngine>(&server);
-  return *e;
-}
+ScriptEngine& ScriptEngine::Of(Server& server) { return server.scripts(); }
 
 std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   *sha = Sha1Hex(body);

@@ -9,6 +9,7 @@
 #include "base/logging.h"
 #include "server/errors.h"
 #include "server/families.h"
+#include "server/script_engine.h"
 
 namespace rankd {
 namespace {
@@ -51,7 +52,8 @@ Server::Server(Config config)
     };
   }
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands}) {
+                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
+                      LeaderboardCommands}) {
     for (const CommandSpec& spec : family()) {
       commands_[spec.name] = &spec;
       command_list_.push_back(&spec);
@@ -63,6 +65,11 @@ Server::Server(Config config)
 }
 
 Server::~Server() = default;
+
+ScriptEngine& Server::scripts() {
+  if (!scripts_) scripts_ = std::make_unique<ScriptEngine>(this);
+  return *scripts_;
+}
 
 SortedSetLimits Server::zset_limits() const {
   return {static_cast<size_t>(config_.zset_max_listpack_entries),

@@ -54,6 +54,8 @@ struct ServerStats {
   absl::flat_hash_map<std::string, std::pair<uint64_t, uint64_t>, StrHash, StrEq> per_command;
 };
 
+class ScriptEngine;
+
 // Where every write's effect goes (the append-only log; later replicas).
 class EffectLog {
  public:
@@ -134,6 +136,9 @@ class Server : public ConnectionHandler {
   // command changed something.
   uint64_t modifications() const { return modifications_; }
 
+  // The Lua engine (EVAL, FUNCTION), created on first use.
+  ScriptEngine& scripts();
+
   // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
   // network layer's pre-AUTH protocol limits.
   void SetAuthenticated(Client& c);
@@ -179,6 +184,7 @@ class Server : public ConnectionHandler {
   ServerStats stats_;
   SlowLog slowlog_;
   EffectLog* effect_log_ = nullptr;
+  std::unique_ptr<ScriptEngine> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
