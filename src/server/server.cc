@@ -14,13 +14,6 @@
 namespace rankd {
 namespace {
 
-// Key of the blocked-clients map: database index and key bytes.
-std::string BlockKey(int db, std::string_view key) {
-  std::string s(reinterpret_cast<const char*>(&db), sizeof(db));
-  s.append(key);
-  return s;
-}
-
 bool IsTxControl(std::string_view name) {
   return name == "exec" || name == "discard" || name == "multi" || name == "watch" ||
          name == "quit" || name == "reset";
@@ -273,96 +266,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   }
 }
 
-// ---- Blocking ----
-
-void Server::Block(CommandContext& ctx, std::span<const std::string_view> keys,
-                   int64_t timeout_ms) {
-  Client& c = ctx.client;
-  if (ctx.retrying_blocked || !c.conn) return;  // still waiting / cannot block
-  c.blocked.active = true;
-  c.blocked.db = c.db_index;
-  c.blocked.keys.assign(keys.begin(), keys.end());
-  c.blocked.args.assign(ctx.args.begin(), ctx.args.end());
-  for (std::string_view key : keys) {
-    blocked_[BlockKey(c.db_index, key)].push_back(&c);
-    db(c.db_index).AddBlockedKey(key);
-  }
-  if (timeout_ms > 0) {
-    uint64_t id = c.id;
-    c.blocked.timer = loop_.AddTimer(timeout_ms, [this, id] {
-      Client* bc = FindClient(id);
-      if (!bc || !bc->blocked.active) return;
-      bc->blocked.timer = 0;
-      bc->reply->NullArray();
-      Unblock(*bc);
-    });
-  }
-  c.conn->Pause();
-}
-
-void Server::Unblock(Client& c) {
-  for (const std::string& key : c.blocked.keys) {
-    auto it = blocked_.find(BlockKey(c.blocked.db, key));
-    if (it != blocked_.end()) {
-      auto& q = it->second;
-      q.erase(std::remove(q.begin(), q.end(), &c), q.end());
-      if (q.empty()) blocked_.erase(it);
-    }
-    db(c.blocked.db).RemoveBlockedKey(key);
-  }
-  if (c.blocked.timer) loop_.CancelTimer(c.blocked.timer);
-  c.blocked = Client::Blocked{};
-  if (c.conn) c.conn->Resume();
-}
-
-void Server::ServeReadyKeys() {
-  // Serving a client may write keys others wait on: loop until quiet.
-  for (int round = 0; round < 1000; round++) {
-    bool any = false;
-    for (auto& dbp : dbs_) {
-      if (!dbp->has_ready_keys()) continue;
-      any = true;
-      for (const std::string& key : dbp->TakeReadyKeys()) {
-        auto it = blocked_.find(BlockKey(dbp->index(), key));
-        if (it == blocked_.end()) continue;
-        std::vector<Client*> waiting(it->second.begin(), it->second.end());
-        for (Client* c : waiting) {
-          if (!c->blocked.active || !dbp->Peek(key)) continue;
-          std::vector<std::string> saved = c->blocked.args;
-          std::vector<std::string_view> args(saved.begin(), saved.end());
-          const CommandSpec* spec = FindCommand(args[0]);
-          size_t before = c->reply->buffer().size();
-          int saved_db = c->db_index;
-          c->db_index = c->blocked.db;
-          Call(*c, *spec, spec->name, args, false, true);
-          c->db_index = saved_db;
-          if (c->reply->buffer().size() != before) Unblock(*c);
-        }
-      }
-    }
-    if (!any) return;
-  }
-}
-
 void Server::SetAuthenticated(Client& c) {
   c.authenticated = true;
   if (c.conn) c.conn->set_unauthenticated(false);
-}
-
-// ---- WATCH ----
-
-void Server::WatchKey(Client& c, std::string_view key) {
-  for (auto& [dbi, k] : c.watched) {
-    if (dbi == c.db_index && k == key) return;
-  }
-  c.watched.emplace_back(c.db_index, std::string(key));
-  db(c.db_index).Watch(key, &c.watcher);
-}
-
-void Server::UnwatchAll(Client& c) {
-  for (auto& [dbi, key] : c.watched) db(dbi).Unwatch(key, &c.watcher);
-  c.watched.clear();
-  c.watcher.dirty = false;
 }
 
 }  // namespace rankd
