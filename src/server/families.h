@@ -24,6 +24,7 @@ std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
+std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 // While a script runs past busy-reply-threshold, answers `args` with -BUSY
 // and returns true, except for SCRIPT KILL, FUNCTION KILL, FUNCTION STATS

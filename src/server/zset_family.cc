@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "server/errors.h"
 #include "server/families.h"
+#include "server/lb_effects.h"
 #include "server/server.h"
 #include "server/zset_args.h"
 #include "server/zset_common.h"
@@ -95,6 +96,11 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
     ctx.db().Delete(key);  // never left behind, even by a failed first write
   } else if (added || updated) {
     ctx.db().Touch(key);
+    if (z->board()) {  // a board's stamps carry the time: log the result (lb_effects.h)
+      std::vector<std::string_view> members;
+      for (size_t i = 0; i < a.pairs; i++) members.push_back(ctx.arg(a.first_pair + 2 * i + 1));
+      PropagateBoardMembers(ctx, key, *z, members);
+    }
   }
   if (nan) return ctx.reply.Error(err::kScoreNaN);
   if (a.opts.incr) return processed ? ctx.reply.Double(score) : ctx.reply.Null();
