@@ -3,12 +3,14 @@
 // PersistManager: snapshots (SAVE, BGSAVE), log generations (turning the
 // log on, BGREWRITEAOF) and the fork()ed children that write them.
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "base/clock.h"
@@ -29,9 +31,16 @@ std::vector<Database*> AllDbs(Server& server) {
 // The child needs no sockets: closing its copies frees the listening port
 // at once if the parent dies while the child still writes.
 void CloseSocketsInChild() {
-  for (int fd = 3; fd < 65536; fd++) {
+  std::vector<int> fds;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') fds.push_back(atoi(e->d_name));
+    }
+    closedir(d);
+  }
+  for (int fd : fds) {
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) close(fd);
+    if (fd > 2 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) close(fd);
   }
 }
 
