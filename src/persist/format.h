@@ -30,6 +30,10 @@
 //              | zset:   count (varint) max_member_len (varint)
 //                        count x (member (lp), score (double))  ascending order
 //              | set:    count (varint) count x member (lp)
+//              | board:  order (1) ties (1) next_seq (varint) count (varint)
+//                        max_member_len (varint) count x (member (lp),
+//                        score (double), seq (varint), ms (fixed64))
+//                        ascending engine order; count may be 0
 //      crc    := fixed32 masked CRC-32C of every byte before it
 //    lp = length-prefixed (varint length + bytes); integers little-endian;
 //    a double is its IEEE-754 bits as fixed64.
@@ -65,8 +69,9 @@ constexpr size_t kSnapshotHeaderSize = 8 + 4;
 constexpr size_t kSnapshotTrailerSize = 1 + 4;  // kOpEof + crc
 
 enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF };
-// Entry value types: the same numbers as ValueType.
-enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2 };
+// Entry value types: the same numbers as ValueType, plus kTypeBoard for a
+// sorted set in board mode (a ValueType::kZSet whose board() is set).
+enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2, kTypeBoard = 3 };
 constexpr uint8_t kFlagHasExpiry = 0x01;
 
 // ---- Multi-part log (appenddirname) ----

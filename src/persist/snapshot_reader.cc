@@ -235,6 +235,7 @@ class Loader {
       if (build) *out = Value(std::string(s));
       return Status::OK();
     }
+    if (type == format::kTypeBoard) return ReadBoard(out);
     uint64_t n;
     if (!src_.Varint(&n)) return src_.status();
     if (n == 0) return src_.Corrupt("empty collection");
@@ -277,6 +278,46 @@ class Loader {
       return Status::OK();
     }
     return src_.Corrupt("unknown value type " + std::to_string(type));
+  }
+
+  // A leaderboard (format::kTypeBoard): members come with their stamps.
+  Status ReadBoard(Value* out) {
+    const bool build = db_ != nullptr;
+    uint8_t order, ties;
+    uint64_t next_seq, n, max_len;
+    if (!src_.Byte(&order) || !src_.Byte(&ties)) return src_.status();
+    if (order > 1 || ties > 1) return src_.Corrupt("bad leaderboard policy");
+    if (!src_.Varint(&next_seq) || !src_.Varint(&n) || !src_.Varint(&max_len)) {
+      return src_.status();
+    }
+    if (n > src_.remaining()) return src_.Corrupt("element count past end of file");
+    std::unique_ptr<SortedSet> z;
+    if (build) {
+      z = SortedSet::NewBoard({static_cast<BoardOrder>(order), static_cast<BoardTies>(ties)}, n);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+      std::string_view m, score_bytes;
+      if (!src_.String(&m)) return src_.status();
+      std::string copy;
+      if (!src_.Buffered(8 + 10 + 8)) m = copy.assign(m);  // the reads below may move it
+      uint64_t seq, ms;
+      if (!src_.Bytes(8, &score_bytes)) return src_.status();
+      if (!src_.Varint(&seq) || !src_.Fixed64(&ms)) return src_.status();
+      double score;
+      (void)coding::GetDouble(&score_bytes, &score);
+      if (std::isnan(score)) return src_.Corrupt("NaN score");
+      if (seq == 0 || seq >= next_seq) return src_.Corrupt("leaderboard sequence out of range");
+      if (build) {
+        if (z->Score(m)) return src_.Corrupt("duplicate sorted set member");
+        z->BoardPut(m, score, {seq, static_cast<int64_t>(ms)});
+      }
+      MaybeProgress();
+    }
+    if (build) {
+      z->BoardRaiseNextSeq(next_seq);
+      *out = Value(std::move(z));
+    }
+    return Status::OK();
   }
 
   Source& src_;

@@ -76,6 +76,29 @@ Status WriteZSet(SnapshotSink& sink, const SortedSet& z) {
   return s;
 }
 
+// A leaderboard: its policy, sequence counter, and every member's stamp.
+Status WriteBoard(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  const BoardPolicy& p = *z.board();
+  buf.push_back(static_cast<char>(p.order));
+  buf.push_back(static_cast<char>(p.ties));
+  coding::PutVarint64(&buf, z.BoardNextSeq());
+  size_t max_len = 0;
+  z.BoardForEach(
+      [&](std::string_view m, double, BoardStamp) { max_len = std::max(max_len, m.size()); });
+  coding::PutVarint64(&buf, z.size());
+  coding::PutVarint64(&buf, max_len);
+  Status s;
+  z.BoardForEach([&](std::string_view m, double score, BoardStamp st) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutDouble(&buf, score);
+    coding::PutVarint64(&buf, st.seq);
+    coding::PutFixed64(&buf, static_cast<uint64_t>(st.ms));
+    if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
 Status WriteSet(SnapshotSink& sink, const PlainSet& set) {
   std::string& buf = sink.buf();
   coding::PutVarint64(&buf, set.size());
@@ -90,7 +113,9 @@ Status WriteSet(SnapshotSink& sink, const PlainSet& set) {
 Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
   std::string& buf = sink.buf();
   buf.push_back(static_cast<char>(format::kOpEntry));
-  buf.push_back(static_cast<char>(e.value.type()));
+  const bool board = e.value.type() == ValueType::kZSet && e.value.zset().board();
+  const uint8_t type = board ? uint8_t{format::kTypeBoard} : static_cast<uint8_t>(e.value.type());
+  buf.push_back(static_cast<char>(type));
   buf.push_back(static_cast<char>(e.expire_ms >= 0 ? format::kFlagHasExpiry : 0));
   if (e.expire_ms >= 0) coding::PutFixed64(&buf, static_cast<uint64_t>(e.expire_ms));
   coding::PutLengthPrefixed(&buf, e.key());
@@ -99,7 +124,10 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       coding::PutLengthPrefixed(&buf, e.value.str());
       break;
     case ValueType::kZSet:
-      if (Status s = WriteZSet(sink, e.value.zset()); !s.ok()) return s;
+      if (Status s = board ? WriteBoard(sink, e.value.zset()) : WriteZSet(sink, e.value.zset());
+          !s.ok()) {
+        return s;
+      }
       break;
     case ValueType::kSet:
       if (Status s = WriteSet(sink, e.value.set()); !s.ok()) return s;
