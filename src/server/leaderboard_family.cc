@@ -205,12 +205,14 @@ void LbRank(CommandContext& ctx) {
   if (!z) return ctx.reply.Null();
   BoardView v(*z);
   if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
-  std::optional<uint64_t> pos = v.PositionOf(ctx.arg(2));
-  if (!pos) return ctx.reply.Null();
-  const double s = *z->Score(ctx.arg(2));
+  std::optional<double> s = z->Score(ctx.arg(2));
+  if (!s) return ctx.reply.Null();
+  // Tied modes need only the score: one score search, no position search.
+  uint64_t pos = 0;
+  if (mode == RankMode::kOrdinal) pos = *v.PositionOf(ctx.arg(2));
   ctx.reply.ArrayHeader(2);
-  ctx.reply.Integer(static_cast<int64_t>(v.RankAt(*pos, s, mode)));
-  ctx.reply.Double(s);
+  ctx.reply.Integer(static_cast<int64_t>(v.RankAt(pos, *s, mode)));
+  ctx.reply.Double(*s);
 }
 
 // LB.TOP key count [OFFSET n] [MODE m]
