@@ -443,3 +443,13 @@ def test_shutdown_save_and_nosave(server_factory, tmp_path):
     q.client().shutdown(nosave=True)
     assert q.wait_exit() == 0
     assert start(server_factory, tmp_path, appendonly=False).client().get("k") == b"1"
+
+
+def test_flushall_with_save_points_empties_the_snapshot(server_factory, tmp_path):
+    p = start(server_factory, tmp_path, appendonly=False)  # default save points
+    c = p.client()
+    c.set("k", "v")
+    c.save()
+    c.flushall()
+    crash(p)
+    assert start(server_factory, tmp_path, appendonly=False).client().dbsize() == 0

@@ -124,7 +124,14 @@ Status PersistManager::Shutdown(bool save) {
 // ---- Effect log ----
 
 void PersistManager::Append(int db, std::span<const std::string_view> args) {
-  if (!log_ || loading_) return;
+  if (loading_) return;
+  if (!server_->config().save.empty() && IsCommand(args[0], "flushall")) {
+    // As Redis: with save points, FLUSHALL also empties dump.rdb at once, so
+    // a restart cannot bring the old data back.
+    if (child_ == ChildKind::kSave) KillChild();
+    (void)SaveSync(DumpPath());
+  }
+  if (!log_) return;
   log_->Add(db, args);
   // Safety net for a family that logged a relative TTL as received: pin the
   // deadline it produced, so replay at a later time gives the same expiry.
