@@ -49,8 +49,9 @@ struct SnapshotLoadOptions {
   PlainSetLimits set_limits;
   // Keys whose deadline is <= now_ms are skipped.
   int64_t now_ms = 0;
-  // Called about once a second during long loads, and once at the end.
-  std::function<void(uint64_t bytes_done, uint64_t bytes_total, uint64_t keys)> progress;
+  // Called about once a second during long loads, and once at the end;
+  // `elements` counts keys plus members of collections read so far.
+  std::function<void(uint64_t bytes_done, uint64_t bytes_total, uint64_t elements)> progress;
   // Called with each metadata pair (including rankd's own "rankd-ver" and
   // "ctime-ms"); a non-OK status stops the load with that error.
   std::function<Status(std::string_view key, std::string_view value)> on_aux;

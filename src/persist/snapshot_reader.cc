@@ -188,7 +188,7 @@ class Loader {
     if (crc32c::Unmask(stored) != computed) return src_.Corrupt("checksum mismatch");
     if (src_.offset() != total) return src_.Corrupt("trailing bytes after the checksum");
     stats_->bytes = total;
-    if (opts_ && opts_->progress) opts_->progress(total, total, stats_->keys_loaded);
+    if (opts_ && opts_->progress) opts_->progress(total, total, steps_);
     return Status::OK();
   }
 
@@ -199,7 +199,7 @@ class Loader {
     if (!opts_ || !opts_->progress || (++steps_ & 4095) != 0) return;
     if (MonoMs() - last_progress_ < 1000) return;
     last_progress_ = MonoMs();
-    opts_->progress(src_.offset(), total_, stats_->keys_loaded);
+    opts_->progress(src_.offset(), total_, steps_);
   }
 
   Status Entry() {

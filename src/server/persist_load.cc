@@ -18,17 +18,19 @@
 namespace rankd {
 namespace {
 
-// Logs "<what>: 42.10% (12.3 MB of 29.2 MB, ... MB/s)" about once a second.
+// Logs "<what>: 42.10% (12.3 MB of 29.2 MB, <n> <unit>, <rate> MB/s)" about once a
+// second.
 class Progress {
  public:
-  Progress(std::string what, uint64_t total) : what_(std::move(what)), total_(total) {}
-  void Report(uint64_t done, uint64_t keys, bool force = false) {
+  Progress(std::string what, uint64_t total, const char* unit)
+      : what_(std::move(what)), total_(total), unit_(unit) {}
+  void Report(uint64_t done, uint64_t count, bool force = false) {
     int64_t now = MonoMs();
     if (!force && now - last_ms_ < 1000) return;
     last_ms_ = now;
     double secs = std::max<int64_t>(now - start_ms_, 1) / 1000.0;
-    LOG_NOTICE("%s: %.2f%% (%.1f MB of %.1f MB, %" PRIu64 " keys, %.1f MB/s)", what_.c_str(),
-               total_ ? 100.0 * done / total_ : 100.0, done / 1e6, total_ / 1e6, keys,
+    LOG_NOTICE("%s: %.2f%% (%.1f MB of %.1f MB, %" PRIu64 " %s, %.1f MB/s)", what_.c_str(),
+               total_ ? 100.0 * done / total_ : 100.0, done / 1e6, total_ / 1e6, count, unit_,
                done / 1e6 / secs);
   }
   double seconds() const { return (MonoMs() - start_ms_) / 1000.0; }
@@ -36,6 +38,7 @@ class Progress {
  private:
   const std::string what_;
   const uint64_t total_;
+  const char* const unit_;
   const int64_t start_ms_ = MonoMs();
   int64_t last_ms_ = MonoMs();
 };
@@ -67,12 +70,12 @@ Status PersistManager::LoadDataSet() {
 Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs) {
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
-  Progress progress("Loading " + path, size);
+  Progress progress("Loading " + path, size, "elements");
   SnapshotLoadOptions opts;
   opts.zset_limits = server_->zset_limits();
   opts.set_limits = server_->set_limits();
   opts.now_ms = WallMs();
-  opts.progress = [&](uint64_t done, uint64_t, uint64_t keys) { progress.Report(done, keys); };
+  opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   opts.on_aux = [&](std::string_view key, std::string_view value) {
     if (key != "functions") return Status::OK();
     std::string err = ScriptEngine::Of(*server_).functions().Restore(value, "FLUSH");
@@ -141,7 +144,7 @@ Status PersistManager::LoadLog(const Manifest& m) {
 Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
-  Progress progress("Loading " + path, size);
+  Progress progress("Loading " + path, size, "commands");
   Client client;
   ReplyBuilder reply;
   client.reply = &reply;
