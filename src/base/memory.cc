@@ -12,6 +12,9 @@
 extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp,
                        size_t newlen) __attribute__((weak));
 
+// Present only in sanitizer builds, whose allocator mallinfo2 cannot see.
+extern "C" size_t __sanitizer_get_current_allocated_bytes() __attribute__((weak));
+
 namespace rankd {
 
 size_t AllocatedBytes() {
@@ -23,6 +26,7 @@ size_t AllocatedBytes() {
     len = sizeof(allocated);
     if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0) return allocated;
   }
+  if (__sanitizer_get_current_allocated_bytes) return __sanitizer_get_current_allocated_bytes();
   struct mallinfo2 mi = mallinfo2();
   return mi.uordblks + mi.hblkhd;
 }

@@ -99,7 +99,12 @@ Status Server::Start() {
   return Status::OK();
 }
 
-void Server::Run() { loop_.Run(); }
+void Server::Run() {
+  loop_.Run();
+  // Shutting down: close every connection so each client's state is freed
+  // (OnClose) while the server still exists.
+  net_.CloseAll();
+}
 
 void Server::Cron() {
   const int64_t now = MonoMs();

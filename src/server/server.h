@@ -76,7 +76,7 @@ class Server : public ConnectionHandler {
   // Binds the listeners and starts the periodic cron. Returns an error if a
   // listener cannot bind.
   Status Start();
-  // Runs the event loop until shutdown.
+  // Runs the event loop until shutdown, then closes every connection.
   void Run();
   // Stops the loop after the current iteration (SHUTDOWN, SIGTERM).
   // `save`: SHUTDOWN SAVE / NOSAVE; by default main() writes a final
