@@ -7,6 +7,9 @@
 
 #include <cstdint>
 #include <ctime>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 namespace rankd {
 
@@ -36,5 +39,28 @@ inline int64_t MonoUs() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return int64_t{ts.tv_sec} * 1000000 + ts.tv_nsec / 1000;
 }
+
+// A monotonic millisecond clock read once per event-loop iteration
+// (TickCachedClock), for timestamps that need no precision: a key's last
+// access (OBJECT IDLETIME), a connection's last activity. Per thread, so
+// shards will each keep their own.
+inline thread_local int64_t g_cached_mono_ms = MonoMs();
+inline int64_t CachedMonoMs() { return g_cached_mono_ms; }
+inline void TickCachedClock() { g_cached_mono_ms = MonoMs(); }
+
+// Cheap elapsed-time measurement for per-command timing (slowlog,
+// commandstats): the CPU's invariant time-stamp counter where available,
+// converted with a rate calibrated once against CLOCK_MONOTONIC.
+inline uint64_t CycleNow() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return static_cast<uint64_t>(MonoUs());
+#endif
+}
+
+// Microseconds in `cycles` CycleNow() ticks. The first call calibrates
+// (about 2 ms).
+int64_t CyclesToUs(uint64_t cycles);
 
 }  // namespace rankd

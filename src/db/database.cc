@@ -23,7 +23,7 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     Touch(k);
     return nullptr;
   }
-  if (touch_access) e->access_ms = MonoMs();
+  if (touch_access) e->access_ms = CachedMonoMs();
   return e;
 }
 
@@ -36,7 +36,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   Entry* e = new Entry;
   e->key_bytes.assign(key);
   e->value = std::move(value);
-  e->access_ms = MonoMs();
+  e->access_ms = CachedMonoMs();
   table_.Insert(e);
   return e;
 }
@@ -45,7 +45,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   Entry* e = Find(key, false);
   if (!e) return Insert(key, std::move(value));
   e->value = std::move(value);
-  e->access_ms = MonoMs();
+  e->access_ms = CachedMonoMs();
   if (!keep_ttl) SetExpire(e, -1);
   return e;
 }

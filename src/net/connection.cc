@@ -90,7 +90,7 @@ void NetServer::ReadFrom(Connection* c) {
     return;
   }
   c->in_.Commit(static_cast<size_t>(n));
-  c->last_active_ms_ = MonoMs();
+  c->last_active_ms_ = CachedMonoMs();
   ProcessInput(c);
   if (c->killed_ || limits_.query_buffer_limit <= 0) return;
   const size_t held = c->in_.size() + c->parser_.pending_arg_bytes();
@@ -157,7 +157,7 @@ void NetServer::WriteTo(Connection* c) {
     Kill(c);
     return;
   }
-  if (wrote) c->last_active_ms_ = MonoMs();
+  if (wrote) c->last_active_ms_ = CachedMonoMs();
   if (c->out_pos_ == buf.size()) {
     buf.clear();
     if (buf.capacity() > kKeepOutputCapacity) std::string().swap(buf);

@@ -173,6 +173,7 @@ void EventLoop::RunOnce(int timeout_ms, bool run_timers) {
     if (errno != EINTR) LOG_WARNING("epoll_wait: %s", strerror(errno));
     n = 0;
   }
+  TickCachedClock();
   for (int i = 0; i < n; i++) DispatchFd(events[i].data.u64, events[i].events);
   removed_.clear();
   if (run_timers) {

@@ -140,8 +140,9 @@ void CpuSection(InfoWriter& w) {
 
 void CommandStatsSection(Server& s, InfoWriter& w) {
   w.Section("Commandstats");
-  for (auto& [name, calls_us] : s.stats().per_command) {
-    auto [calls, us] = calls_us;
+  for (auto& [spec, stat] : s.stats().per_command) {
+    const std::string& name = stat.name;
+    uint64_t calls = stat.calls, us = stat.usec;
     char buf[160];
     snprintf(buf, sizeof(buf), "calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=0,failed_calls=0",
              static_cast<unsigned long long>(calls), static_cast<unsigned long long>(us),

@@ -248,22 +248,22 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     if (!refusal.empty()) return c.reply->Error(refusal);
   }
   c.last_command.assign(full_name);
-  const int64_t start = MonoUs();
+  const uint64_t start = CycleNow();
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;
   propagated_ = false;
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
-  const int64_t duration = MonoUs() - start;
+  const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {
     stats_.dirty++;
     if (effect_log_ && (spec.flags & kWrite) && !propagated_) effect_log_->Append(c.db_index, args);
   }
   propagated_ = outer_propagated;
   stats_.total_commands++;
-  auto& per = stats_.per_command[full_name];
-  per.first++;
-  per.second += duration;
+  ServerStats::CommandStat& stat = stats_.per_command[&spec];
+  if (stat.calls++ == 0) stat.name.assign(full_name);
+  stat.usec += duration;
   if (!(spec.flags & kBlocking) || !c.blocked.active) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),

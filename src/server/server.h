@@ -50,8 +50,14 @@ struct ServerStats {
   uint64_t last_sample_commands = 0;
   int64_t last_sample_ms = 0;
   double ops_per_sec = 0;
-  // Per-command calls and microseconds (INFO commandstats).
-  absl::flat_hash_map<std::string, std::pair<uint64_t, uint64_t>, StrHash, StrEq> per_command;
+  // Per-command calls and microseconds (INFO commandstats), keyed by spec
+  // (a pointer hash, not a string hash, on the hot path).
+  struct CommandStat {
+    std::string name;  // "get", "client|list"
+    uint64_t calls = 0;
+    uint64_t usec = 0;
+  };
+  absl::flat_hash_map<const CommandSpec*, CommandStat> per_command;
 };
 
 class ScriptEngine;

@@ -1,0 +1,31 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "base/clock.h"
+
+namespace rankd {
+namespace {
+
+// Ticks of CycleNow() per microsecond, measured over ~2 ms of wall time.
+double CalibrateTicksPerUs() {
+#if defined(__x86_64__)
+  const int64_t us0 = MonoUs();
+  const uint64_t t0 = CycleNow();
+  int64_t us1;
+  do {
+    us1 = MonoUs();
+  } while (us1 - us0 < 2000);
+  const uint64_t t1 = CycleNow();
+  return static_cast<double>(t1 - t0) / static_cast<double>(us1 - us0);
+#else
+  return 1.0;
+#endif
+}
+
+}  // namespace
+
+int64_t CyclesToUs(uint64_t cycles) {
+  static const double ticks_per_us = CalibrateTicksPerUs();
+  return static_cast<int64_t>(static_cast<double>(cycles) / ticks_per_us);
+}
+
+}  // namespace rankd
