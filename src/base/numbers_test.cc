@@ -1,0 +1,78 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "base/numbers.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "gtest/gtest.h"
+
+namespace rankd {
+namespace {
+
+std::string Printf17g(double d) {
+  char buf[64];
+  int n = snprintf(buf, sizeof(buf), "%.17g", d);
+  return std::string(buf, n);
+}
+
+TEST(NumbersTest, FormatDoubleMatchesPrintfOnRandomDoubles) {
+  const uint64_t seed = 20261129;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 300000; i++) {
+    double d;
+    uint64_t bits = rng();
+    std::memcpy(&d, &bits, sizeof(d));
+    if (i % 3 == 1) d = static_cast<double>(rng() % 100000) / 100.0;
+    if (i % 3 == 2) d = static_cast<double>(static_cast<int64_t>(rng() % 2000000) - 1000000);
+    if (std::isnan(d) || std::isinf(d)) continue;
+    ASSERT_EQ(FormatDouble(d), Printf17g(d)) << "seed " << seed << " i " << i;
+  }
+}
+
+TEST(NumbersTest, FormatDoubleSpecialValues) {
+  EXPECT_EQ(FormatDouble(1.1), "1.1000000000000001");
+  EXPECT_EQ(FormatDouble(0.0), "0");
+  EXPECT_EQ(FormatDouble(-0.0), "-0");
+  EXPECT_EQ(FormatDouble(1e17), "1e+17");
+  EXPECT_EQ(FormatDouble(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(FormatDouble(-std::numeric_limits<double>::infinity()), "-inf");
+  EXPECT_EQ(FormatDouble(std::numeric_limits<double>::denorm_min()),
+            Printf17g(std::numeric_limits<double>::denorm_min()));
+}
+
+TEST(NumbersTest, ParseInt64IsStrict) {
+  int64_t v;
+  EXPECT_TRUE(ParseInt64("0", &v) && v == 0);
+  EXPECT_TRUE(ParseInt64("-9223372036854775808", &v) && v == INT64_MIN);
+  EXPECT_TRUE(ParseInt64("9223372036854775807", &v) && v == INT64_MAX);
+  for (const char* bad : {"", "-", "-0", "+1", "01", " 1", "1 ", "9223372036854775808", "1a"}) {
+    EXPECT_FALSE(ParseInt64(bad, &v)) << bad;
+  }
+}
+
+TEST(NumbersTest, ParseDoubleFollowsRedisString2d) {
+  double d;
+  EXPECT_TRUE(ParseDouble("inf", &d) && std::isinf(d));
+  EXPECT_TRUE(ParseDouble("-1e5", &d) && d == -1e5);
+  EXPECT_TRUE(ParseDouble("0x1p3", &d) && d == 8);
+  for (const char* bad : {"", " 1", "1 ", "nan", "1e400", "1e-400", "abc", "1,5"}) {
+    EXPECT_FALSE(ParseDouble(bad, &d)) << bad;
+  }
+  EXPECT_FALSE(ParseDouble(std::string_view("1\0", 2), &d));
+}
+
+TEST(NumbersTest, ParseDoubleLooseAcceptsWhatRangeBoundsAccept) {
+  double d;
+  EXPECT_TRUE(ParseDoubleLoose("", &d) && d == 0);
+  EXPECT_TRUE(ParseDoubleLoose(" 5", &d) && d == 5);
+  EXPECT_TRUE(ParseDoubleLoose("1e400", &d) && std::isinf(d));
+  EXPECT_FALSE(ParseDoubleLoose("nan", &d));
+  EXPECT_FALSE(ParseDoubleLoose("5x", &d));
+}
+
+}  // namespace
+}  // namespace rankd
