@@ -3,18 +3,21 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all setup build run test unit integration asan bench clean
+.PHONY: all setup configure build run test unit integration asan bench clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh
 
-build: setup
+configure: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+run: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target rankd
 	@mkdir -p data
 	./$(BUILD)/rankd --bind 127.0.0.1 --port $(PORT) --dir ./data
 
