@@ -13,30 +13,9 @@ MEMBERS=${MEMBERS:-1000000}
 RANKD_PORT=${RANKD_PORT:-17411}
 REDIS_PORT=${REDIS_PORT:-17412}
 
-RANK='local rank = 0 
-local score = redis.call('"'"'zscore'"'"', KEYS[1], KEYS[2]) 
-if not(score) then
-    score=0 
-else 
-    score=math.floor(score) 
-    local firstScore = redis.call('"'"'zrevrangebyscore'"'"', KEYS[1], score+1, score, '"'"'limit'"'"', 0, 1) 
-    rank=redis.call('"'"'zrevrank'"'"', KEYS[1], firstScore[1]) 
-end 
-return {score,rank}'
-PAGE='local list = redis.call('"'"'zrevrange'"'"', KEYS[1], ARGV[1], ARGV[2], '"'"'withscores'"'"') 
-local result={} 
-local i = 1 
-for k,v in pairs(list) do 
-    if k%2 == 0 then 
-        local teamId = list[k-1] 
-        local score = math.floor(v) 
-        local firstScore = redis.call('"'"'zrevrangebyscore'"'"', KEYS[1], score+1, score, '"'"'limit'"'"', 0, 1) 
-        local rank=redis.call('"'"'zrevrank'"'"', KEYS[1], firstScore[1]) 
-        local l = {teamId=teamId, contributionValue=score, teamRank=rank+1} 
-        result[i] = l i = i + 1 
-    end 
-end 
-return cjson.encode(result)'
+SEEDS="$(dirname "$0")/../tests/seed_scripts"  # seed 000's scripts, verbatim
+RANK=$(cat "$SEEDS/seed000_rank.lua")
+PAGE=$(cat "$SEEDS/seed000_page.lua")
 
 cleanup() {
   redis-cli -p "$RANKD_PORT" shutdown nosave >/dev/null 2>&1 || true

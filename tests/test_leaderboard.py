@@ -12,39 +12,13 @@ import pytest
 import redis
 
 from server_process import target_is_redis
-from util import wait_until
+from util import seed_script, wait_until
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="LB.* is rankd's own family")
 
 # Seed 000's scripts, verbatim apart from whitespace.
-SEED_RANK = """
-local rank = 0
-local score = redis.call('zscore', KEYS[1], KEYS[2])
-if not(score) then
-    score=0
-else
-    score=math.floor(score)
-    local firstScore = redis.call('zrevrangebyscore', KEYS[1], score+1, score, 'limit', 0, 1)
-    rank=redis.call('zrevrank', KEYS[1], firstScore[1])
-end
-return {score,rank}
-"""
-SEED_PAGE = """
-local list = redis.call('zrevrange', KEYS[1], ARGV[1], ARGV[2], 'withscores')
-local result={}
-local i = 1
-for k,v in pairs(list) do
-    if k%2 == 0 then
-        local teamId = list[k-1]
-        local score = math.floor(v)
-        local firstScore = redis.call('zrevrangebyscore', KEYS[1], score+1, score, 'limit', 0, 1)
-        local rank=redis.call('zrevrank', KEYS[1], firstScore[1])
-        local l = {teamId=teamId, contributionValue=score, teamRank=rank+1}
-        result[i] = l i = i + 1
-    end
-end
-return cjson.encode(result)
-"""
+SEED_RANK = seed_script("seed000_rank.lua")
+SEED_PAGE = seed_script("seed000_page.lua")
 MAX = 2 ** 31 - 1  # the seed's Integer.MAX
 
 

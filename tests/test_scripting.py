@@ -15,43 +15,17 @@ import pytest
 
 from resp_client import RespClient, RespError
 from server_process import target_is_redis
+from util import seed_script
 
 pytestmark = pytest.mark.differential
 
 # ---- seed 000: leaderboard scripts, verbatim --------------------------------------------
 
-SEED000_ADD = """local score = redis.call('zscore', KEYS[1], KEYS[2]) 
-if not(score) then
-	score=0 
-end 
-score=math.floor(score) + tonumber(ARGV[1]) + tonumber(ARGV[2]) 
-redis.call('zadd', KEYS[1], score, KEYS[2]) return 1"""
+SEED000_ADD = seed_script("seed000_add.lua")
 
-SEED000_RANK = """local rank = 0 
-local score = redis.call('zscore', KEYS[1], KEYS[2]) 
-if not(score) then
-    score=0 
-else 
-    score=math.floor(score) 
-    local firstScore = redis.call('zrevrangebyscore', KEYS[1], score+1, score, 'limit', 0, 1) 
-    rank=redis.call('zrevrank', KEYS[1], firstScore[1]) 
-end 
-return {score,rank}"""
+SEED000_RANK = seed_script("seed000_rank.lua")
 
-SEED000_PAGE = """local list = redis.call('zrevrange', KEYS[1], ARGV[1], ARGV[2], 'withscores') 
-local result={} 
-local i = 1 
-for k,v in pairs(list) do 
-    if k%2 == 0 then 
-        local teamId = list[k-1] 
-        local score = math.floor(v) 
-        local firstScore = redis.call('zrevrangebyscore', KEYS[1], score+1, score, 'limit', 0, 1) 
-        local rank=redis.call('zrevrank', KEYS[1], firstScore[1]) 
-        local l = {teamId=teamId, contributionValue=score, teamRank=rank+1} 
-        result[i] = l i = i + 1 
-    end 
-end 
-return cjson.encode(result)"""
+SEED000_PAGE = seed_script("seed000_page.lua")
 
 # The seed's three-command rank lookup (zscore, zrevrangebyscore limit, zrevrank) as one script.
 SEED000_STEPS = """local s = redis.call('zscore', KEYS[1], KEYS[2])

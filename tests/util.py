@@ -54,3 +54,12 @@ def wait_until(predicate, timeout=10.0, interval=0.02, message="condition not re
         if time.monotonic() >= deadline:
             raise AssertionError("%s (after %.1fs; last value %r)" % (message, timeout, last))
         time.sleep(interval)
+
+
+def seed_script(name):
+    """The text of a Lua script from seed 000, kept verbatim in tests/seed_scripts/."""
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_scripts", name)
+    with open(path) as f:
+        text = f.read()
+    return text[:-1] if text.endswith("\n") else text
