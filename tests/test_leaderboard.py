@@ -158,3 +158,35 @@ def test_restart_keeps_order_and_stamps(server_factory, tmp_path, mode):
     seq = d.execute_command("LB.INFO", "desc")[-1]
     d.execute_command("LB.ADD", "desc", 99, "late")
     assert d.execute_command("LB.STAMP", "desc", "late")[0] == seq
+
+
+@pytest.mark.parametrize("mode", ["log", "rewrite"])
+def test_store_into_board_survives_restart(server_factory, tmp_path, mode):
+    # Store commands into a board keep it a board (unchanged members keep
+    # their stamps, the rest take new sequences); the log replays it exactly.
+    p = start(server_factory, tmp_path)
+    c = p.client()
+    c.execute_command("LB.CREATE", "lb", "ORDER", "ASC", "TIES", "LAST")
+    c.execute_command("LB.ADD", "lb", "AT", 1_700_000_000_000, 5, "a", 5, "b", 1, "c", 3, "d")
+    c.zadd("in", {"a": 5, "b": 2, "e": 4, "f": 4})
+    assert c.zunionstore("lb", ["lb", "in"], aggregate="MIN") == 6
+    assert c.execute_command("LB.STAMP", "lb", "a") == [1, 1_700_000_000_000]
+    assert [c.execute_command("LB.STAMP", "lb", m)[0] for m in "bef"] == [5, 6, 7]
+    assert c.zrangestore("lb", "lb", 1, -1) == 5
+    assert c.zinterstore("lb", {"lb": 1, "in": 0}) == 4  # b d e f a -> b e f a
+    if mode == "rewrite":
+        assert c.bgrewriteaof()
+        wait_until(lambda: c.info("persistence")["aof_rewrite_in_progress"] == 0
+                   and c.info("persistence")["aof_rewrites"] == 1)
+        assert c.zdiffstore("lb", ["lb", "nothing"]) == 4
+        c.zunionstore("lb", {"lb": 2})
+    c.execute_command("LB.CREATE", "gone")
+    c.execute_command("LB.ADD", "gone", 1, "x")
+    assert c.zinterstore("gone", ["gone", "in"]) == 0
+    before = board_state(c, "lb")
+    assert before[0][1] == 1  # still a board
+    p.proc.kill()
+    p.proc.wait(10)
+    d = start(server_factory, tmp_path).client()
+    assert board_state(d, "lb") == before
+    assert d.exists("gone") == 0

@@ -6,7 +6,8 @@
 // union and intersection visit the inputs smallest first (a stable sort, as
 // glibc's merge-sort qsort is), which fixes the order of floating-point
 // sums. The score arithmetic (NaN and infinity rules) is core/zset_algebra.h.
-// Plain sets are inputs with score 1.
+// Plain sets are inputs with score 1. A store into a leaderboard keeps it a
+// board (server/lb_store.h).
 
 #include <algorithm>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/zset_algebra.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
+#include "server/lb_store.h"
 #include "server/server.h"
 #include "server/zset_common.h"
 #include "server/zset_handlers.h"
@@ -216,16 +218,8 @@ void AlgebraGeneric(CommandContext& ctx, SetOp op, bool store) {
     });
     return ReplyList(ctx.reply, result, MaybeScores(ctx.reply, a.withscores));
   }
-  Database& db = ctx.db();
-  std::string_view dst = ctx.arg(1);
-  if (result.empty()) {
-    if (db.Delete(dst)) db.Touch(dst);
-    return ctx.reply.Integer(0);
-  }
   // The inputs are not used past this point: dst may be one of them.
-  db.Set(dst, Value(BuildZSet(result, ctx.server.zset_limits(), BuildOrder::kWhole)));
-  db.Touch(dst);
-  ctx.reply.Integer(static_cast<int64_t>(result.size()));
+  StoreZSetResult(ctx, ctx.arg(1), result, BuildOrder::kWhole);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // Redis walks the offset, we compute the rank.
 
 #include "server/errors.h"
+#include "server/lb_store.h"
 #include "server/server.h"
 #include "server/zset_common.h"
 #include "server/zset_handlers.h"
@@ -70,12 +71,6 @@ void ZRangeStore(CommandContext& ctx) {
   // Copy before writing: src and dst may be the same key.
   ScoredMembers items;
   if (src) items = CopySlice(*src, SelectRange(*src, a));
-  Database& db = ctx.db();
-  std::string_view dst = ctx.arg(1);
-  if (items.empty()) {
-    if (db.Delete(dst)) db.Touch(dst);
-    return ctx.reply.Integer(0);
-  }
   // Redis 7.0 starts a rank range's result as a skiplist when its length is
   // known to exceed the limits, else (and for score / lex ranges) as a
   // listpack it fills in order.
@@ -83,9 +78,7 @@ void ZRangeStore(CommandContext& ctx) {
   const BuildOrder order = a.by == ZRangeArgs::By::kRank && items.size() > limits.max_compact_entries
                                ? BuildOrder::kWhole
                                : BuildOrder::kSequential;
-  db.Set(dst, Value(BuildZSet(items, limits, order)));
-  db.Touch(dst);
-  ctx.reply.Integer(static_cast<int64_t>(items.size()));
+  StoreZSetResult(ctx, ctx.arg(1), items, order);  // a board stays one (lb_store.h)
 }
 
 }  // namespace rankd
