@@ -14,7 +14,7 @@ namespace {
 
 constexpr size_t kMinCapacity = 8;
 constexpr uint8_t kMaxDist = 255;  // displacement <= 254
-// Grow past 90% full by 1.25x (average load ~0.8: ~6.2 bytes per element;
+// Grow past 90% full by 1.25x (average load ~0.8: ~6.7 bytes per element;
 // a rehash reads each member once, amortized ~4 reads per insert); shrink
 // below 1/4 full to 1/2 full.
 constexpr size_t kLoadNum = 9, kLoadDen = 10;
@@ -34,16 +34,29 @@ uint64_t MemberIndex::Hash(std::string_view member) {
   return h ^ (h >> 29);
 }
 
-MemberIndex::~MemberIndex() { std::free(slots_); }
+MemberIndex::~MemberIndex() { std::free(groups_); }
 
 void MemberIndex::Allocate(size_t cap) {
   cap_ = cap;
-  total_ = cap + SlackFor(cap);
-  // One block: handles first (4-byte aligned), then the dist bytes.
-  char* mem = static_cast<char*>(std::calloc(total_, sizeof(Handle) + 1));
-  if (mem == nullptr) std::abort();
-  slots_ = reinterpret_cast<Handle*>(mem);
-  dist_ = reinterpret_cast<uint8_t*>(mem + total_ * sizeof(Handle));
+  const size_t groups = (cap + SlackFor(cap) + kGroupSlots - 1) / kGroupSlots;
+  total_ = groups * kGroupSlots;
+  groups_ = static_cast<Group*>(std::aligned_alloc(alignof(Group), groups * sizeof(Group)));
+  if (groups_ == nullptr) std::abort();
+  std::memset(static_cast<void*>(groups_), 0, groups * sizeof(Group));
+}
+
+void MemberIndex::SetSlot(size_t i, Handle h, uint8_t dist, uint32_t tag) {
+  Group& g = groups_[i / kGroupSlots];
+  const size_t k = i % kGroupSlots;
+  g.handles[k] = h;
+  g.dist[k] = dist;
+  g.tags = (g.tags & ~(3u << (2 * k))) | (tag << (2 * k));
+}
+
+void MemberIndex::MoveSlot(size_t from, size_t to, uint8_t dist) {
+  const Group& g = groups_[from / kGroupSlots];
+  const size_t k = from % kGroupSlots;
+  SetSlot(to, g.handles[k], dist, (g.tags >> (2 * k)) & 3u);
 }
 
 uint64_t MemberIndex::MinHashOfHome(size_t home) const {
@@ -54,11 +67,18 @@ uint64_t MemberIndex::MinHashOfHome(size_t home) const {
 MemberIndex::Handle MemberIndex::Find(std::string_view member, uint64_t hash) const {
   if (size_ == 0) return RecordArena::kNoHandle;
   const size_t home = Home(hash);
-  for (size_t i = home; i < total_ && dist_[i] != 0; ++i) {
-    size_t h = HomeAt(i);
-    if (h < home) continue;
+  const uint32_t tag = TagOf(hash);
+  const Group* g = &groups_[home / kGroupSlots];
+  size_t k = home % kGroupSlots;
+  for (size_t i = home; i < total_; ++i) {
+    const uint8_t d = g->dist[k];
+    if (d == 0) break;
+    const size_t h = i - (d - 1);
     if (h > home) break;
-    if (arena_->Member(slots_[i]) == member) return slots_[i];
+    if (h == home && ((g->tags >> (2 * k)) & 3u) == tag && arena_->Member(g->handles[k]) == member) {
+      return g->handles[k];
+    }
+    if (++k == kGroupSlots) k = 0, ++g;
   }
   return RecordArena::kNoHandle;
 }
@@ -66,43 +86,47 @@ MemberIndex::Handle MemberIndex::Find(std::string_view member, uint64_t hash) co
 bool MemberIndex::TryPlace(Handle h, uint64_t hash) {
   const size_t home = Home(hash);
   size_t i = home;
-  while (i < total_ && dist_[i] != 0 && HomeAt(i) <= home) ++i;
+  while (i < total_ && Dist(i) != 0 && HomeAt(i) <= home) ++i;
   if (i >= total_ || i - home >= kMaxDist - 1) return false;
   size_t e = i;
-  for (; e < total_ && dist_[e] != 0; ++e) {
-    if (dist_[e] == kMaxDist) return false;  // cannot shift it further
+  for (; e < total_ && Dist(e) != 0; ++e) {
+    if (Dist(e) == kMaxDist) return false;  // cannot shift it further
   }
   if (e >= total_) return false;
   // Invariant: [i, e) are residents with home > `home`; shift them right.
-  std::memmove(&slots_[i + 1], &slots_[i], (e - i) * sizeof(Handle));
-  for (size_t k = e; k > i; --k) dist_[k] = dist_[k - 1] + 1;
-  slots_[i] = h;
-  dist_[i] = static_cast<uint8_t>(i - home + 1);
+  for (size_t k = e; k > i; --k) MoveSlot(k - 1, k, Dist(k - 1) + 1);
+  SetSlot(i, h, static_cast<uint8_t>(i - home + 1), TagOf(hash));
   return true;
 }
 
 void MemberIndex::Rehash(size_t new_cap) {
-  Handle* old_slots = slots_;
-  uint8_t* old_dist = dist_;
-  const size_t old_total = total_;
+  Group* old = groups_;
+  const size_t old_groups = total_ / kGroupSlots;
   for (;;) {
     Allocate(std::max(new_cap, kMinCapacity));
     bool ok = true;
-    constexpr size_t kAhead = 8;  // prefetch records: each read is a cache miss
-    for (size_t i = 0; i < old_total && ok; ++i) {
-      if (i + kAhead < old_total && old_dist[i + kAhead] != 0) arena_->Prefetch(old_slots[i + kAhead]);
-      if (old_dist[i] == 0) continue;
-      ok = TryPlace(old_slots[i], Hash(arena_->Member(old_slots[i])));
+    for (size_t g = 0; g < old_groups && ok; ++g) {
+      // Prefetch the next group's records: each read is a cache miss.
+      if (g + 1 < old_groups) {
+        for (size_t k = 0; k < kGroupSlots; ++k) {
+          if (old[g + 1].dist[k] != 0) arena_->Prefetch(old[g + 1].handles[k]);
+        }
+      }
+      for (size_t k = 0; k < kGroupSlots && ok; ++k) {
+        if (old[g].dist[k] == 0) continue;
+        const Handle h = old[g].handles[k];
+        ok = TryPlace(h, Hash(arena_->Member(h)));
+      }
     }
     if (ok) break;
-    std::free(slots_);
+    std::free(groups_);
     if (new_cap > 64 * (size_ + 16)) {
       std::fprintf(stderr, "rankd: member index cannot place elements (hash flood?)\n");
       std::abort();  // CHECK
     }
     new_cap = new_cap * 2;
   }
-  std::free(old_slots);
+  std::free(old);
 }
 
 void MemberIndex::Reserve(size_t n) {
@@ -111,9 +135,8 @@ void MemberIndex::Reserve(size_t n) {
 }
 
 void MemberIndex::Clear() {
-  std::free(slots_);
-  slots_ = nullptr;
-  dist_ = nullptr;
+  std::free(groups_);
+  groups_ = nullptr;
   cap_ = total_ = size_ = 0;
 }
 
@@ -127,16 +150,13 @@ void MemberIndex::Erase(Handle h, uint64_t hash) {
   const size_t home = Home(hash);
   size_t i = home;
   for (;; ++i) {
-    if (i >= total_ || dist_[i] == 0 || HomeAt(i) > home) std::abort();  // CHECK: absent
-    if (slots_[i] == h) break;
+    if (i >= total_ || Dist(i) == 0 || HomeAt(i) > home) std::abort();  // CHECK: absent
+    if (HandleAt(i) == h) break;
   }
   // Backward-shift deletion keeps clusters contiguous and sorted.
   size_t j = i + 1;
-  for (; j < total_ && dist_[j] > 1; ++j) {
-    slots_[j - 1] = slots_[j];
-    dist_[j - 1] = dist_[j] - 1;
-  }
-  dist_[j - 1] = 0;
+  for (; j < total_ && Dist(j) > 1; ++j) MoveSlot(j, j - 1, Dist(j) - 1);
+  SetSlot(j - 1, 0, 0, 0);
   --size_;
   if (cap_ > kMinCapacity && size_ * 4 < cap_) Rehash(size_ * 2);
 }
@@ -148,39 +168,44 @@ uint64_t MemberIndex::Scan(uint64_t cursor, size_t count, absl::FunctionRef<void
   // After a resize the cursor may fall inside a home: filter that one home.
   const bool filter_first = cursor != MinHashOfHome(first);
   size_t i = first;
-  while (i < total_ && dist_[i] != 0 && HomeAt(i) < first) ++i;
+  while (i < total_ && Dist(i) != 0 && HomeAt(i) < first) ++i;
   size_t visited = 0;
   for (;;) {
-    while (i < total_ && dist_[i] == 0) ++i;
+    while (i < total_ && Dist(i) == 0) ++i;
     if (i >= total_) return 0;
     const size_t home = HomeAt(i);
     if (visited >= count) return MinHashOfHome(home);  // home > first, so nonzero
-    for (; i < total_ && dist_[i] != 0 && HomeAt(i) == home; ++i) {
-      if (home == first && filter_first && Hash(arena_->Member(slots_[i])) < cursor) continue;
-      fn(slots_[i]);
+    for (; i < total_ && Dist(i) != 0 && HomeAt(i) == home; ++i) {
+      if (home == first && filter_first && Hash(arena_->Member(HandleAt(i))) < cursor) continue;
+      fn(HandleAt(i));
       ++visited;
     }
   }
 }
 
 void MemberIndex::MapHandles(absl::FunctionRef<Handle(Handle)> fn) {
-  for (size_t i = 0; i < total_; ++i) {
-    if (dist_[i] != 0) slots_[i] = fn(slots_[i]);
+  for (size_t g = 0; g < total_ / kGroupSlots; ++g) {
+    for (size_t k = 0; k < kGroupSlots; ++k) {
+      if (groups_[g].dist[k] != 0) groups_[g].handles[k] = fn(groups_[g].handles[k]);
+    }
   }
 }
 
 std::string MemberIndex::CheckInvariants() const {
   size_t n = 0, last_home = 0;
   for (size_t i = 0; i < total_; ++i) {
-    if (dist_[i] == 0) continue;
+    if (Dist(i) == 0) continue;
     ++n;
-    std::string_view m = arena_->Member(slots_[i]);
+    std::string_view m = arena_->Member(HandleAt(i));
     uint64_t hash = Hash(m);
     if (HomeAt(i) != Home(hash)) return "index: element not at its home's probe position";
+    if (((groups_[i / kGroupSlots].tags >> (2 * (i % kGroupSlots))) & 3u) != TagOf(hash)) {
+      return "index: wrong hash tag";
+    }
     if (HomeAt(i) < last_home) return "index: homes not ascending";
-    if (i > 0 && dist_[i] > 1 && dist_[i - 1] == 0) return "index: cluster has a hole";
+    if (i > 0 && Dist(i) > 1 && Dist(i - 1) == 0) return "index: cluster has a hole";
     last_home = HomeAt(i);
-    if (Find(m, hash) != slots_[i]) return "index: element not found by its bytes";
+    if (Find(m, hash) != HandleAt(i)) return "index: element not found by its bytes";
   }
   if (n != size_) return "index: size mismatch";
   if (cap_ > 0 && size_ * kLoadDen > cap_ * kLoadNum) return "index: over max load";

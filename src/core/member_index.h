@@ -3,8 +3,18 @@
 // MemberIndex maps a member's bytes to its record Handle in O(1) expected
 // time, and iterates for ZSCAN with Redis's guarantee. It stores only 4-byte
 // handles (the member bytes stay in the RecordArena) plus one byte of probe
-// metadata per slot: 5 bytes per slot, ~6.2 bytes per element.
+// metadata and a 2-bit hash tag per slot, packed 12 slots to a 64-byte
+// cache line: 5.33 bytes per slot, ~6.7 bytes per element on average.
 // Not thread-safe.
+//
+// Slot layout (one cache line per group of 12 consecutive slots, so a probe
+// usually touches one line for metadata and handle together):
+//
+//   | handle[12] (48 B) | dist[12] (12 B) | tags (4 B: 2 bits per slot) |
+//
+// The tag is 2 low bits of the hash: a lookup reads a record only for a
+// resident with the same home *and* the same tag (~1.1 record reads per
+// successful lookup at load 0.9 instead of ~1.45).
 //
 // Design: open addressing with linear probing and Robin Hood insertion,
 // where an element's home slot is a monotone function of its 64-bit hash:
@@ -20,8 +30,8 @@
 //   after cap absorb the last cluster.
 //
 // A lookup skips residents whose home is below its own (read from `dist`,
-// no memory access) and compares bytes only against residents with the
-// same home, ~1-1.5 record reads per lookup at load 0.9 (the maximum).
+// no record access) and compares bytes only against residents with the
+// same home and tag.
 //
 // SCAN: the cursor is a hash threshold T; a call visits every element whose
 // hash is >= T in ascending home order, whole homes at a time, and returns
@@ -82,18 +92,35 @@ class MemberIndex {
   // the same member bytes (used when the arena is compacted). O(capacity).
   void MapHandles(absl::FunctionRef<Handle(Handle)> fn);
 
-  // Bytes of the slot arrays. O(1).
-  size_t MemoryUsage() const { return total_ * (sizeof(Handle) + 1); }
+  // Bytes of the slot groups. O(1).
+  size_t MemoryUsage() const { return total_ / kGroupSlots * sizeof(Group); }
 
   // "" if every element sits at or after its home, homes ascend, each
-  // element is found by its own bytes, and size() matches; else a message.
+  // element is found by its own bytes, tags match, and size() matches;
+  // else a message.
   std::string CheckInvariants() const;
 
  private:
+  static constexpr size_t kGroupSlots = 12;
+  // One cache line: slots [12 g, 12 g + 12). dist 0: empty; else
+  // 1 + (slot - home). tags: bits [2k, 2k + 2) belong to slot k.
+  struct alignas(64) Group {
+    Handle handles[kGroupSlots];
+    uint8_t dist[kGroupSlots];
+    uint32_t tags;
+  };
+  static_assert(sizeof(Group) == 64, "a group is one cache line");
+
+  static uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash) & 3u; }
   size_t Home(uint64_t hash) const {
     return static_cast<size_t>((static_cast<unsigned __int128>(hash) * cap_) >> 64);
   }
-  size_t HomeAt(size_t slot) const { return slot - (dist_[slot] - 1); }
+  uint8_t Dist(size_t i) const { return groups_[i / kGroupSlots].dist[i % kGroupSlots]; }
+  Handle HandleAt(size_t i) const { return groups_[i / kGroupSlots].handles[i % kGroupSlots]; }
+  size_t HomeAt(size_t i) const { return i - (Dist(i) - 1); }
+  // Copies slot `from` to slot `to` with displacement `dist` (tag too).
+  void MoveSlot(size_t from, size_t to, uint8_t dist);
+  void SetSlot(size_t i, Handle h, uint8_t dist, uint32_t tag);
   // The smallest hash whose home is `home` (exact inverse of Home()).
   uint64_t MinHashOfHome(size_t home) const;
   // Places h; false (nothing changed) if a probe limit would be exceeded.
@@ -103,10 +130,9 @@ class MemberIndex {
   void Allocate(size_t cap);
 
   const RecordArena* arena_;
-  Handle* slots_ = nullptr;  // total_ entries
-  uint8_t* dist_ = nullptr;  // total_ entries, in the same allocation
+  Group* groups_ = nullptr;  // total_ / kGroupSlots groups
   size_t cap_ = 0;           // number of home slots
-  size_t total_ = 0;         // cap_ + slack
+  size_t total_ = 0;         // cap_ + slack, a multiple of kGroupSlots
   size_t size_ = 0;
 };
 
