@@ -34,6 +34,8 @@ class BoardView {
  public:
   explicit BoardView(const SortedSet& z);
 
+  // The set viewed.
+  const SortedSet& set() const { return z_; }
   bool is_board() const { return is_board_; }
   // The policy in use (the default one for a plain sorted set).
   const BoardPolicy& policy() const { return policy_; }

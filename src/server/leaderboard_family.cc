@@ -29,14 +29,67 @@
 namespace rankd {
 namespace {
 
-// The sorted set at args[1] for a read, or nullptr with *done set when the
-// handler has already replied (WRONGTYPE).
-const SortedSet* ReadBoard(CommandContext& ctx, bool* done) {
+// Parses args[first, first + n) as integers >= `min` (a count, a rank) into
+// out[0..n). Replies and returns false otherwise: every argument is checked
+// for being an integer before any for its bound.
+bool ParseIntArgs(CommandContext& ctx, size_t first, size_t n, int64_t min,
+                  std::string_view below_min, int64_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!ParseInt64(ctx.arg(first + i), &out[i])) {
+      ctx.reply.Error(err::kNotInteger);
+      return false;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i] < min) {
+      ctx.reply.Error(below_min);
+      return false;
+    }
+  }
+  return true;
+}
+
+// What a read replies when there is nothing to read: the key is missing, or
+// the request selects nothing whatever the board holds.
+enum class Nothing { kNull, kEmptyArray, kRankOne, kNoSuchKey };
+
+// The preamble every LB.* read shares, in this order: the trailing options
+// from args[options_from] (MODE, and OFFSET when `offset` is non-null;
+// options_from == 0: the caller parsed *mode itself), WRONGTYPE for
+// args[1], the `nothing` reply for a missing key or when `selects_nothing`,
+// and DENSE on a plain sorted set. Returns the view to operate on, or
+// nullopt when it has replied.
+std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, size_t options_from, RankMode* mode,
+                                          Nothing nothing, bool selects_nothing = false,
+                                          int64_t* offset = nullptr) {
+  if (options_from != 0) {
+    *mode = RankMode::kOrdinal;
+    if (std::string_view e = ParseRankOptions(ctx.args, options_from, mode, offset); !e.empty()) {
+      ctx.reply.Error(e);
+      return std::nullopt;
+    }
+  }
   bool wrong_type;
   const SortedSet* z = FindZSetRead(ctx, ctx.arg(1), &wrong_type);
-  *done = wrong_type;
-  if (wrong_type) ctx.reply.Error(err::kWrongType);
-  return z;
+  if (wrong_type) {
+    ctx.reply.Error(err::kWrongType);
+    return std::nullopt;
+  }
+  if (!z || selects_nothing) {
+    switch (nothing) {
+      case Nothing::kNull: ctx.reply.Null(); break;
+      case Nothing::kEmptyArray: ctx.reply.EmptyArray(); break;
+      case Nothing::kRankOne: ctx.reply.Integer(1); break;
+      case Nothing::kNoSuchKey: ctx.reply.Error(err::kNoSuchKey); break;
+    }
+    return std::nullopt;
+  }
+  BoardView v(*z);
+  if (*mode == RankMode::kDense && !v.dense()) {
+    ctx.reply.Error(err::kLbPlainDense);
+    return std::nullopt;
+  }
+  return v;
 }
 
 void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score) {
@@ -195,65 +248,42 @@ void LbLoad(CommandContext& ctx) {
 
 // LB.RANK key member [MODE m] -> [rank, score] or nil
 void LbRank(CommandContext& ctx) {
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 3, &mode, nullptr); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.Null();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
-  std::optional<double> s = z->Score(ctx.arg(2));
+  RankMode mode;
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kNull);
+  if (!v) return;
+  std::optional<double> s = v->set().Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
   // Tied modes need only the score: one score search, no position search.
   uint64_t pos = 0;
-  if (mode == RankMode::kOrdinal) pos = *v.PositionOf(ctx.arg(2));
+  if (mode == RankMode::kOrdinal) pos = *v->PositionOf(ctx.arg(2));
   ctx.reply.ArrayHeader(2);
-  ctx.reply.Integer(static_cast<int64_t>(v.RankAt(pos, *s, mode)));
+  ctx.reply.Integer(static_cast<int64_t>(v->RankAt(pos, *s, mode)));
   ctx.reply.Double(*s);
 }
 
 // LB.TOP key count [OFFSET n] [MODE m]
 void LbTop(CommandContext& ctx) {
   int64_t count, offset = 0;
-  if (!ParseInt64(ctx.arg(2), &count)) return ctx.reply.Error(err::kNotInteger);
-  if (count < 0) return ctx.reply.Error(err::kCountNegative);
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 3, &mode, &offset); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z || count == 0) return ctx.reply.EmptyArray();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
+  if (!ParseIntArgs(ctx, 2, 1, 0, err::kCountNegative, &count)) return;
+  RankMode mode;
+  std::optional<BoardView> v =
+      OpenBoardForRead(ctx, 3, &mode, Nothing::kEmptyArray, count == 0, &offset);
+  if (!v) return;
   const uint64_t first = static_cast<uint64_t>(offset);
-  ReplyRows(ctx.reply, v, first, first + static_cast<uint64_t>(count) - 1, mode);
+  ReplyRows(ctx.reply, *v, first, first + static_cast<uint64_t>(count) - 1, mode);
 }
 
 // LB.RANGE key minrank maxrank [MODE m]: every member holding those ranks.
 void LbRange(CommandContext& ctx) {
-  int64_t lo, hi;
-  if (!ParseInt64(ctx.arg(2), &lo) || !ParseInt64(ctx.arg(3), &hi)) {
-    return ctx.reply.Error(err::kNotInteger);
-  }
-  if (lo < 1 || hi < 1) return ctx.reply.Error(err::kLbRankPositive);
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 4, &mode, nullptr); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z || lo > hi) return ctx.reply.EmptyArray();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
-  auto span = v.PositionsForRanks(static_cast<uint64_t>(lo), static_cast<uint64_t>(hi), mode);
+  int64_t ranks[2];
+  if (!ParseIntArgs(ctx, 2, 2, 1, err::kLbRankPositive, ranks)) return;
+  const auto [lo, hi] = ranks;
+  RankMode mode;
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, lo > hi);
+  if (!v) return;
+  auto span = v->PositionsForRanks(static_cast<uint64_t>(lo), static_cast<uint64_t>(hi), mode);
   if (!span) return ctx.reply.EmptyArray();
-  ReplyRows(ctx.reply, v, span->first, span->second, mode);
+  ReplyRows(ctx.reply, *v, span->first, span->second, mode);
 }
 
 // LB.AROUND key member count [MODE m]: 2 * count + 1 rows around the member
@@ -261,24 +291,16 @@ void LbRange(CommandContext& ctx) {
 // either end; an empty array when the member is absent.
 void LbAround(CommandContext& ctx) {
   int64_t count;
-  if (!ParseInt64(ctx.arg(3), &count)) return ctx.reply.Error(err::kNotInteger);
-  if (count < 0) return ctx.reply.Error(err::kCountNegative);
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 4, &mode, nullptr); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.EmptyArray();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
-  std::optional<uint64_t> pos = v.PositionOf(ctx.arg(2));
+  if (!ParseIntArgs(ctx, 3, 1, 0, err::kCountNegative, &count)) return;
+  RankMode mode;
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray);
+  if (!v) return;
+  std::optional<uint64_t> pos = v->PositionOf(ctx.arg(2));
   if (!pos) return ctx.reply.EmptyArray();
-  const uint64_t c = static_cast<uint64_t>(count), n = v.size();
+  const uint64_t c = static_cast<uint64_t>(count), n = v->size();
   const uint64_t window = std::min(2 * std::min(c, n) + 1, n);
   const uint64_t first = std::min(*pos > c ? *pos - c : 0, n - std::min(window, n));
-  ReplyRows(ctx.reply, v, first, first + window - 1, mode);
+  ReplyRows(ctx.reply, *v, first, first + window - 1, mode);
 }
 
 // LB.RANKS key member [member ...] [MODE m]: rows in board order of the
@@ -289,12 +311,8 @@ void LbRanks(CommandContext& ctx) {
   if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode); !e.empty()) {
     return ctx.reply.Error(e);
   }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.EmptyArray();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 0, &mode, Nothing::kEmptyArray);
+  if (!v) return;
   struct Found {
     uint64_t pos;
     std::string_view member;
@@ -304,8 +322,8 @@ void LbRanks(CommandContext& ctx) {
   absl::flat_hash_map<std::string_view, bool> seen;
   for (size_t i = 2; i < end; ++i) {
     if (!seen.emplace(ctx.arg(i), true).second) continue;
-    if (std::optional<uint64_t> pos = v.PositionOf(ctx.arg(i))) {
-      found.push_back({*pos, ctx.arg(i), *z->Score(ctx.arg(i))});
+    if (std::optional<uint64_t> pos = v->PositionOf(ctx.arg(i))) {
+      found.push_back({*pos, ctx.arg(i), *v->set().Score(ctx.arg(i))});
     }
   }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.pos < b.pos; });
@@ -319,68 +337,51 @@ void LbRanks(CommandContext& ctx) {
     ctx.reply.Integer(static_cast<int64_t>(local));
     ctx.reply.Bulk(found[i].member);
     ctx.reply.Double(found[i].score);
-    ctx.reply.Integer(static_cast<int64_t>(v.RankAt(found[i].pos, found[i].score, mode)));
+    ctx.reply.Integer(static_cast<int64_t>(v->RankAt(found[i].pos, found[i].score, mode)));
   }
 }
 
 // LB.PERCENTILE key member -> percentile rank (0..100) or nil
 void LbPercentile(CommandContext& ctx) {
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  std::optional<double> s;
-  if (z) s = z->Score(ctx.arg(2));
+  RankMode mode;  // arity 3: no options
+  std::optional<BoardView> v = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNull);
+  if (!v) return;
+  std::optional<double> s = v->set().Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
-  ctx.reply.Double(BoardView(*z).Percentile(*s));
+  ctx.reply.Double(v->Percentile(*s));
 }
 
 // LB.RANKFOR key score [MODE m] -> the rank a member reaching `score` now gets
 void LbRankFor(CommandContext& ctx) {
   double score;
   if (!ParseDouble(ctx.arg(2), &score)) return ctx.reply.Error(err::kNotFloat);
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 3, &mode, nullptr); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.Integer(1);
-  BoardView v(*z);
-  if (!v.dense() && mode == RankMode::kDense) return ctx.reply.Error(err::kLbPlainDense);
-  if (!v.dense() && mode == RankMode::kOrdinal) {
+  RankMode mode;
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kRankOne);
+  if (!v) return;
+  if (!v->dense() && mode == RankMode::kOrdinal) {
     return ctx.reply.Error(err::kLbPlainOrdinalRankFor);
   }
-  ctx.reply.Integer(static_cast<int64_t>(v.RankFor(score, mode)));
+  ctx.reply.Integer(static_cast<int64_t>(v->RankFor(score, mode)));
 }
 
 // LB.SCOREAT key rank [MODE m] -> the score at that rank, or nil
 void LbScoreAt(CommandContext& ctx) {
   int64_t rank;
-  if (!ParseInt64(ctx.arg(2), &rank)) return ctx.reply.Error(err::kNotInteger);
-  if (rank < 1) return ctx.reply.Error(err::kLbRankPositive);
-  RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRankOptions(ctx.args, 3, &mode, nullptr); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.Null();
-  BoardView v(*z);
-  if (mode == RankMode::kDense && !v.dense()) return ctx.reply.Error(err::kLbPlainDense);
-  std::optional<double> s = v.ScoreAt(static_cast<uint64_t>(rank), mode);
+  if (!ParseIntArgs(ctx, 2, 1, 1, err::kLbRankPositive, &rank)) return;
+  RankMode mode;
+  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kNull);
+  if (!v) return;
+  std::optional<double> s = v->ScoreAt(static_cast<uint64_t>(rank), mode);
   if (!s) return ctx.reply.Null();
   ctx.reply.Double(*s);
 }
 
 // LB.INFO key -> map: board, order, ties, size, distinct, next-seq
 void LbInfo(CommandContext& ctx) {
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.Error(err::kNoSuchKey);
-  BoardView v(*z);
+  RankMode mode;  // arity 2: no options
+  std::optional<BoardView> opened = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNoSuchKey);
+  if (!opened) return;
+  const BoardView& v = *opened;
   ctx.reply.MapHeader(6);
   ctx.reply.Bulk("board");
   ctx.reply.Integer(v.is_board() ? 1 : 0);
@@ -394,18 +395,17 @@ void LbInfo(CommandContext& ctx) {
   if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.Distinct()));
   else ctx.reply.Null();
   ctx.reply.Bulk("next-seq");
-  if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(z->BoardNextSeq()));
+  if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.set().BoardNextSeq()));
   else ctx.reply.Null();
 }
 
 // LB.STAMP key member -> [seq, unix-ms] of the member's current score, or nil
 void LbStamp(CommandContext& ctx) {
-  bool done;
-  const SortedSet* z = ReadBoard(ctx, &done);
-  if (done) return;
-  if (!z) return ctx.reply.Null();
-  if (!z->board()) return ctx.reply.Error(err::kLbPlainWrite);
-  std::optional<BoardStamp> st = z->BoardStampOf(ctx.arg(2));
+  RankMode mode;  // arity 3: no options
+  std::optional<BoardView> v = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNull);
+  if (!v) return;
+  if (!v->is_board()) return ctx.reply.Error(err::kLbPlainWrite);
+  std::optional<BoardStamp> st = v->set().BoardStampOf(ctx.arg(2));
   if (!st) return ctx.reply.Null();
   ctx.reply.ArrayHeader(2);
   ctx.reply.Integer(static_cast<int64_t>(st->seq));

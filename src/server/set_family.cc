@@ -318,27 +318,14 @@ void SPop(CommandContext& ctx) {
 // SSCAN key cursor [MATCH pattern] [COUNT count]
 void SScan(CommandContext& ctx) {
   uint64_t cursor;
-  if (!ParseScanCursor(ctx.arg(2), &cursor)) return ctx.reply.Error(err::kInvalidCursor);
-  bool wrong_type;
-  PlainSet* s = FindSetRead(ctx, ctx.arg(1), &wrong_type);
-  if (!s && !wrong_type) {
-    ctx.reply.ArrayHeader(2);
-    ctx.reply.Bulk("0");
-    return ctx.reply.EmptyArray();
-  }
-  if (wrong_type) return ctx.reply.Error(err::kWrongType);
   ScanArgs scan;
-  if (std::string_view e = ParseScanArgs(ctx.args, 3, &scan); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
+  const PlainSet* s = OpenScan(ctx, &FindSetRead, &cursor, &scan);
+  if (!s) return;
   std::vector<std::string> items;
   uint64_t next = s->Scan(cursor, scan.count, [&](std::string_view m) {
     if (!scan.use_pattern || GlobMatch(scan.pattern, m)) items.emplace_back(m);
   });
-  ctx.reply.ArrayHeader(2);
-  ctx.reply.Bulk(FormatInt64(static_cast<int64_t>(next)));
-  ctx.reply.ArrayHeader(items.size());
-  for (const std::string& item : items) ctx.reply.Bulk(item);
+  ReplyScan(ctx.reply, next, items);
 }
 
 constexpr CommandSpec kSetCommands[] = {

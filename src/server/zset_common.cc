@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/numbers.h"
 #include "db/database.h"
+#include "server/errors.h"
 #include "server/keys_common.h"
 
 namespace rankd {
@@ -48,6 +50,42 @@ void DeleteEmptied(CommandContext& ctx, std::string_view key) {
   std::string k(key);  // `key` may view the entry being freed
   ctx.db().Delete(k);
   ctx.db().Touch(k);
+}
+
+template <class T>
+T* OpenScan(CommandContext& ctx, T* (*find)(CommandContext&, std::string_view, bool*),
+            uint64_t* cursor, ScanArgs* scan) {
+  if (!ParseScanCursor(ctx.arg(2), cursor)) {
+    ctx.reply.Error(err::kInvalidCursor);
+    return nullptr;
+  }
+  bool wrong_type;
+  T* obj = find(ctx, ctx.arg(1), &wrong_type);
+  if (!obj && !wrong_type) {
+    ReplyScan(ctx.reply, 0, {});
+    return nullptr;
+  }
+  if (wrong_type) {
+    ctx.reply.Error(err::kWrongType);
+    return nullptr;
+  }
+  if (std::string_view e = ParseScanArgs(ctx.args, 3, scan); !e.empty()) {
+    ctx.reply.Error(e);
+    return nullptr;
+  }
+  return obj;
+}
+template PlainSet* OpenScan(CommandContext&, PlainSet* (*)(CommandContext&, std::string_view, bool*),
+                            uint64_t*, ScanArgs*);
+template SortedSet* OpenScan(CommandContext&,
+                             SortedSet* (*)(CommandContext&, std::string_view, bool*), uint64_t*,
+                             ScanArgs*);
+
+void ReplyScan(ReplyBuilder& r, uint64_t next, const std::vector<std::string>& items) {
+  r.ArrayHeader(2);
+  r.Bulk(FormatInt64(static_cast<int64_t>(next)));
+  r.ArrayHeader(items.size());
+  for (const std::string& item : items) r.Bulk(item);
 }
 
 void ReplyListHeader(ReplyBuilder& r, size_t n, ListShape shape) {

@@ -40,6 +40,18 @@ PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_ty
 // modified.
 void DeleteEmptied(CommandContext& ctx, std::string_view key);
 
+// ---- SSCAN / ZSCAN ----
+// The preamble both share, in Redis's order: the cursor (args[2], else ERR
+// invalid cursor), the key args[1] looked up with `find` (FindSetRead or
+// FindZSetRead): a missing key answers cursor "0" and an empty array before
+// the options are looked at; WRONGTYPE; then MATCH / COUNT from args[3].
+// Returns the object to scan, or nullptr when it has replied.
+template <class T>
+T* OpenScan(CommandContext& ctx, T* (*find)(CommandContext&, std::string_view, bool*),
+            uint64_t* cursor, ScanArgs* scan);
+// The reply of a scan step: the next cursor, then the items.
+void ReplyScan(ReplyBuilder& r, uint64_t next, const std::vector<std::string>& items);
+
 // ---- Reply shapes of member lists ----
 // kMembers: m, m, ...       (no scores)
 // kFlat:    m, s, m, s, ... (RESP2 WITHSCORES; BZPOPMIN; ZPOPMIN without count)

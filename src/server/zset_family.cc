@@ -355,20 +355,9 @@ std::string ScanScore(double score, bool compact) {
 // ZSCAN key cursor [MATCH pattern] [COUNT count]
 void ZScan(CommandContext& ctx) {
   uint64_t cursor;
-  if (!ParseScanCursor(ctx.arg(2), &cursor)) return ctx.reply.Error(err::kInvalidCursor);
-  bool wrong_type;
-  SortedSet* z = FindZSetRead(ctx, ctx.arg(1), &wrong_type);
-  if (!z && !wrong_type) {
-    // Redis answers a missing key before it looks at the options.
-    ctx.reply.ArrayHeader(2);
-    ctx.reply.Bulk("0");
-    return ctx.reply.EmptyArray();
-  }
-  if (wrong_type) return ctx.reply.Error(err::kWrongType);
   ScanArgs scan;
-  if (std::string_view e = ParseScanArgs(ctx.args, 3, &scan); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
+  const SortedSet* z = OpenScan(ctx, &FindZSetRead, &cursor, &scan);
+  if (!z) return;
   const bool compact = z->encoding() == SortedSet::Encoding::kCompact;
   std::vector<std::string> items;
   uint64_t next = z->Scan(cursor, scan.count, [&](std::string_view m, double s) {
@@ -376,10 +365,7 @@ void ZScan(CommandContext& ctx) {
     items.emplace_back(m);
     items.push_back(ScanScore(s, compact));
   });
-  ctx.reply.ArrayHeader(2);
-  ctx.reply.Bulk(FormatInt64(static_cast<int64_t>(next)));
-  ctx.reply.ArrayHeader(items.size());
-  for (const std::string& item : items) ctx.reply.Bulk(item);
+  ReplyScan(ctx.reply, next, items);
 }
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
