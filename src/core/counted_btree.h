@@ -209,6 +209,14 @@ class CountedBTree {
   template <typename Pred>
   uint64_t PartitionPoint(Pred pred) const;
 
+  // The rank of `v`, which must be present: descends like PartitionPoint
+  // with `pred` (pred(x) == "x sorts before v"), then finds v in the leaf
+  // by equality, so no pred calls at the leaf level (a comparator that
+  // dereferences values pays no cache misses there). REQUIRES: v present
+  // and pred monotone as for PartitionPoint. O(log n).
+  template <typename Pred>
+  uint64_t RankOfPresent(Pred pred, Value v) const;
+
   // The value at 0-based rank. REQUIRES: rank < size(). O(log n), no Less.
   Value At(uint64_t rank) const { return Seek(rank).value(); }
   // A cursor at `rank`; !Valid() if rank >= size(). O(log n), no Less.

@@ -95,6 +95,37 @@ uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
 }
 
 RANKD_BTREE_TMPL
+template <typename Pred>
+uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
+  assert(root_ != nullptr);
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    uint32_t lo = 1, hi = node->n;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      int decided = -1;
+      if constexpr (requires { pred.Decide(node->hints[mid]); }) {
+        decided = pred.Decide(node->hints[mid]);
+      }
+      if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
+      if (decided) lo = mid + 1; else hi = mid;
+    }
+    uint32_t child = lo - 1;
+    for (uint32_t j = 0; j < child; ++j) before += node->counts[j];
+    p = node->children[child];
+  }
+  const LeafNode* leaf = AsLeaf(p);
+  for (uint32_t i = 0; i < leaf->n; ++i) {
+    if (leaf->vals[i] == v) return before + i;
+  }
+  // v separates this leaf from the next one: the descent stopped before it.
+  assert(leaf->next != nullptr && leaf->next->vals[0] == v);
+  return before + leaf->n;
+}
+
+RANKD_BTREE_TMPL
 uint32_t RANKD_BTREE::ChildForInsert(const InnerNode* p, uint64_t* rank) {
   uint32_t i = 0;
   while (i + 1 < p->n && *rank > p->counts[i]) *rank -= p->counts[i++];

@@ -49,7 +49,10 @@ uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
   return tree_.PartitionPoint(BelowScore{&arena_, x, inclusive});
 }
 
-uint64_t TreeSet::RankOf(Handle h) const { return LowerRank(arena_.Score(h), arena_.Member(h)); }
+uint64_t TreeSet::RankOf(Handle h) const {
+  // Inner nodes decide by cached scores; the leaf is scanned for h itself.
+  return tree_.RankOfPresent(BeforeElement{&arena_, arena_.Score(h), arena_.Member(h)}, h);
+}
 
 void TreeSet::Insert(std::string_view member, uint64_t hash, double score) {
   uint64_t rank = LowerRank(score, member);

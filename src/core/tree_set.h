@@ -57,7 +57,9 @@ class TreeSet {
   Handle Find(std::string_view member, uint64_t hash) const { return index_.Find(member, hash); }
   double ScoreOf(Handle h) const { return arena_.Score(h); }
   std::string_view MemberOf(Handle h) const { return arena_.Member(h); }
-  // The 0-based rank of a present handle. O(log n) comparisons.
+  // The 0-based rank of a present handle. O(log n); inner nodes decide by
+  // cached scores and the leaf is scanned for the handle, so records are
+  // read only on score ties with separators.
   uint64_t RankOf(Handle h) const;
 
   // Adds a new member. REQUIRES: absent; hash = MemberIndex::Hash(member).
