@@ -152,11 +152,22 @@ def supports(server, *cmd):
 
 
 def measure_load(server, count=1_000_000):
-    """Loads `count` 16-byte members into key "lb"; returns bytes of RSS per element."""
+    """Loads `count` 16-byte members into key "lb"; returns bytes of RSS growth per
+    element once RSS has settled."""
     before = server.rss()
     load_zset("127.0.0.1", server.port, "lb", count)
-    time.sleep(0.5)
+    # Steady state: allocators return freed pages asynchronously (rankd's
+    # jemalloc purges dirty pages after ~1 s), so sample until RSS stops
+    # falling, for at most 15 s. Both servers are measured the same way.
     after = server.rss()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        now = server.rss()
+        if now >= after - 64 * 1024:
+            after = min(after, now)
+            break
+        after = now
     card = server.command("ZCARD", "lb")
     if not card.startswith(b":%d" % count):
         raise RuntimeError("%s: ZCARD lb replied %r after loading" % (server.name, card))

@@ -20,6 +20,16 @@
 #include "server/persist_manager.h"
 #include "server/server.h"
 
+// jemalloc's start-up options (read only when jemalloc is the allocator).
+// A background thread returns freed pages to the OS after ~1 s instead of
+// waiting for allocator activity: after a large load (a 1M-member ZADD run
+// regrows the member index several times) RSS otherwise stays ~25% above
+// what is allocated until the next burst of writes. Redis enables the same
+// thread (jemalloc-bg-thread yes).
+extern "C" {
+const char* malloc_conf = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+}
+
 namespace {
 
 volatile sig_atomic_t g_shutdown = 0;
