@@ -2,10 +2,10 @@
 
 #include "core/leaderboard_set.h"
 
-#include <cassert>
 #include <cstring>
 
 #include "absl/container/flat_hash_set.h"
+#include "core/arena_tree_ops.h"
 
 namespace rankd {
 namespace {
@@ -29,14 +29,6 @@ struct BeforeStamped {
     return arena->Member(x) < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
-};
-
-struct BelowScore {
-  const RecordArena* arena;
-  double bound;
-  bool inclusive;
-  bool operator()(Handle x) const { return Decide(arena->Score(x)) != 0; }
-  int Decide(double s) const { return inclusive ? s <= bound : s < bound; }
 };
 
 }  // namespace
@@ -87,7 +79,7 @@ uint64_t LeaderboardSet::RankOf(Handle h) const {
 }
 
 uint64_t LeaderboardSet::CountScoreBelow(double x, bool inclusive) const {
-  return tree_.PartitionPoint(BelowScore{&arena_, x, inclusive});
+  return tree_.PartitionPoint(arena_tree::BelowScore{&arena_, x, inclusive});
 }
 
 void LeaderboardSet::Insert(std::string_view member, uint64_t hash, double score,
@@ -111,70 +103,34 @@ void LeaderboardSet::Update(Handle h, double score, BoardStamp stamp) {
 }
 
 void LeaderboardSet::Remove(Handle h, uint64_t hash) {
-  tree_.EraseAt(RankOf(h));
-  index_.Erase(h, hash);
-  arena_.Free(h);
-  MaybeCompact();
+  arena_tree::RemoveAt(&arena_, &tree_, &index_, RankOf(h), h, hash);
 }
 
 void LeaderboardSet::RemoveRankRange(uint64_t start, uint64_t stop) {
-  assert(start <= stop && stop < size());
-  for (uint64_t k = start; k <= stop; ++k) {
-    Handle h = tree_.EraseAt(start);
-    index_.Erase(h, MemberIndex::Hash(arena_.Member(h)));
-    arena_.Free(h);
-  }
-  MaybeCompact();
-}
-
-void LeaderboardSet::MaybeCompact() {
-  const size_t waste = arena_.waste_bytes();
-  if (waste < 16384 || waste < arena_.live_bytes() / 2) return;
-  // As TreeSet::MaybeCompact: swap first so the tree reads the new records.
-  RecordArena old(kStampBytes);
-  old.Swap(arena_);
-  arena_.ReserveHint(old.live_bytes());
-  tree_.MapValues([&](Handle h) {
-    Handle to = arena_.Adopt(&old, h);
-    old.SetForward(h, to);
-    return to;
-  });
-  index_.MapHandles([&](Handle h) { return old.Forward(h); });
+  arena_tree::RemoveRankRange(&arena_, &tree_, &index_, start, stop);
 }
 
 std::pair<std::string_view, double> LeaderboardSet::At(uint64_t rank) const {
-  Handle h = tree_.At(rank);
-  return {arena_.Member(h), arena_.Score(h)};
+  return arena_tree::At(arena_, tree_, rank);
 }
 
 void LeaderboardSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
                                         ElementVisitor fn) const {
-  assert(start <= stop && stop < size());
-  Tree::Cursor c = tree_.Seek(reverse ? stop : start);
-  for (uint64_t n = stop - start + 1; n > 0; --n) {
-    fn(arena_.Member(c.value()), arena_.Score(c.value()));
-    if (reverse) c.Prev(); else c.Next();
-  }
+  arena_tree::ForEachInRankRange(arena_, tree_, start, stop, reverse, fn);
 }
 
 uint64_t LeaderboardSet::Scan(uint64_t cursor, size_t count, ElementVisitor fn) const {
-  return index_.Scan(cursor, count, [&](Handle h) { fn(arena_.Member(h), arena_.Score(h)); });
+  return arena_tree::Scan(arena_, index_, cursor, count, fn);
 }
 
 std::string LeaderboardSet::CheckInvariants() const {
-  std::string err = tree_.CheckInvariants();
-  if (err.empty()) err = index_.CheckInvariants();
-  if (!err.empty()) return err;
-  if (index_.size() != tree_.size()) return "tree and index sizes differ";
   absl::flat_hash_set<uint64_t> seqs;
-  for (Tree::Cursor c = tree_.Seek(0); c.Valid(); c.Next()) {
-    std::string_view m = arena_.Member(c.value());
-    if (index_.Find(m, MemberIndex::Hash(m)) != c.value()) return "tree element missing from index";
-    const BoardStamp s = StampOf(c.value());
+  return arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
+    const BoardStamp s = StampOf(h);
     if (s.seq >= next_seq_) return "stamp seq >= next_seq";
     if (!seqs.insert(s.seq).second) return "duplicate stamp seq";
-  }
-  return "";
+    return nullptr;
+  });
 }
 
 }  // namespace rankd

@@ -121,7 +121,6 @@ class LeaderboardSet {
   void WriteStamp(Handle h, BoardStamp s);
   // Rank that (score, seq, member) has or would have.
   uint64_t LowerRank(double score, uint64_t seq, std::string_view member) const;
-  void MaybeCompact();
 
   const BoardPolicy policy_;
   uint64_t next_seq_ = 1;

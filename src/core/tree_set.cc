@@ -4,6 +4,8 @@
 
 #include <cassert>
 
+#include "core/arena_tree_ops.h"
+
 namespace rankd {
 
 TreeSet::TreeSet(size_t expected_size, size_t expected_bytes) {
@@ -30,15 +32,6 @@ struct BeforeElement {
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
 };
 
-// "score(x) < bound" or "score(x) <= bound": the hint always settles it.
-struct BelowScore {
-  const RecordArena* arena;
-  double bound;
-  bool inclusive;
-  bool operator()(RecordArena::Handle x) const { return Decide(arena->Score(x)) != 0; }
-  int Decide(double s) const { return inclusive ? s <= bound : s < bound; }
-};
-
 }  // namespace
 
 uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
@@ -46,7 +39,7 @@ uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
 }
 
 uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
-  return tree_.PartitionPoint(BelowScore{&arena_, x, inclusive});
+  return tree_.PartitionPoint(arena_tree::BelowScore{&arena_, x, inclusive});
 }
 
 uint64_t TreeSet::RankOf(Handle h) const {
@@ -91,10 +84,7 @@ void TreeSet::UpdateScore(Handle h, double score) {
 }
 
 void TreeSet::Remove(Handle h, uint64_t hash) {
-  tree_.EraseAt(RankOf(h));
-  index_.Erase(h, hash);
-  arena_.Free(h);
-  MaybeCompact();
+  arena_tree::RemoveAt(&arena_, &tree_, &index_, RankOf(h), h, hash);
 }
 
 void TreeSet::RemoveRankRange(uint64_t start, uint64_t stop) {
@@ -106,63 +96,26 @@ void TreeSet::RemoveRankRange(uint64_t start, uint64_t stop) {
     arena_.Swap(empty);
     return;
   }
-  for (uint64_t k = start; k <= stop; ++k) {
-    Handle h = tree_.EraseAt(start);
-    index_.Erase(h, MemberIndex::Hash(arena_.Member(h)));
-    arena_.Free(h);
-  }
-  MaybeCompact();
-}
-
-void TreeSet::MaybeCompact() {
-  const size_t waste = arena_.waste_bytes();
-  if (waste < 16384 || waste < arena_.live_bytes() / 2) return;
-  // Swap first: the tree and index resolve handles through arena_, and
-  // MapValues re-reads separator hints from the new records.
-  RecordArena old;
-  old.Swap(arena_);
-  arena_.ReserveHint(old.live_bytes());
-  // Order and members are unchanged, so the tree and index stay valid once
-  // their handles are rewritten.
-  tree_.MapValues([&](Handle h) {
-    Handle to = arena_.Adopt(&old, h);
-    old.SetForward(h, to);
-    return to;
-  });
-  index_.MapHandles([&](Handle h) { return old.Forward(h); });
+  arena_tree::RemoveRankRange(&arena_, &tree_, &index_, start, stop);
 }
 
 std::pair<std::string_view, double> TreeSet::At(uint64_t rank) const {
-  Handle h = tree_.At(rank);
-  return {arena_.Member(h), arena_.Score(h)};
+  return arena_tree::At(arena_, tree_, rank);
 }
 
 void TreeSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
                                  ElementVisitor fn) const {
-  assert(start <= stop && stop < size());
-  Tree::Cursor c = tree_.Seek(reverse ? stop : start);
-  for (uint64_t n = stop - start + 1; n > 0; --n) {
-    Handle h = c.value();
-    fn(arena_.Member(h), arena_.Score(h));
-    if (reverse) c.Prev(); else c.Next();
-  }
+  arena_tree::ForEachInRankRange(arena_, tree_, start, stop, reverse, fn);
 }
 
 uint64_t TreeSet::Scan(uint64_t cursor, size_t count, ElementVisitor fn) const {
-  return index_.Scan(cursor, count, [&](Handle h) { fn(arena_.Member(h), arena_.Score(h)); });
+  return arena_tree::Scan(arena_, index_, cursor, count, fn);
 }
 
 std::string TreeSet::CheckInvariants() const {
-  std::string err = tree_.CheckInvariants();
-  if (err.empty()) err = index_.CheckInvariants();
-  if (!err.empty()) return err;
-  if (index_.size() != tree_.size()) return "tree and index sizes differ";
-  for (Tree::Cursor c = tree_.Seek(0); c.Valid(); c.Next()) {
-    std::string_view m = arena_.Member(c.value());
-    if (index_.Find(m, MemberIndex::Hash(m)) != c.value()) return "tree element missing from index";
-    if (arena_.Score(c.value()) != arena_.Score(c.value())) return "NaN score stored";
-  }
-  return "";
+  return arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
+    return arena_.Score(h) != arena_.Score(h) ? "NaN score stored" : nullptr;
+  });
 }
 
 }  // namespace rankd

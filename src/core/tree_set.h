@@ -106,8 +106,6 @@ class TreeSet {
 
   // Rank that (score, member) has or would have.
   uint64_t LowerRank(double score, std::string_view member) const;
-  // Moves live records into a fresh arena when frees left too many holes.
-  void MaybeCompact();
 
   RecordArena arena_;
   MemberIndex index_{&arena_};
