@@ -90,8 +90,10 @@ bool ParseLongDouble(std::string_view s, long double* out) {
   errno = 0;
   char* end;
   long double v = strtold(buf, &end);
-  if (static_cast<size_t>(end - buf) != s.size()) return false;
-  if (errno == ERANGE || std::isnan(v) || std::isinf(v)) return false;
+  if (static_cast<size_t>(end - buf) != s.size() || std::isnan(v)) return false;
+  // Overflow and underflow to zero are errors; "inf" itself and denormals are
+  // not (callers such as INCRBYFLOAT reject infinities with their own error).
+  if (errno == ERANGE && (std::isinf(v) || v == 0)) return false;
   *out = v;
   return true;
 }

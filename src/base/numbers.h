@@ -26,8 +26,9 @@ bool ParseDouble(std::string_view s, double* out);
 // empty string (0) and overflow (to +-inf) are accepted, as Redis does.
 bool ParseDoubleLoose(std::string_view s, double* out);
 
-// Long double parse for INCRBYFLOAT (Redis string2ld). Rejects NaN/inf
-// results, spaces and partial parses.
+// Long double parse (Redis string2ld, INCRBYFLOAT and blocking timeouts):
+// the whole string, no leading space, not NaN, no overflow or underflow to
+// zero. "inf" and "-inf" are accepted, as Redis does.
 bool ParseLongDouble(std::string_view s, long double* out);
 
 // Formats a double the way Redis 7.0 replies with it: "inf", "-inf", else

@@ -74,5 +74,17 @@ TEST(NumbersTest, ParseDoubleLooseAcceptsWhatRangeBoundsAccept) {
   EXPECT_FALSE(ParseDoubleLoose("5x", &d));
 }
 
+TEST(NumbersTest, ParseLongDoubleFollowsRedisString2ld) {
+  long double v;
+  EXPECT_TRUE(ParseLongDouble("1.5", &v) && v == 1.5L);
+  EXPECT_TRUE(ParseLongDouble("inf", &v) && std::isinf(v));
+  EXPECT_TRUE(ParseLongDouble("-inf", &v) && std::isinf(v) && v < 0);
+  EXPECT_TRUE(ParseLongDouble("0x10", &v) && v == 16);
+  EXPECT_TRUE(ParseLongDouble("1e308", &v));  // fits a long double
+  for (const char* bad : {"", " 1", "1 ", "nan", "1e99999", "1e-99999", "abc", "1.5x"}) {
+    EXPECT_FALSE(ParseLongDouble(bad, &v)) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace rankd

@@ -55,24 +55,6 @@ void IncrDecr(CommandContext& ctx, int64_t incr) {
   ctx.reply.Integer(value);
 }
 
-// Redis string2ld, exactly: unlike base's ParseLongDouble it accepts "inf"
-// (INCRBYFLOAT then fails with "increment would produce NaN or Infinity")
-// and denormals; it rejects NaN, overflow, spaces and partial parses.
-bool ParseRedisLongDouble(std::string_view s, long double* out) {
-  constexpr size_t kMaxChars = 5 * 1024;  // MAX_LONG_DOUBLE_CHARS
-  if (s.empty() || s.size() >= kMaxChars || isspace(static_cast<unsigned char>(s[0]))) {
-    return false;
-  }
-  const std::string buf(s);
-  errno = 0;
-  char* end;
-  const long double v = strtold(buf.c_str(), &end);
-  if (static_cast<size_t>(end - buf.c_str()) != s.size() || std::isnan(v)) return false;
-  if (errno == ERANGE && (std::isinf(v) || v == 0)) return false;
-  *out = v;
-  return true;
-}
-
 // Redis checkStringLength: may a string grow to `size` + `append` bytes?
 bool CheckStringLength(CommandContext& ctx, int64_t size, int64_t append) {
   const int64_t max = ctx.server.config().proto_max_bulk_len;
@@ -107,8 +89,8 @@ void IncrByFloat(CommandContext& ctx) {
   Database::Entry* e = WriteString(ctx, key, &failed);
   if (failed) return;
   long double value = 0, incr;
-  if ((e && !ParseRedisLongDouble(e->value.str(), &value)) ||
-      !ParseRedisLongDouble(ctx.arg(2), &incr)) {
+  if ((e && !ParseLongDouble(e->value.str(), &value)) ||
+      !ParseLongDouble(ctx.arg(2), &incr)) {
     return ctx.reply.Error(err::kNotFloat);
   }
   value += incr;

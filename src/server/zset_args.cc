@@ -146,20 +146,8 @@ std::string_view ParseZRangeArgs(Args args, size_t key_index, const ZRangeForm& 
 }
 
 std::string_view ParseTimeout(std::string_view arg, int64_t* timeout_ms) {
-  // Redis string2ld: the whole argument, no leading space, no NaN, no
-  // overflow; infinities are accepted (and then rejected as negative below).
-  constexpr size_t kMaxChars = 5 * 1024;
-  if (arg.empty() || arg.size() >= kMaxChars || isspace(static_cast<unsigned char>(arg[0]))) {
-    return err::kTimeoutNotFloat;
-  }
-  std::string buf(arg);
-  errno = 0;
-  char* end;
-  long double v = strtold(buf.c_str(), &end);
-  if (static_cast<size_t>(end - buf.c_str()) != buf.size() || std::isnan(v) ||
-      (errno == ERANGE && (v == HUGE_VALL || v == -HUGE_VALL || v == 0))) {
-    return err::kTimeoutNotFloat;
-  }
+  long double v;
+  if (!ParseLongDouble(arg, &v)) return err::kTimeoutNotFloat;  // Redis string2ld
   long double ms = ceill(v * 1000.0L);
   // Redis casts to long long; on x86 anything out of range becomes LLONG_MIN,
   // which it then reports as negative.
