@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,9 @@ struct Client {
   std::string name;
   bool authenticated = false;
   int64_t created_ms = 0;   // monotonic
-  std::string last_command;  // lower case, CLIENT LIST cmd=
+  // The last command's full name ("client|list"), CLIENT LIST cmd=. Points
+  // into the server's command table, which outlives every client.
+  std::string_view last_command;
 
   // MULTI: queued commands, and whether queueing hit an error (EXECABORT).
   bool in_multi = false;

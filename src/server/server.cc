@@ -49,6 +49,9 @@ Server::Server(Config config)
                       LeaderboardCommands}) {
     for (const CommandSpec& spec : family()) {
       commands_[spec.name] = &spec;
+      for (const CommandSpec& sub : spec.subcommands) {
+        subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
+      }
       command_list_.push_back(&spec);
     }
   }
@@ -174,10 +177,8 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
   if (effect_log_) effect_log_->Append(c.db_index, args);
 }
 
-// Finds the spec for `args` (descending into a container's subcommands)
-// and checks arity. On failure returns nullptr and sets *error.
-const CommandSpec* Server::Resolve(std::span<const std::string_view> args, std::string* full_name,
-                                   std::string* error) const {
+const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
+                                   std::string_view* full_name, std::string* error) const {
   const CommandSpec* spec = FindCommand(args[0]);
   if (!spec) {
     *error = UnknownCommandError(args);
@@ -193,8 +194,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args, std::
       *error = UnknownSubcommandError(args[1], spec->name);
       return nullptr;
     }
-    *full_name += "|";
-    *full_name += sub->name;
+    *full_name = subcommand_names_.at(sub);
     spec = sub;
   }
   if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
@@ -208,7 +208,8 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args, std::
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (RejectWhileScriptBusy(*this, c, args)) return;
   ReplyBuilder& reply = *c.reply;
-  std::string full_name, error;
+  std::string_view full_name;
+  std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
@@ -235,7 +236,8 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
 }
 
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {
-  std::string full_name, error;
+  std::string_view full_name;
+  std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
   Call(c, *spec, full_name, args, no_block, false);
@@ -247,7 +249,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     std::string_view refusal = write_gate(c, spec);
     if (!refusal.empty()) return c.reply->Error(refusal);
   }
-  c.last_command.assign(full_name);
+  c.last_command = full_name;
   const uint64_t start = CycleNow();
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;

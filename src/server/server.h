@@ -169,8 +169,11 @@ class Server : public ConnectionHandler {
 
  private:
   void Dispatch(Client& client, std::span<const std::string_view> args);
-  const CommandSpec* Resolve(std::span<const std::string_view> args, std::string* full_name,
-                             std::string* error) const;
+  // Finds the spec for `args` (descending into a container's subcommands)
+  // and checks arity. `full_name` ("get", "client|list") stays valid for the
+  // server's lifetime. On failure returns nullptr and sets *error.
+  const CommandSpec* Resolve(std::span<const std::string_view> args,
+                             std::string_view* full_name, std::string* error) const;
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
@@ -185,6 +188,8 @@ class Server : public ConnectionHandler {
   std::vector<std::unique_ptr<Database>> dbs_;
   absl::flat_hash_map<std::string, const CommandSpec*, StrHash, StrEq> commands_;
   std::vector<const CommandSpec*> command_list_;
+  // "client|list" and the like, built once so no command copies its name.
+  absl::flat_hash_map<const CommandSpec*, std::string> subcommand_names_;
   // Clients blocked per (db, key), first come first served.
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
