@@ -8,6 +8,7 @@
 #include <climits>
 
 #include "base/glob.h"
+#include "base/split.h"
 #include "base/numbers.h"
 
 namespace rankd {
@@ -27,19 +28,6 @@ namespace {
 
 bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::vector<std::string> SplitSpaces(std::string_view v) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < v.size()) {
-    while (i < v.size() && v[i] == ' ') i++;
-    size_t j = i;
-    while (j < v.size() && v[j] != ' ') j++;
-    if (j > i) out.emplace_back(v.substr(i, j - i));
-    i = j;
-  }
-  return out;
 }
 
 }  // namespace
@@ -170,7 +158,7 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
     case K::kList: {
       auto v = SplitSpaces(value);
       if (v.empty()) return "argument must not be empty";
-      *static_cast<std::vector<std::string>*>(p->field) = v;
+      *static_cast<std::vector<std::string>*>(p->field) = {v.begin(), v.end()};
       break;
     }
     case K::kOutputLimit: {

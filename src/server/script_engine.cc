@@ -11,6 +11,7 @@ extern "C" {
 #include <unordered_map>
 
 #include "base/clock.h"
+#include "base/split.h"
 #include "base/logging.h"
 #include "server/command.h"
 #include "server/errors.h"
@@ -34,13 +35,7 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
   size_t eol = body.find('\n');
   std::string_view line = body.substr(0, eol);
   *body_offset = eol == std::string_view::npos ? body.size() : eol;
-  std::vector<std::string_view> parts;
-  for (size_t i = 0; i < line.size();) {
-    size_t j = line.find(' ', i);
-    if (j == std::string_view::npos) j = line.size();
-    if (j > i) parts.push_back(line.substr(i, j - i));
-    i = j + 1;
-  }
+  std::vector<std::string_view> parts = SplitSpaces(line);
   if (parts.empty() || parts[0] != "#!lua") {
     return "ERR Unexpected engine in script shebang: " + std::string(parts.empty() ? line : parts[0]);
   }

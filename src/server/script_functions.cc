@@ -10,6 +10,7 @@ extern "C" {
 #include <cctype>
 #include <cstring>
 
+#include "base/split.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -236,13 +237,7 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
   if (code.substr(0, 2) != "#!") return "ERR Missing library metadata";
   size_t eol = code.find('\n');
   std::string_view shebang = code.substr(2, eol == std::string_view::npos ? code.size() - 2 : eol - 2);
-  std::vector<std::string_view> parts;
-  for (size_t i = 0; i < shebang.size();) {
-    size_t j = shebang.find(' ', i);
-    if (j == std::string_view::npos) j = shebang.size();
-    if (j > i) parts.push_back(shebang.substr(i, j - i));
-    i = j + 1;
-  }
+  std::vector<std::string_view> parts = SplitSpaces(shebang);
   if (parts.empty() || parts[0] != "lua") {
     return "ERR Engine '" + std::string(parts.empty() ? "" : parts[0]) + "' not found";
   }
