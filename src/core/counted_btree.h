@@ -287,6 +287,13 @@ class CountedBTree {
   void FreeInner(InnerNode* node);
   void FreeSubtree(void* p, int h);
 
+  // The descent PartitionPoint and RankOfPresent share: through the inner
+  // nodes to the leaf holding the first value for which `pred` is false (or
+  // its left neighbour), adding the sizes of the subtrees passed to *before.
+  // REQUIRES: a non-empty tree.
+  template <typename Pred>
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before) const;
+
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);

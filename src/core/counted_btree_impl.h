@@ -64,9 +64,8 @@ void RANKD_BTREE::Clear() {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
-  if (root_ == nullptr) return 0;
-  uint64_t before = 0;
+const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred,
+                                                               uint64_t* before) const {
   void* p = root_;
   for (int h = height_; h > 0; --h) {
     const InnerNode* node = AsInner(p);
@@ -82,10 +81,18 @@ uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
       if (decided) lo = mid + 1; else hi = mid;
     }
     uint32_t child = lo - 1;
-    for (uint32_t j = 0; j < child; ++j) before += node->counts[j];
+    for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
     p = node->children[child];
   }
-  const LeafNode* leaf = AsLeaf(p);
+  return AsLeaf(p);
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
+  if (root_ == nullptr) return 0;
+  uint64_t before = 0;
+  const LeafNode* leaf = DescendByPred(pred, &before);
   uint32_t lo = 0, hi = leaf->n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
@@ -99,24 +106,7 @@ template <typename Pred>
 uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
   assert(root_ != nullptr);
   uint64_t before = 0;
-  void* p = root_;
-  for (int h = height_; h > 0; --h) {
-    const InnerNode* node = AsInner(p);
-    uint32_t lo = 1, hi = node->n;
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      int decided = -1;
-      if constexpr (requires { pred.Decide(node->hints[mid]); }) {
-        decided = pred.Decide(node->hints[mid]);
-      }
-      if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
-      if (decided) lo = mid + 1; else hi = mid;
-    }
-    uint32_t child = lo - 1;
-    for (uint32_t j = 0; j < child; ++j) before += node->counts[j];
-    p = node->children[child];
-  }
-  const LeafNode* leaf = AsLeaf(p);
+  const LeafNode* leaf = DescendByPred(pred, &before);
   for (uint32_t i = 0; i < leaf->n; ++i) {
     if (leaf->vals[i] == v) return before + i;
   }
