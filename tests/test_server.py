@@ -183,6 +183,8 @@ def test_client_list_and_info(server, raw):
 def test_client_kill(server, raw):
     victim = RespClient(server.host, server.port)
     victim2 = RespClient(server.host, server.port)
+    victim3 = RespClient(server.host, server.port)
+    victim4 = RespClient(server.host, server.port)
     try:
         vid = victim.execute("CLIENT", "ID")
         assert raw.execute("CLIENT", "KILL", "ID", vid) == 1
@@ -197,9 +199,16 @@ def test_client_kill(server, raw):
             "ERR client-id should be greater than 0")
         assert raw.execute("CLIENT", "KILL", "FOO", "bar") == SYNTAX
         assert raw.execute("PING") == b"PONG"
+        # Killing oneself still delivers the reply, then closes (as Redis).
+        me = parse_client_line(bytes(victim3.execute("CLIENT", "INFO")).decode())
+        assert victim3.execute("CLIENT", "KILL", me["addr"]) == b"OK"
+        assert victim3.is_closed_by_peer(10)
+        myid = victim4.execute("CLIENT", "ID")
+        assert victim4.execute("CLIENT", "KILL", "ID", myid, "SKIPME", "no") == 1
+        assert victim4.is_closed_by_peer(10)
     finally:
-        victim.close()
-        victim2.close()
+        for c in (victim, victim2, victim3, victim4):
+            c.close()
 
 
 def test_client_kill_old_style(server, raw):

@@ -47,6 +47,34 @@ TEST(EventLoopTest, ZeroDelayTimerAddedByATimerRunsNextIteration) {
   EXPECT_EQ(fired, 2);
 }
 
+// A busy script polls the network with ProcessFileEvents: fd handlers and
+// before-sleep hooks run, due timers (the cron, active expiry) do not.
+TEST(EventLoopTest, ProcessFileEventsRunsFdsAndHooksButNoTimers) {
+  EventLoop loop;
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  int reads = 0, hooks = 0, timers = 0;
+  loop.AddFd(fds[0], EPOLLIN, [&](uint32_t) {
+    char c;
+    ASSERT_EQ(read(fds[0], &c, 1), 1);
+    reads++;
+  });
+  loop.AddBeforeSleep([&] { hooks++; });
+  loop.AddTimer(0, [&] { timers++; });
+  ASSERT_EQ(write(fds[1], "x", 1), 1);
+  usleep(2000);  // the timer is due
+  loop.ProcessFileEvents(0);
+  EXPECT_EQ(reads, 1);
+  EXPECT_EQ(hooks, 1);
+  EXPECT_EQ(timers, 0);
+  loop.AddTimer(0, [&] { loop.Stop(); });
+  loop.Run();  // the ordinary loop does run it
+  EXPECT_EQ(timers, 1);
+  loop.RemoveFd(fds[0]);
+  close(fds[0]);
+  close(fds[1]);
+}
+
 TEST(EventLoopTest, FdEventsHooksAndRemoveFromOwnHandler) {
   EventLoop loop;
   int fds[2];
