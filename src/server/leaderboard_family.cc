@@ -70,7 +70,7 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, size_t options_fr
     }
   }
   bool wrong_type;
-  const SortedSet* z = FindZSetRead(ctx, ctx.arg(1), &wrong_type);
+  const SortedSet* z = FindBoardRead(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) {
     ctx.reply.Error(err::kWrongType);
     return std::nullopt;

@@ -26,9 +26,14 @@ Value* TypedValue(Database::Entry* e, bool* wrong_type) {
 
 }  // namespace
 
-SortedSet* FindZSetRead(CommandContext& ctx, std::string_view key, bool* wrong_type) {
+SortedSet* FindBoardRead(CommandContext& ctx, std::string_view key, bool* wrong_type) {
   Value* v = TypedValue<ValueType::kZSet>(LookupRead(ctx, key), wrong_type);
   return v ? &v->zset() : nullptr;
+}
+
+SortedSet* FindZSetRead(CommandContext& ctx, std::string_view key, bool* wrong_type) {
+  SortedSet* z = FindBoardRead(ctx, key, wrong_type);
+  return z && !z->empty() ? z : nullptr;
 }
 
 SortedSet* FindZSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_type) {

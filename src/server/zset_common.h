@@ -27,8 +27,13 @@ namespace rankd {
 
 // The sorted set at `key` (read: counted in keyspace hits/misses), or
 // nullptr when absent. Sets *wrong_type and returns nullptr when the key
-// holds another type.
+// holds another type. An empty board (LB.CREATE before its first member, a
+// state Redis never has) also reads as nullptr: every Z* reader answers for
+// it exactly as for a missing key, and never sees a set of size 0.
 SortedSet* FindZSetRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
+// As FindZSetRead, but an empty board is returned (LB.* reads: LB.INFO of a
+// new board shows its policy).
+SortedSet* FindBoardRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
 // Same for commands that write `key` (not counted in the stats).
 SortedSet* FindZSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
 

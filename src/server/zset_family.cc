@@ -51,6 +51,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
   SortedSet* z = FindZSetWrite(ctx, key, &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   const SortedSetLimits limits = ctx.server.zset_limits();
+  const bool created = !z;
   if (!z) {
     if (a.opts.xx) return a.opts.incr ? ctx.reply.Null() : ctx.reply.Integer(0);
     // As Redis 7.0: a tree from the start only when the first member is too
@@ -92,7 +93,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
     // differ from the stored bits in the sign of a zero.
     score = a.opts.incr ? (old ? *old + scores[i] : scores[i]) : r.score;
   }
-  if (z->empty()) {
+  if (created && z->empty()) {
     ctx.db().Delete(key);  // never left behind, even by a failed first write
   } else if (added || updated) {
     ctx.db().Touch(key);
@@ -121,7 +122,7 @@ void ZRem(CommandContext& ctx) {
     if (z->Remove(ctx.arg(i))) deleted++;
     if (z->empty()) break;
   }
-  if (z->empty()) {
+  if (deleted && z->empty()) {  // a no-op ZREM leaves an empty board alone
     DeleteEmptied(ctx, ctx.arg(1));
   } else if (deleted) {
     ctx.db().Touch(ctx.arg(1));

@@ -35,7 +35,8 @@ ScoredMembers PopFrom(CommandContext& ctx, std::string_view key, SortedSet* z, E
   const uint64_t n = std::min(count, size);
   RankSlice s{.first = end == End::kMin ? 0 : size - n, .count = n, .reverse = end == End::kMax};
   ScoredMembers out = CopySlice(*z, s);
-  if (n > 0) z->RemoveRankRange(s.first, s.first + n - 1);
+  if (n == 0) return out;  // an empty board stays as it is
+  z->RemoveRankRange(s.first, s.first + n - 1);
   if (z->empty()) {
     DeleteEmptied(ctx, key);
   } else {
