@@ -17,6 +17,7 @@
 #include "base/logging.h"
 #include "persist/check_tool.h"
 #include "persist/env.h"
+#include "server/families.h"
 #include "server/persist_manager.h"
 #include "server/server.h"
 
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   }
 
   Server server(config);
+  RegisterAllCommands(server);
   // The data set is loaded before the port opens; the log is installed.
   PersistManager persist(&server, Env::Default());
   Status s = persist.Start();

@@ -1,7 +1,8 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The command tables of every family, gathered by the Server at start-up.
-// Each family file defines exactly one of these functions.
+// The command tables of every family. Each family file defines exactly one
+// of these functions; RegisterAllCommands gives them all to a Server (main
+// and the command tests call it once, before anything runs).
 
 #pragma once
 
@@ -9,11 +10,9 @@
 #include <string_view>
 
 #include "server/command.h"
+#include "server/server.h"
 
 namespace rankd {
-
-class Server;
-struct Client;
 
 std::span<const CommandSpec> ServerCommands();       // server_family.cc
 std::span<const CommandSpec> TransactionCommands();  // tx_family.cc
@@ -26,9 +25,12 @@ std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
-// While a script runs past busy-reply-threshold, answers `args` with -BUSY
-// and returns true, except for SCRIPT KILL, FUNCTION KILL, FUNCTION STATS
-// and SHUTDOWN NOSAVE (which also stops the script). scripting_family.cc.
-bool RejectWhileScriptBusy(Server& server, Client& client, std::span<const std::string_view> args);
+inline void RegisterAllCommands(Server& server) {
+  for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
+                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
+                      LeaderboardCommands}) {
+    server.RegisterCommands(family());
+  }
+}
 
 }  // namespace rankd

@@ -78,7 +78,10 @@ ScriptEngine::ScriptEngine(Server* server)
 
 ScriptEngine::~ScriptEngine() = default;
 
-ScriptEngine& ScriptEngine::Of(Server& server) { return server.scripts(); }
+ScriptEngine& ScriptEngine::Of(Server& server) {
+  if (!server.scripts()) server.set_scripts(std::make_unique<ScriptEngine>(&server));
+  return static_cast<ScriptEngine&>(*server.scripts());
+}
 
 std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   *sha = Sha1Hex(body);
@@ -239,6 +242,25 @@ bool ScriptEngine::RunningFunction(std::string* name, std::vector<std::string>* 
   *name = run_.name;
   *command = run_.command;
   *ms = MonoMs() - run_.start_ms;
+  return true;
+}
+
+bool ScriptEngine::RejectWhileBusy(Client& client, std::span<const std::string_view> args) {
+  if (!busy_) return false;
+  std::string_view cmd = args[0];
+  std::string_view sub = args.size() > 1 ? args[1] : std::string_view();
+  if ((EqualsIgnoreCase(cmd, "script") || EqualsIgnoreCase(cmd, "function")) &&
+      (EqualsIgnoreCase(sub, "kill") || EqualsIgnoreCase(sub, "stats"))) {
+    return false;
+  }
+  if (EqualsIgnoreCase(cmd, "shutdown") && args.size() > 1 && EqualsIgnoreCase(sub, "nosave")) {
+    ForceKill();
+    return false;
+  }
+  std::vector<std::string> unused;
+  std::string name;
+  int64_t ms;
+  client.reply->Error(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
   return true;
 }
 

@@ -34,6 +34,7 @@
 #include "server/client.h"
 #include "server/script_functions.h"
 #include "server/script_lua.h"
+#include "server/server.h"
 
 namespace rankd {
 
@@ -42,7 +43,7 @@ class Server;
 // -BUSY for clients while a FUNCTION runs too long (err::kBusy is EVAL's).
 extern const std::string_view kBusyFunction;
 
-class ScriptEngine : public ScriptHost {
+class ScriptEngine : public ScriptHost, public ScriptRuntime {
  public:
   explicit ScriptEngine(Server* server);
   ~ScriptEngine() override;
@@ -51,6 +52,11 @@ class ScriptEngine : public ScriptHost {
 
   // The engine of `server`, created on first use.
   static ScriptEngine& Of(Server& server);
+
+  // ScriptRuntime: while busy, -BUSY for everything but SCRIPT KILL,
+  // FUNCTION KILL, FUNCTION STATS and SHUTDOWN NOSAVE (which also stops the
+  // script).
+  bool RejectWhileBusy(Client& client, std::span<const std::string_view> args) override;
 
   // EVAL / EVALSHA / EVAL_RO / EVALSHA_RO. `script_or_sha` is the body
   // (EVAL) or a sha (EVALSHA, any case). Writes the reply to caller.reply.

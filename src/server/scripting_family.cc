@@ -286,24 +286,4 @@ constexpr CommandSpec kScriptingCommands[] = {
 
 std::span<const CommandSpec> ScriptingCommands() { return kScriptingCommands; }
 
-bool RejectWhileScriptBusy(Server& server, Client& client, std::span<const std::string_view> args) {
-  ScriptEngine& engine = ScriptEngine::Of(server);
-  if (!engine.busy()) return false;
-  std::string_view cmd = args[0];
-  std::string_view sub = args.size() > 1 ? args[1] : std::string_view();
-  if ((EqualsIgnoreCase(cmd, "script") || EqualsIgnoreCase(cmd, "function")) &&
-      (EqualsIgnoreCase(sub, "kill") || EqualsIgnoreCase(sub, "stats"))) {
-    return false;
-  }
-  if (EqualsIgnoreCase(cmd, "shutdown") && args.size() > 1 && EqualsIgnoreCase(sub, "nosave")) {
-    engine.ForceKill();
-    return false;
-  }
-  std::vector<std::string> unused;
-  std::string name;
-  int64_t ms;
-  client.reply->Error(engine.RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
-  return true;
-}
-
 }  // namespace rankd

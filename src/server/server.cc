@@ -8,8 +8,6 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "server/errors.h"
-#include "server/families.h"
-#include "server/script_engine.h"
 
 namespace rankd {
 namespace {
@@ -44,17 +42,6 @@ Server::Server(Config config)
       effect_log_->Append(db, args);
     };
   }
-  for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
-    for (const CommandSpec& spec : family()) {
-      commands_[spec.name] = &spec;
-      for (const CommandSpec& sub : spec.subcommands) {
-        subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
-      }
-      command_list_.push_back(&spec);
-    }
-  }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();
   stats_.start_mono_ms = MonoMs();
@@ -62,9 +49,14 @@ Server::Server(Config config)
 
 Server::~Server() = default;
 
-ScriptEngine& Server::scripts() {
-  if (!scripts_) scripts_ = std::make_unique<ScriptEngine>(this);
-  return *scripts_;
+void Server::RegisterCommands(std::span<const CommandSpec> table) {
+  for (const CommandSpec& spec : table) {
+    commands_[spec.name] = &spec;
+    for (const CommandSpec& sub : spec.subcommands) {
+      subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
+    }
+    command_list_.push_back(&spec);
+  }
 }
 
 SortedSetLimits Server::zset_limits() const {
@@ -206,7 +198,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
 }
 
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
-  if (RejectWhileScriptBusy(*this, c, args)) return;
+  if (scripts_ && scripts_->RejectWhileBusy(c, args)) return;
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;

@@ -60,7 +60,17 @@ struct ServerStats {
   absl::flat_hash_map<const CommandSpec*, CommandStat> per_command;
 };
 
-class ScriptEngine;
+// The Lua engine as the server core sees it. The core owns it but does not
+// know it: the scripting layer (ScriptEngine::Of) creates it on first use,
+// and Dispatch asks it before every command whether a running script
+// holds that command back.
+class ScriptRuntime {
+ public:
+  virtual ~ScriptRuntime() = default;
+  // While a script runs past busy-reply-threshold, answers `args` with -BUSY
+  // and returns true (except the commands Redis lets through then).
+  virtual bool RejectWhileBusy(Client& client, std::span<const std::string_view> args) = 0;
+};
 
 // Where every write's effect goes (the append-only log; later replicas).
 class EffectLog {
@@ -142,8 +152,13 @@ class Server : public ConnectionHandler {
   // command changed something.
   uint64_t modifications() const { return modifications_; }
 
-  // The Lua engine (EVAL, FUNCTION), created on first use.
-  ScriptEngine& scripts();
+  // The Lua engine (EVAL, FUNCTION), or nullptr before its first use.
+  ScriptRuntime* scripts() { return scripts_.get(); }
+  void set_scripts(std::unique_ptr<ScriptRuntime> engine) { scripts_ = std::move(engine); }
+
+  // Adds a family's command table (commands/families.h registers them all).
+  // REQUIRES: `table` outlives the server; names are unique.
+  void RegisterCommands(std::span<const CommandSpec> table);
 
   // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
   // network layer's pre-AUTH protocol limits.
@@ -195,7 +210,7 @@ class Server : public ConnectionHandler {
   ServerStats stats_;
   SlowLog slowlog_;
   EffectLog* effect_log_ = nullptr;
-  std::unique_ptr<ScriptEngine> scripts_;
+  std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate

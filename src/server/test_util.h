@@ -19,6 +19,7 @@
 
 #include "gtest/gtest.h"
 #include "server/client.h"
+#include "server/families.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -26,6 +27,7 @@ namespace rankd {
 class CommandTest : public ::testing::Test {
  protected:
   explicit CommandTest(Config config = Config{}) : server_(std::move(config)) {
+    RegisterAllCommands(server_);
     client_.reply = &reply_;
     client_.authenticated = true;
   }
