@@ -15,10 +15,10 @@
 
 #include "app/options.h"
 #include "base/logging.h"
+#include "commands/families.h"
+#include "durability/persist_manager.h"
 #include "persist/check_tool.h"
 #include "persist/env.h"
-#include "server/families.h"
-#include "server/persist_manager.h"
 #include "server/server.h"
 
 // jemalloc's start-up options (read only when jemalloc is the allocator).

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "base/clock.h"
 #include "db/database.h"
+#include "gtest/gtest.h"
 #include "persist/fault_env.h"
 #include "persist/snapshot.h"
 

@@ -8,8 +8,8 @@
 #include <climits>
 
 #include "base/glob.h"
-#include "base/split.h"
 #include "base/numbers.h"
+#include "base/split.h"
 
 namespace rankd {
 

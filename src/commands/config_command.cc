@@ -1,0 +1,65 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// CONFIG GET / SET / RESETSTAT / REWRITE / HELP over the ConfigTable.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands/server_handlers.h"
+#include "server/errors.h"
+#include "server/server.h"
+
+namespace rankd {
+
+void ConfigCmd(CommandContext& ctx) {
+  std::string_view sub = ctx.arg(1);
+  ReplyBuilder& r = ctx.reply;
+  if (EqualsIgnoreCase(sub, "GET")) {
+    if (ctx.argc() < 3) return r.Error(WrongArityError("config|get"));
+    std::vector<std::string_view> patterns(ctx.args.begin() + 2, ctx.args.end());
+    auto pairs = ctx.server.config_table().Get(patterns);
+    r.MapHeader(pairs.size());
+    for (auto& [name, value] : pairs) {
+      r.Bulk(name);
+      r.Bulk(value);
+    }
+    return;
+  }
+  if (EqualsIgnoreCase(sub, "SET")) {
+    if (ctx.argc() < 4 || ctx.argc() % 2 != 0) return r.Error(WrongArityError("config|set"));
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (size_t i = 2; i + 1 < ctx.argc(); i += 2) {
+      pairs.emplace_back(std::string(ctx.arg(i)), std::string(ctx.arg(i + 1)));
+    }
+    std::string error = ctx.server.config_table().SetMany(pairs);
+    if (!error.empty()) return r.Error("ERR " + error);
+    return r.Ok();
+  }
+  if (EqualsIgnoreCase(sub, "RESETSTAT") && ctx.argc() == 2) {
+    ServerStats& s = ctx.server.stats();
+    s.total_commands = s.total_connections = s.rejected_connections = 0;
+    s.keyspace_hits = s.keyspace_misses = 0;
+    s.net_input_bytes = s.net_output_bytes = 0;
+    s.per_command.clear();
+    ctx.server.slowlog().Reset();
+    return r.Ok();
+  }
+  if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) {
+    return r.Error("ERR The server is running without a config file");
+  }
+  if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
+    return ReplyHelp(r, "config",
+                     {"GET <pattern>",
+                      "    Return parameters matching the glob-like <pattern> and their values.",
+                      "SET <directive> <value>",
+                      "    Set the configuration <directive> to <value>.",
+                      "RESETSTAT",
+                      "    Reset statistics reported by the INFO command.",
+                      "REWRITE",
+                      "    Rewrite the configuration file."});
+  }
+  r.Error(UnknownSubcommandError(sub, "CONFIG"));
+}
+
+}  // namespace rankd

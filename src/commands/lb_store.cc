@@ -1,0 +1,85 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "commands/lb_store.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "commands/lb_effects.h"
+#include "db/database.h"
+#include "server/keys_common.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+// Members per LB.LOAD when a whole board is logged: bounds one log command's
+// size for large boards (the LB.LOADs share the command's batch).
+constexpr size_t kLoadChunk = 1024;
+
+// Logs the replacement of `key` by board `z`: DEL, then LB.LOAD of every
+// member (the first one also carries the counter; each raises it to the same
+// value, which is idempotent).
+void PropagateBoardReplace(CommandContext& ctx, std::string_view key, const SortedSet& z) {
+  PropagateDel(ctx, key);
+  std::vector<std::string_view> members;
+  members.reserve(z.size());
+  z.BoardForEach([&](std::string_view m, double, BoardStamp) { members.push_back(m); });
+  const std::span<const std::string_view> all(members);
+  for (size_t i = 0; i < all.size(); i += kLoadChunk) {
+    PropagateBoardMembers(ctx, key, z, all.subspan(i, std::min(kLoadChunk, all.size() - i)));
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMembers& result,
+                                          int64_t now_ms) {
+  std::unique_ptr<SortedSet> z = SortedSet::NewBoard(*old.board(), result.size());
+  // Unchanged members first, with their stamps; then the counter continues
+  // from the old board's, whatever the kept stamps were.
+  std::vector<const std::pair<std::string, double>*> changed;
+  for (const auto& item : result) {
+    std::optional<double> before = old.Score(item.first);
+    if (before && *before == item.second) {
+      z->BoardPut(item.first, item.second, *old.BoardStampOf(item.first));
+    } else {
+      changed.push_back(&item);
+    }
+  }
+  z->BoardRaiseNextSeq(old.BoardNextSeq());
+  std::sort(changed.begin(), changed.end(), [](const auto* a, const auto* b) {
+    return a->second < b->second || (a->second == b->second && a->first < b->first);
+  });
+  const SortedSetLimits limits;  // unused by boards (always a tree)
+  for (const auto* item : changed) {
+    (void)z->Add(item->first, item->second, AddOptions{}, limits, now_ms);
+  }
+  return z;
+}
+
+void StoreZSetResult(CommandContext& ctx, std::string_view dst, const ScoredMembers& result,
+                     BuildOrder order) {
+  Database& db = ctx.db();
+  if (result.empty()) {
+    if (db.Delete(dst)) db.Touch(dst);
+    return ctx.reply.Integer(0);
+  }
+  bool wrong_type;
+  const SortedSet* old = FindZSetWrite(ctx, dst, &wrong_type);
+  if (old && old->board()) {
+    std::unique_ptr<SortedSet> board = RestampedBoard(*old, result, WallMs());
+    const SortedSet& stored = db.Set(dst, Value(std::move(board)))->value.zset();
+    db.Touch(dst);
+    PropagateBoardReplace(ctx, dst, stored);
+  } else {
+    db.Set(dst, Value(BuildZSet(result, ctx.server.zset_limits(), order)));
+    db.Touch(dst);
+  }
+  ctx.reply.Integer(static_cast<int64_t>(result.size()));
+}
+
+}  // namespace rankd

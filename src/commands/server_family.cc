@@ -1,0 +1,290 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The server family: connection and administration commands (PING, AUTH,
+// HELLO, SELECT, TIME, DEBUG, SLOWLOG, SHUTDOWN, ...). CLIENT, COMMAND, INFO
+// and CONFIG have files of their own (server_handlers.h).
+
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/numbers.h"
+#include "commands/families.h"
+#include "commands/persist_family.h"
+#include "commands/server_handlers.h"
+#include "db/database.h"
+#include "server/errors.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+void Ping(CommandContext& ctx) {
+  if (ctx.argc() > 2) return ctx.reply.Error(WrongArityError("ping"));
+  if (ctx.argc() == 2) return ctx.reply.Bulk(ctx.arg(1));
+  ctx.reply.SimpleString("PONG");
+}
+
+void Echo(CommandContext& ctx) { ctx.reply.Bulk(ctx.arg(1)); }
+
+void Quit(CommandContext& ctx) {
+  ctx.reply.Ok();
+  if (ctx.client.conn) ctx.client.conn->CloseAfterReply();
+}
+
+// Checks a password for the "default" user. Returns the error to send, or
+// an empty view when accepted.
+std::string_view CheckPassword(Server& server, std::string_view user, std::string_view pass) {
+  const std::string& required = server.config().requirepass;
+  // With no requirepass the default user has no password: anything goes.
+  if (user != "default" || (!required.empty() && pass != required)) return err::kWrongPass;
+  return {};
+}
+
+void Auth(CommandContext& ctx) {
+  if (ctx.argc() > 3) return ctx.reply.Error(err::kSyntax);
+  if (ctx.server.config().requirepass.empty() && ctx.argc() == 2) {
+    return ctx.reply.Error(
+        "ERR AUTH <password> called without any password configured for the default user. Are "
+        "you sure your configuration is correct?");
+  }
+  std::string_view user = ctx.argc() == 3 ? ctx.arg(1) : "default";
+  std::string_view error = CheckPassword(ctx.server, user, ctx.arg(ctx.argc() - 1));
+  if (!error.empty()) return ctx.reply.Error(error);
+  ctx.server.SetAuthenticated(ctx.client);
+  ctx.reply.Ok();
+}
+
+bool ValidClientName(std::string_view name) {
+  for (char ch : name) {
+    if (ch < '!' || ch > '~') return false;
+  }
+  return true;
+}
+
+void Hello(CommandContext& ctx) {
+  int64_t version = ctx.client.resp();
+  size_t i = 1;
+  if (ctx.argc() >= 2) {
+    if (!ParseInt64(ctx.arg(1), &version)) {
+      return ctx.reply.Error("ERR Protocol version is not an integer or out of range");
+    }
+    i = 2;
+    if (version < 2 || version > 3) return ctx.reply.Error("NOPROTO unsupported protocol version");
+  }
+  std::string_view setname;
+  bool has_setname = false;
+  for (; i < ctx.argc(); i++) {
+    if (EqualsIgnoreCase(ctx.arg(i), "AUTH") && i + 2 < ctx.argc()) {
+      std::string_view error = CheckPassword(ctx.server, ctx.arg(i + 1), ctx.arg(i + 2));
+      if (!error.empty()) return ctx.reply.Error(error);
+      ctx.server.SetAuthenticated(ctx.client);
+      i += 2;
+    } else if (EqualsIgnoreCase(ctx.arg(i), "SETNAME") && i + 1 < ctx.argc()) {
+      setname = ctx.arg(++i);
+      has_setname = true;
+      if (!ValidClientName(setname)) {
+        return ctx.reply.Error(
+            "ERR Client names cannot contain spaces, newlines or special characters.");
+      }
+    } else {
+      return ctx.reply.Error("ERR Syntax error in HELLO option '" + std::string(ctx.arg(i)) + "'");
+    }
+  }
+  if (!ctx.client.authenticated) {
+    return ctx.reply.Error(
+        "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+        "AUTH <user> <pass> option can be used to authenticate the client and select "
+        "the RESP protocol version at the same time");
+  }
+  if (has_setname) ctx.client.name = std::string(setname);
+  ctx.reply.set_version(static_cast<int>(version));
+  ReplyBuilder& r = ctx.reply;
+  r.MapHeader(7);
+  r.Bulk("server");
+  r.Bulk("redis");
+  r.Bulk("version");
+  r.Bulk("7.0.15");
+  r.Bulk("proto");
+  r.Integer(version);
+  r.Bulk("id");
+  r.Integer(static_cast<int64_t>(ctx.client.id));
+  r.Bulk("mode");
+  r.Bulk("standalone");
+  r.Bulk("role");
+  r.Bulk("master");
+  r.Bulk("modules");
+  r.ArrayHeader(0);
+}
+
+void Select(CommandContext& ctx) {
+  int64_t index;
+  if (!ParseInt64(ctx.arg(1), &index)) return ctx.reply.Error(err::kNotInteger);
+  if (index < 0 || index >= ctx.server.db_count()) {
+    return ctx.reply.Error(err::kDbIndexOutOfRange);
+  }
+  ctx.client.db_index = static_cast<int>(index);
+  ctx.reply.Ok();
+}
+
+void Time(CommandContext& ctx) {
+  int64_t us = WallUs();
+  ctx.reply.ArrayHeader(2);
+  ctx.reply.Bulk(FormatInt64(us / 1000000));
+  ctx.reply.Bulk(FormatInt64(us % 1000000));
+}
+
+void Debug(CommandContext& ctx) {
+  if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
+  std::string_view sub = ctx.arg(1);
+  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.argc() == 3) {
+    double secs;
+    if (!ParseDouble(ctx.arg(2), &secs)) return ctx.reply.Error(err::kNotFloat);
+    if (secs > 0) usleep(static_cast<useconds_t>(secs * 1e6));
+    return ctx.reply.Ok();
+  }
+  if (EqualsIgnoreCase(sub, "HELP")) {
+    return ReplyHelp(ctx.reply, "debug",
+                     {"LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
+                      "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
+                      "SLEEP <seconds>", "    Stop the server for <seconds>."});
+  }
+  ctx.reply.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) +
+                  "'. Try DEBUG HELP.");
+}
+
+void Slowlog(CommandContext& ctx) {
+  std::string_view sub = ctx.arg(1);
+  SlowLog& log = ctx.server.slowlog();
+  if (EqualsIgnoreCase(sub, "LEN") && ctx.argc() == 2) {
+    return ctx.reply.Integer(static_cast<int64_t>(log.entries().size()));
+  }
+  if (EqualsIgnoreCase(sub, "RESET") && ctx.argc() == 2) {
+    log.Reset();
+    return ctx.reply.Ok();
+  }
+  if (EqualsIgnoreCase(sub, "GET") && ctx.argc() <= 3) {
+    int64_t count = 10;
+    if (ctx.argc() == 3) {
+      if (!ParseInt64(ctx.arg(2), &count) || count < -1) {
+        return ctx.reply.Error("ERR count should be greater than or equal to -1");
+      }
+      if (count == -1) count = static_cast<int64_t>(log.entries().size());
+    }
+    size_t n = std::min<size_t>(static_cast<size_t>(count), log.entries().size());
+    ctx.reply.ArrayHeader(n);
+    for (size_t i = 0; i < n; i++) {
+      const SlowLog::Entry& e = log.entries()[i];
+      ctx.reply.ArrayHeader(6);
+      ctx.reply.Integer(static_cast<int64_t>(e.id));
+      ctx.reply.Integer(e.unix_s);
+      ctx.reply.Integer(e.duration_us);
+      ctx.reply.ArrayHeader(e.args.size());
+      for (const std::string& a : e.args) ctx.reply.Bulk(a);
+      ctx.reply.Bulk(e.peer);
+      ctx.reply.Bulk(e.client_name);
+    }
+    return;
+  }
+  if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
+    return ReplyHelp(
+        ctx.reply, "slowlog",
+        {"GET [<count>]",
+         "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+         "    Entries are made of:",
+         "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+         "    client name",
+         "LEN", "    Return the length of the slowlog.",
+         "RESET", "    Reset the slowlog."});
+  }
+  ctx.reply.Error(UnknownSubcommandError(sub, "SLOWLOG"));
+}
+
+void Shutdown(CommandContext& ctx) {
+  if (ctx.argc() == 2 && EqualsIgnoreCase(ctx.arg(1), "ABORT")) {
+    return ctx.reply.Error("ERR No shutdown in progress.");
+  }
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    std::string_view a = ctx.arg(i);
+    if (!EqualsIgnoreCase(a, "NOSAVE") && !EqualsIgnoreCase(a, "SAVE") &&
+        !EqualsIgnoreCase(a, "NOW") && !EqualsIgnoreCase(a, "FORCE") &&
+        !EqualsIgnoreCase(a, "ABORT")) {
+      return ctx.reply.Error(err::kSyntax);
+    }
+  }
+  Server::ShutdownSave save = Server::ShutdownSave::kDefault;
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    if (EqualsIgnoreCase(ctx.arg(i), "SAVE")) save = Server::ShutdownSave::kSave;
+    if (EqualsIgnoreCase(ctx.arg(i), "NOSAVE")) save = Server::ShutdownSave::kNoSave;
+  }
+  // Redis closes the connection without a reply when it shuts down.
+  ctx.server.RequestShutdown(save);
+}
+
+void Reset(CommandContext& ctx) {
+  Client& c = ctx.client;
+  c.in_multi = false;
+  c.multi_error = false;
+  c.queued.clear();
+  ctx.server.UnwatchAll(c);
+  c.db_index = 0;
+  c.name.clear();
+  c.authenticated = ctx.server.config().requirepass.empty();
+  ctx.reply.set_version(2);
+  ctx.reply.SimpleString("RESET");
+}
+
+// Subcommands, with Redis 7.0's arities; the container's handler serves them.
+constexpr uint32_t kClientFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kClientSubcommands[] = {
+    {"id", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"getname", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"setname", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"list", -2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"kill", -3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"no-evict", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
+};
+constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kConfigSubcommands[] = {
+    {"get", -3, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"set", -4, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"resetstat", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"rewrite", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &ConfigCmd},
+};
+constexpr uint32_t kCommandFlags = kLoading | kStale;
+constexpr CommandSpec kCommandSubcommands[] = {
+    {"count", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"info", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"docs", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"list", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeys", -3, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"help", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
+};
+
+// Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
+constexpr CommandSpec kServerCommands[] = {
+    // name       arity flags                                  first last step handler
+    {"ping", -1, kFast | kStale, 0, 0, 0, &Ping},
+    {"echo", 2, kFast, 0, 0, 0, &Echo},
+    {"quit", -1, kNoAuth | kFast | kNoScript, 0, 0, 0, &Quit},
+    {"auth", -2, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Auth},
+    {"hello", -1, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Hello},
+    {"select", 2, kFast | kLoading | kStale, 0, 0, 0, &Select},
+    {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
+    {"debug", -2, kAdmin | kNoScript, 0, 0, 0, &Debug},
+    {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
+    {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
+    {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
+    {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
+    {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
+    {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},
+    {"config", -2, kConfigFlags, 0, 0, 0, &ConfigCmd, kConfigSubcommands},
+};
+
+}  // namespace
+
+std::span<const CommandSpec> ServerCommands() { return kServerCommands; }
+
+}  // namespace rankd

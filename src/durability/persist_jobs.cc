@@ -1,0 +1,316 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// PersistManager: snapshots (SAVE, BGSAVE), log generations (turning the
+// log on, BGREWRITEAOF) and the fork()ed children that write them.
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "durability/persist_manager.h"
+#include "persist/snapshot.h"
+#include "scripting/script_engine.h"
+
+namespace rankd {
+namespace {
+
+std::vector<Database*> AllDbs(Server& server) {
+  std::vector<Database*> dbs;
+  for (int i = 0; i < server.db_count(); i++) dbs.push_back(&server.db(i));
+  return dbs;
+}
+
+// The child needs no sockets: closing its copies frees the listening port
+// at once if the parent dies while the child still writes.
+void CloseSocketsInChild() {
+  std::vector<int> fds;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') fds.push_back(atoi(e->d_name));
+    }
+    closedir(d);
+  }
+  for (int fd : fds) {
+    struct stat st;
+    if (fd > 2 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) close(fd);
+  }
+}
+
+std::string TempName(bool rewrite, const std::string& aof_dir, pid_t pid) {
+  if (rewrite) return JoinPath(aof_dir, "temp-rewriteaof-bg-" + std::to_string(pid) + ".snap");
+  return "temp-" + std::to_string(pid) + ".rdb";
+}
+
+}  // namespace
+
+SnapshotAux PersistManager::MakeSnapshotAux() const {
+  FunctionLibraries& fl = ScriptEngine::Of(*server_).functions();
+  if (fl.libraries().empty()) return {};
+  return {{"functions", fl.Dump()}};
+}
+
+Status PersistManager::Save() {
+  if (child_ == ChildKind::kSave) return Status::InvalidArgument("Background save already in progress");
+  return SaveSync(DumpPath());
+}
+
+Status PersistManager::SaveSync(const std::string& path) {
+  SnapshotWriteStats stats;
+  std::vector<Database*> dbs = AllDbs(*server_);
+  Status s = WriteSnapshot(env_, path, TempName(false, "", getpid()), dbs, &stats,
+                           MakeSnapshotAux());
+  if (!s.ok()) {
+    LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
+    return s;
+  }
+  LOG_NOTICE("DB saved on disk");
+  server_->stats().dirty = 0;
+  lastsave_s_ = WallMs() / 1000;
+  last_bgsave_ok_ = true;
+  rdb_saves_++;
+  return Status::OK();
+}
+
+std::string PersistManager::BgSave(bool schedule, bool* scheduled) {
+  *scheduled = false;
+  if (child_ == ChildKind::kSave) return "ERR Background save already in progress";
+  if (child_ == ChildKind::kRewrite) {
+    if (schedule) {
+      bgsave_scheduled_ = true;
+      *scheduled = true;
+      return "";
+    }
+    return "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE "
+           "SCHEDULE in order to schedule a BGSAVE whenever possible.";
+  }
+  bgsave_scheduled_ = false;
+  dirty_at_fork_ = server_->stats().dirty;
+  last_bgsave_try_ms_ = MonoMs();
+  if (!ForkChild(ChildKind::kSave, DumpPath())) {
+    last_bgsave_ok_ = false;
+    return "ERR Can't save in background: fork: " + std::string(strerror(errno));
+  }
+  LOG_NOTICE("Background saving started by pid %d", static_cast<int>(child_pid_));
+  return "";
+}
+
+std::string PersistManager::BgRewrite(bool* scheduled) {
+  *scheduled = false;
+  if (child_ == ChildKind::kRewrite) {
+    return "ERR Background append only file rewriting already in progress";
+  }
+  if (child_ == ChildKind::kSave) {
+    rewrite_scheduled_ = true;
+    *scheduled = true;
+    return "";
+  }
+  rewrite_start_pending_ = true;  // BeforeFlush starts it between batches
+  return "";
+}
+
+bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
+  const bool rewrite = kind == ChildKind::kRewrite;
+  const int64_t start = MonoMs();
+  pid_t pid = fork();
+  if (pid < 0) {
+    LOG_WARNING("Can't fork: %s", strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    CloseSocketsInChild();
+    SnapshotWriteStats stats;
+    std::vector<Database*> dbs = AllDbs(*server_);
+    Status s = WriteSnapshot(env_, final_path, TempName(rewrite, AofDir(), getpid()), dbs, &stats,
+                             MakeSnapshotAux());
+    if (!s.ok()) {
+      LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
+      _exit(1);
+    }
+    if (rewrite) {
+      LOG_NOTICE("Successfully created the temporary AOF base file %s", final_path.c_str());
+    } else {
+      LOG_NOTICE("DB saved on disk");
+    }
+    _exit(0);
+  }
+  child_ = kind;
+  child_pid_ = pid;
+  child_tmp_ = TempName(rewrite, AofDir(), pid);
+  child_final_ = final_path;
+  child_start_ms_ = start;
+  return true;
+}
+
+void PersistManager::ReapChild(bool wait) {
+  if (child_ == ChildKind::kNone) return;
+  int status = 0;
+  pid_t r = waitpid(child_pid_, &status, wait ? 0 : WNOHANG);
+  if (r == 0 || (r < 0 && errno == EINTR)) return;
+  const bool ok = r == child_pid_ && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  const int64_t secs = (MonoMs() - child_start_ms_) / 1000;
+  const ChildKind kind = child_;
+  child_ = ChildKind::kNone;
+  child_pid_ = -1;
+  if (!ok) (void)env_->RemoveFile(child_tmp_);
+  if (kind == ChildKind::kSave) {
+    last_bgsave_secs_ = secs;
+    last_bgsave_ok_ = ok;
+    if (ok) {
+      LOG_NOTICE("Background saving terminated with success");
+      uint64_t& dirty = server_->stats().dirty;
+      dirty -= std::min(dirty, dirty_at_fork_);
+      lastsave_s_ = WallMs() / 1000;
+      rdb_saves_++;
+    } else {
+      LOG_WARNING("Background saving error");
+    }
+  } else {
+    last_rewrite_secs_ = secs;
+    FinishRewrite(ok);
+  }
+}
+
+void PersistManager::KillChild() {
+  if (child_ == ChildKind::kNone) return;
+  kill(child_pid_, SIGKILL);
+  int status;
+  while (waitpid(child_pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  (void)env_->RemoveFile(child_tmp_);
+  if (child_ == ChildKind::kRewrite) (void)env_->RemoveFile(child_final_);
+  child_ = ChildKind::kNone;
+  child_pid_ = -1;
+}
+
+Status PersistManager::StartLogging() {
+  const Config& cfg = server_->config();
+  const std::string dir = AofDir();
+  Status s = env_->CreateDir(dir);
+  if (!s.ok()) return s;
+  if (child_ == ChildKind::kRewrite) KillChild();
+  const uint64_t seq = manifest_.max_seq() + 1;
+  Manifest next;
+  next.files = {{BaseFileName(cfg.appendfilename, seq), seq, true},
+                {IncrFileName(cfg.appendfilename, seq), seq, false}};
+  SnapshotWriteStats stats;
+  std::vector<Database*> dbs = AllDbs(*server_);
+  const std::string base_path = JoinPath(dir, next.files[0].name);
+  s = WriteSnapshot(env_, base_path, TempName(true, dir, getpid()), dbs, &stats,
+                    MakeSnapshotAux());
+  FsyncPolicy policy = FsyncPolicy::kEverySec;
+  (void)ParseFsyncPolicy(cfg.appendfsync, &policy);
+  std::unique_ptr<AppendLog> log;
+  const std::string incr_path = JoinPath(dir, next.files[1].name);
+  if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
+  if (s.ok()) s = AppendLog::Open(env_, incr_path, policy, &log);
+  if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
+  if (!s.ok()) return s;
+  LOG_NOTICE("Creating AOF base file %s (%llu keys) and incr file %s", next.files[0].name.c_str(),
+             static_cast<unsigned long long>(stats.keys), next.files[1].name.c_str());
+  for (const Manifest::File& f : manifest_.files) (void)env_->RemoveFile(JoinPath(dir, f.name));
+  manifest_ = next;
+  base_bytes_ = stats.bytes;
+  incr_history_bytes_ = 0;
+  log_ = std::move(log);
+  rewrite_base_bytes_ = base_bytes_ + log_->size();
+  applied_fsync_ = cfg.appendfsync;
+  return Status::OK();
+}
+
+void PersistManager::StopLogging() {
+  if (child_ == ChildKind::kRewrite) KillChild();
+  Status s = log_->FlushAndSync();
+  if (!s.ok()) LOG_WARNING("Error flushing the AOF before turning it off: %s", s.message().c_str());
+  log_.reset();
+  LOG_NOTICE("Append only file turned off");
+}
+
+Status PersistManager::StartRewrite() {
+  if (child_ != ChildKind::kNone) {
+    rewrite_scheduled_ = true;
+    return Status::OK();
+  }
+  const Config& cfg = server_->config();
+  const std::string dir = AofDir();
+  Status s = env_->CreateDir(dir);
+  if (!s.ok()) return s;
+  if (log_) {
+    s = log_->FlushAndSync();
+    if (!s.ok()) return s;
+  }
+  // Effects from now on go to a new incremental log; the manifest lists it
+  // after the old files, so the set stays complete whatever happens next.
+  const uint64_t seq = manifest_.max_seq() + 1;
+  Manifest next = manifest_;
+  next.files.push_back({IncrFileName(cfg.appendfilename, seq), seq, false});
+  FsyncPolicy policy = log_ ? log_->policy() : FsyncPolicy::kEverySec;
+  std::unique_ptr<AppendLog> log;
+  const std::string incr_path = JoinPath(dir, next.files.back().name);
+  if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
+  s = AppendLog::Open(env_, incr_path, policy, &log);
+  if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
+  if (!s.ok()) return s;
+  manifest_ = next;
+  if (log_) {
+    incr_history_bytes_ += log_->size();
+    log_ = std::move(log);
+  }
+  rewrite_seq_ = seq;
+  if (!ForkChild(ChildKind::kRewrite, JoinPath(dir, BaseFileName(cfg.appendfilename, seq)))) {
+    return Status::IOError("fork", strerror(errno));
+  }
+  LOG_NOTICE("Background append only file rewriting started by pid %d",
+             static_cast<int>(child_pid_));
+  return Status::OK();
+}
+
+void PersistManager::FinishRewrite(bool ok) {
+  const Config& cfg = server_->config();
+  const std::string dir = AofDir();
+  Manifest next;
+  if (ok) {
+    next.files.push_back({BaseFileName(cfg.appendfilename, rewrite_seq_), rewrite_seq_, true});
+    for (const Manifest::File& f : manifest_.files) {
+      if (!f.base && f.seq >= rewrite_seq_) next.files.push_back(f);
+    }
+    Status s = WriteManifest(env_, dir, cfg.appendfilename, next);
+    if (!s.ok()) {
+      LOG_WARNING("Error writing the AOF manifest: %s", s.message().c_str());
+      ok = false;
+    }
+  }
+  if (!ok) {
+    LOG_WARNING("Background AOF rewrite terminated with error");
+    (void)env_->RemoveFile(JoinPath(dir, BaseFileName(cfg.appendfilename, rewrite_seq_)));
+    last_rewrite_ok_ = false;
+    rewrite_failures_++;
+    last_rewrite_fail_ms_ = MonoMs();
+    return;
+  }
+  for (const Manifest::File& f : manifest_.files) {
+    bool kept = false;
+    for (const Manifest::File& n : next.files) kept |= n.name == f.name;
+    if (!kept) (void)env_->RemoveFile(JoinPath(dir, f.name));
+  }
+  manifest_ = next;
+  (void)env_->GetFileSize(JoinPath(dir, next.files[0].name), &base_bytes_);
+  incr_history_bytes_ = 0;
+  rewrite_base_bytes_ = base_bytes_ + (log_ ? log_->size() : 0);
+  last_rewrite_ok_ = true;
+  rewrite_failures_ = 0;
+  aof_rewrites_++;
+  LOG_NOTICE("Background AOF rewrite terminated with success");
+  LOG_NOTICE("Background AOF rewrite finished successfully");
+}
+
+}  // namespace rankd

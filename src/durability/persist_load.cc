@@ -1,0 +1,273 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// PersistManager: loading the data set (start-up, DEBUG RELOAD, DEBUG
+// LOADAOF). Log replay runs each logged command through Server::Execute
+// with a connection-less client, so replay has exactly live semantics.
+
+#include <cinttypes>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "durability/persist_manager.h"
+#include "persist/command_codec.h"
+#include "persist/format.h"
+#include "persist/log_reader.h"
+#include "persist/snapshot.h"
+#include "scripting/script_engine.h"
+
+namespace rankd {
+namespace {
+
+// Logs "<what>: 42.10% (12.3 MB of 29.2 MB, <n> <unit>, <rate> MB/s)" about once a
+// second.
+class Progress {
+ public:
+  Progress(std::string what, uint64_t total, const char* unit)
+      : what_(std::move(what)), total_(total), unit_(unit) {}
+  void Report(uint64_t done, uint64_t count, bool force = false) {
+    int64_t now = MonoMs();
+    if (!force && now - last_ms_ < 1000) return;
+    last_ms_ = now;
+    double secs = std::max<int64_t>(now - start_ms_, 1) / 1000.0;
+    LOG_NOTICE("%s: %.2f%% (%.1f MB of %.1f MB, %" PRIu64 " %s, %.1f MB/s)", what_.c_str(),
+               total_ ? 100.0 * done / total_ : 100.0, done / 1e6, total_ / 1e6, count, unit_,
+               done / 1e6 / secs);
+  }
+  double seconds() const { return (MonoMs() - start_ms_) / 1000.0; }
+
+ private:
+  const std::string what_;
+  const uint64_t total_;
+  const char* const unit_;
+  const int64_t start_ms_ = MonoMs();
+  int64_t last_ms_ = MonoMs();
+};
+
+std::string WithFixHint(const Status& s, const std::string& path) {
+  return s.message() + ". Run 'rankd --check-aof --fix " + path +
+         "' to truncate the log before the damage (what follows it is lost).";
+}
+
+}  // namespace
+
+Status PersistManager::LoadDataSet() {
+  const Config& cfg = server_->config();
+  if (cfg.appendonly) {
+    Status s = env_->CreateDir(AofDir());
+    if (!s.ok()) return s;
+    Manifest m;
+    s = ReadManifest(env_, AofDir(), cfg.appendfilename, &m);
+    if (s.ok()) return LoadLog(m);
+    if (s.code() != Status::Code::kNotFound) return s;
+    // No log yet: start from the snapshot, if any; Start() writes the base.
+  }
+  if (!env_->FileExists(DumpPath())) return Status::OK();
+  std::vector<Database*> dbs;
+  for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+  return LoadSnapshotFile(DumpPath(), dbs);
+}
+
+Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs) {
+  uint64_t size = 0;
+  (void)env_->GetFileSize(path, &size);
+  Progress progress("Loading " + path, size, "elements");
+  SnapshotLoadOptions opts;
+  opts.zset_limits = server_->zset_limits();
+  opts.set_limits = server_->set_limits();
+  opts.now_ms = WallMs();
+  opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
+  opts.on_aux = [&](std::string_view key, std::string_view value) {
+    if (key != "functions") return Status::OK();
+    std::string err = ScriptEngine::Of(*server_).functions().Restore(value, "FLUSH");
+    if (err.empty()) return Status::OK();
+    return Status::Corruption(path + ": the function libraries cannot be restored: " + err);
+  };
+  SnapshotLoadStats stats;
+  loading_ = true;
+  Status s = LoadSnapshot(
+      env_, path, [&](int i) { return i < static_cast<int>(dbs.size()) ? dbs[i] : nullptr; },
+      opts, &stats);
+  loading_ = false;
+  if (!s.ok()) return s;
+  last_load_keys_ = stats.keys_loaded;
+  last_load_expired_ = stats.keys_expired;
+  LOG_NOTICE("Done loading RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 ".",
+             stats.keys_loaded, stats.keys_expired);
+  LOG_NOTICE("DB loaded from disk: %.3f seconds", progress.seconds());
+  return Status::OK();
+}
+
+Status PersistManager::LoadLog(const Manifest& m) {
+  const std::string dir = AofDir();
+  base_bytes_ = incr_history_bytes_ = 0;
+  for (const Manifest::File& f : m.files) {
+    if (!env_->FileExists(JoinPath(dir, f.name))) {
+      return Status::NotFound("The AOF file " + JoinPath(dir, f.name) +
+                              " named by the manifest doesn't exist");
+    }
+  }
+  if (const Manifest::File* base = m.base_file()) {
+    std::vector<Database*> dbs;
+    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+    Status s = LoadSnapshotFile(JoinPath(dir, base->name), dbs);
+    if (!s.ok()) return s;
+    (void)env_->GetFileSize(JoinPath(dir, base->name), &base_bytes_);
+  }
+  for (size_t i = 0; i < m.files.size(); i++) {
+    const Manifest::File& f = m.files[i];
+    if (f.base) continue;
+    const bool last = i + 1 == m.files.size();
+    Status s = ReplayLogFile(JoinPath(dir, f.name), last);
+    if (!s.ok()) return s;
+    uint64_t size = 0;
+    (void)env_->GetFileSize(JoinPath(dir, f.name), &size);
+    if (!last) incr_history_bytes_ += size;
+  }
+  manifest_ = m;
+  // Keep appending to the last incremental log (or start one).
+  if (!m.last_incr()) {
+    Manifest::File incr{IncrFileName(server_->config().appendfilename, m.max_seq() + 1),
+                        m.max_seq() + 1, false};
+    manifest_.files.push_back(incr);
+  }
+  FsyncPolicy policy = FsyncPolicy::kEverySec;
+  (void)ParseFsyncPolicy(server_->config().appendfsync, &policy);
+  Status s = AppendLog::Open(env_, JoinPath(dir, manifest_.last_incr()->name), policy, &log_);
+  if (s.ok() && !m.last_incr()) s = WriteManifest(env_, dir, server_->config().appendfilename, manifest_);
+  if (!s.ok()) return s;
+  applied_fsync_ = server_->config().appendfsync;
+  rewrite_base_bytes_ = base_bytes_ + incr_history_bytes_ + log_->size();
+  server_->stats().dirty = 0;
+  return CleanAofDir(manifest_);
+}
+
+Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
+  uint64_t size = 0;
+  (void)env_->GetFileSize(path, &size);
+  Progress progress("Loading " + path, size, "commands");
+  Client client;
+  ReplyBuilder reply;
+  client.reply = &reply;
+  client.authenticated = true;
+  uint64_t commands = 0, errors = 0;
+  std::vector<std::string_view> args;
+  LogFileInfo info;
+  loading_ = true;
+  Status s = ReadLogFile(
+      env_, path,
+      [&](std::string_view payload, uint64_t offset) -> Status {
+        BatchReader batch(payload);
+        int db;
+        while (batch.Next(&db, &args)) {
+          if (db >= server_->db_count()) {
+            return Status::Corruption(path + ": database index " + std::to_string(db) +
+                                      " out of range in the record at offset " +
+                                      std::to_string(offset));
+          }
+          if (!server_->FindCommand(args[0])) {
+            return Status::Corruption(path + ": unknown command '" + std::string(args[0]) +
+                                      "' in the record at offset " + std::to_string(offset));
+          }
+          client.db_index = db;
+          server_->Execute(client, args, /*no_block=*/true);
+          if (!reply.buffer().empty() && reply.buffer()[0] == '-' && errors++ < 5) {
+            LOG_WARNING("Replaying '%s' from %s (record at offset %" PRIu64 ") replied %s",
+                        std::string(args[0]).c_str(), path.c_str(), offset,
+                        reply.buffer().substr(0, 120).c_str());
+          }
+          reply.buffer().clear();
+          commands++;
+        }
+        if (!batch.error().empty()) {
+          return Status::Corruption(path + ": " + batch.error() + " in the record at offset " +
+                                    std::to_string(offset));
+        }
+        progress.Report(offset, commands);
+        return Status::OK();
+      },
+      &info);
+  loading_ = false;
+  if (s.code() == Status::Code::kCorruption) return Status::Corruption(WithFixHint(s, path));
+  if (!s.ok()) return s;
+  if (info.torn_bytes > 0) {
+    if (!last) {
+      return Status::Corruption(WithFixHint(
+          Status::Corruption(path + ": torn record at offset " + std::to_string(info.valid_size) +
+                             " in a log that is not the last one"),
+          path));
+    }
+    LOG_WARNING("!!! Warning: short read while loading the AOF file %s!!!", path.c_str());
+    LOG_WARNING("AOF %s was truncated at offset %" PRIu64 ": %" PRIu64
+                " bytes of a torn last record dropped (a crash cut the last write short)",
+                path.c_str(), info.valid_size, info.torn_bytes);
+    s = env_->TruncateFile(path, info.valid_size);
+    if (!s.ok()) return s;
+  }
+  LOG_NOTICE("DB loaded from incr file %s: %.3f seconds, %" PRIu64 " commands", path.c_str(),
+             progress.seconds(), commands);
+  return Status::OK();
+}
+
+Status PersistManager::CleanAofDir(const Manifest& m) {
+  const std::string& prefix = server_->config().appendfilename + ".";
+  std::vector<std::string> names;
+  Status s = env_->GetChildren(AofDir(), &names);
+  if (!s.ok()) return s;
+  auto ends_with = [](const std::string& n, std::string_view suffix) {
+    return n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  for (const std::string& n : names) {
+    bool ours = (n.rfind(prefix, 0) == 0 &&
+                 (ends_with(n, format::kBaseSuffix) || ends_with(n, format::kIncrSuffix))) ||
+                n.rfind("temp-rewriteaof-", 0) == 0;
+    bool listed = false;
+    for (const Manifest::File& f : m.files) listed |= f.name == n;
+    if (ours && !listed) {
+      LOG_NOTICE("Removing %s: not part of the append only file", n.c_str());
+      (void)env_->RemoveFile(JoinPath(AofDir(), n));
+    }
+  }
+  return Status::OK();
+}
+
+Status PersistManager::DebugReload(bool save) {
+  if (save) {
+    Status s = SaveSync(DumpPath());
+    if (!s.ok()) return s;
+  }
+  std::vector<std::unique_ptr<Database>> fresh;
+  std::vector<Database*> dbs;
+  for (int i = 0; i < server_->db_count(); i++) {
+    fresh.push_back(std::make_unique<Database>(i));
+    dbs.push_back(fresh.back().get());
+  }
+  Status s = LoadSnapshotFile(DumpPath(), dbs);
+  if (!s.ok()) return s;
+  for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
+  LOG_NOTICE("DB reloaded by DEBUG RELOAD");
+  return Status::OK();
+}
+
+Status PersistManager::DebugLoadLog() {
+  if (!log_) return Status::InvalidArgument("AOF is not enabled");
+  Status s = log_->FlushAndSync();
+  if (!s.ok()) return s;
+  for (int i = 0; i < server_->db_count(); i++) server_->db(i).Clear();
+  const Manifest m = manifest_;
+  const std::string dir = AofDir();
+  if (const Manifest::File* base = m.base_file()) {
+    std::vector<Database*> dbs;
+    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+    s = LoadSnapshotFile(JoinPath(dir, base->name), dbs);
+    if (!s.ok()) return s;
+  }
+  for (const Manifest::File& f : m.files) {
+    if (f.base) continue;
+    s = ReplayLogFile(JoinPath(dir, f.name), f.name == m.last_incr()->name);
+    if (!s.ok()) return s;
+  }
+  LOG_NOTICE("Append only file loaded by DEBUG LOADAOF");
+  return Status::OK();
+}
+
+}  // namespace rankd

@@ -1,0 +1,267 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "scripting/script_engine.h"
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+}
+
+#include <cctype>
+#include <unordered_map>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "base/split.h"
+#include "scripting/script_sha1.h"
+#include "server/command.h"
+#include "server/errors.h"
+#include "server/server.h"
+
+namespace rankd {
+
+extern const std::string_view kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
+namespace {
+
+// Parses "#!lua [flags=a,b]" (Redis evalExtractShebangFlags). Returns "" or
+// the error; *body_offset is where the code starts (the newline is kept so
+// line numbers match the original text).
+std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
+                         size_t* body_offset) {
+  *shebang = false, *no_writes = false, *body_offset = 0;
+  if (body.substr(0, 2) != "#!") return "";
+  size_t eol = body.find('\n');
+  std::string_view line = body.substr(0, eol);
+  *body_offset = eol == std::string_view::npos ? body.size() : eol;
+  std::vector<std::string_view> parts = SplitSpaces(line);
+  if (parts.empty() || parts[0] != "#!lua") {
+    return "ERR Unexpected engine in script shebang: " + std::string(parts.empty() ? line : parts[0]);
+  }
+  *shebang = true;
+  for (size_t i = 1; i < parts.size(); i++) {
+    if (parts[i].substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(parts[i]);
+    std::string_view flags = parts[i].substr(6);
+    for (size_t a = 0; a <= flags.size();) {
+      size_t b = flags.find(',', a);
+      if (b == std::string_view::npos) b = flags.size();
+      std::string_view f = flags.substr(a, b - a);
+      if (f == "no-writes") {
+        *no_writes = true;
+      } else if (!f.empty() && f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
+                 f != "allow-cross-slot-keys") {
+        return "ERR Unexpected flag in script shebang: " + std::string(f);
+      }
+      a = b + 1;
+    }
+  }
+  return "";
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+ScriptEngine::ScriptEngine(Server* server)
+    : server_(server), eval_(this, LuaSandbox::Kind::kEval), functions_(this) {
+  client_.authenticated = true;
+  client_.name = "lua";
+  // One pass over the network without timers, as Redis's
+  // processEventsWhileBlocked: no cron (active expiry) runs inside a script.
+  poll_events_ = [this] { server_->loop().ProcessFileEvents(0); };
+}
+
+ScriptEngine::~ScriptEngine() = default;
+
+ScriptEngine& ScriptEngine::Of(Server& server) {
+  if (!server.scripts()) server.set_scripts(std::make_unique<ScriptEngine>(&server));
+  return static_cast<ScriptEngine&>(*server.scripts());
+}
+
+std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
+  *sha = Sha1Hex(body);
+  if (scripts_.count(*sha)) return "";
+  Script script;
+  size_t offset = 0;
+  std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &offset);
+  if (!err.empty()) return err;
+  std::string error;
+  if (!eval_.Compile(body.substr(offset), &error)) {
+    return "ERR Error compiling script (new function): " + error;
+  }
+  script.ref = luaL_ref(eval_.state(), LUA_REGISTRYINDEX);
+  scripts_[*sha] = script;
+  return "";
+}
+
+bool ScriptEngine::ScriptExists(std::string_view sha) const {
+  return scripts_.count(Lower(sha)) > 0;
+}
+
+void ScriptEngine::FlushScripts() {
+  for (auto& [sha, script] : scripts_) luaL_unref(eval_.state(), LUA_REGISTRYINDEX, script.ref);
+  scripts_.clear();
+  lua_gc(eval_.state(), LUA_GCCOLLECT, 0);
+}
+
+template <class Body>
+void ScriptEngine::Execute(Client& caller, Run run, Body body) {
+  client_.db_index = caller.db_index;
+  run.caller = &caller;
+  run.start_ms = MonoMs();
+  run_ = std::move(run);
+  in_run_ = true;
+  run_count_++;
+  body(*caller.reply);
+  in_run_ = false;
+  if (busy_) {
+    LOG_WARNING("Slow script finished after %lld ms",
+                static_cast<long long>(MonoMs() - run_.start_ms));
+    if (caller.conn) caller.conn->Resume();
+  }
+  busy_ = false;
+  run_ = Run{};
+  // A SHUTDOWN served while busy stopped only the nested loop pass.
+  if (shutdown_pending_) server_->RequestShutdown(Server::ShutdownSave::kNoSave);  // NOSAVE
+  shutdown_pending_ = false;
+}
+
+void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_sha,
+                        bool read_only, std::span<const std::string_view> keys,
+                        std::span<const std::string_view> args) {
+  ReplyBuilder& out = *caller.reply;
+  std::string sha;
+  if (by_sha) {
+    sha = Lower(script_or_sha);
+    if (!scripts_.count(sha)) return out.Error("NOSCRIPT No matching script. Please use EVAL.");
+  } else {
+    std::string err = LoadScript(script_or_sha, &sha);
+    if (!err.empty()) return out.Error(err);
+  }
+  const Script& script = scripts_[sha];
+  if (read_only && script.shebang && !script.no_writes) {
+    return out.Error("ERR Can not execute a script with write flag using *_ro command.");
+  }
+  Run run;
+  run.read_only = read_only || script.no_writes;
+  run.name = sha;
+  int ref = script.ref;
+  Execute(caller, std::move(run), [&](ReplyBuilder& reply) {
+    lua_rawgeti(eval_.state(), LUA_REGISTRYINDEX, ref);
+    eval_.Run(sha, keys, args, reply);
+  });
+}
+
+void ScriptEngine::FCall(Client& caller, std::string_view name, bool read_only,
+                         std::span<const std::string_view> keys,
+                         std::span<const std::string_view> args) {
+  const FunctionLibraries::Function* fn = functions_.Find(name);
+  if (!fn) return caller.reply->Error("ERR Function not found");
+  if (read_only && !fn->no_writes) {
+    return caller.reply->Error("ERR Can not execute a script with write flag using *_ro command.");
+  }
+  Run run;
+  run.read_only = read_only || fn->no_writes;
+  run.is_function = true;
+  run.name = std::string(name);
+  run.command = {read_only ? "fcall_ro" : "fcall", std::string(name)};
+  for (auto k : keys) run.command.emplace_back(k);
+  for (auto a : args) run.command.emplace_back(a);
+  Execute(caller, std::move(run), [&](ReplyBuilder& reply) { functions_.Call(*fn, keys, args, reply); });
+}
+
+void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& out) {
+  const CommandSpec* spec = server_->FindCommand(args[0]);
+  if (!spec) return out.Error("ERR Unknown Redis command called from script");
+  int argc = static_cast<int>(args.size());
+  if ((spec->arity > 0 && argc != spec->arity) || argc < -spec->arity) {
+    return out.Error("ERR Wrong number of args calling Redis command from script");
+  }
+  if (spec->flags & (kNoScript | kBlocking)) {
+    return out.Error("ERR This Redis command is not allowed from script");
+  }
+  if (spec->flags & kWrite) {
+    if (run_.read_only) return out.Error("ERR Write commands are not allowed from read-only scripts.");
+    run_.wrote = true;
+  }
+  client_.reply = &out;
+  server_->Execute(client_, args, /*no_block=*/true);
+  client_.reply = nullptr;
+}
+
+bool ScriptEngine::Interrupt() {
+  if (!in_run_) return false;
+  if (!busy_) {
+    int64_t elapsed = MonoMs() - run_.start_ms;
+    int64_t limit = server_->config().busy_reply_threshold;
+    if (limit <= 0 || elapsed < limit) return run_.kill;
+    busy_ = true;
+    // The caller's next pipelined commands wait for the script's reply.
+    if (run_.caller && run_.caller->conn) run_.caller->conn->Pause();
+    LOG_WARNING("Slow script detected: still in execution after %lld milliseconds. "
+                "You can try killing the script using the %s command. Script name is: %s.",
+                static_cast<long long>(elapsed), run_.is_function ? "FUNCTION KILL" : "SCRIPT KILL",
+                run_.name.c_str());
+  }
+  if (poll_events_) poll_events_();
+  return run_.kill;
+}
+
+void ScriptEngine::Log(int level, std::string_view msg) {
+  std::string text(msg);
+  switch (level) {
+    case 3: LOG_WARNING("%s", text.c_str()); break;
+    case 2: LOG_NOTICE("%s", text.c_str()); break;
+    case 1: LOG_VERBOSE("%s", text.c_str()); break;
+    default: LOG_DEBUG("%s", text.c_str()); break;
+  }
+}
+
+std::string ScriptEngine::Kill(bool function) {
+  if (!in_run_ || !busy_) return "NOTBUSY No scripts in execution right now.";
+  if (run_.wrote) {
+    return "UNKILLABLE Sorry the script already executed write commands against the dataset. "
+           "You can either wait the script termination or kill the server in a hard way using "
+           "the SHUTDOWN NOSAVE command.";
+  }
+  if (function != run_.is_function) {
+    return std::string(function ? err::kBusy : kBusyFunction);
+  }
+  run_.kill = true;
+  return "";
+}
+
+bool ScriptEngine::RunningFunction(std::string* name, std::vector<std::string>* command,
+                                   int64_t* ms) const {
+  if (!in_run_ || !run_.is_function) return false;
+  *name = run_.name;
+  *command = run_.command;
+  *ms = MonoMs() - run_.start_ms;
+  return true;
+}
+
+bool ScriptEngine::RejectWhileBusy(Client& client, std::span<const std::string_view> args) {
+  if (!busy_) return false;
+  std::string_view cmd = args[0];
+  std::string_view sub = args.size() > 1 ? args[1] : std::string_view();
+  if ((EqualsIgnoreCase(cmd, "script") || EqualsIgnoreCase(cmd, "function")) &&
+      (EqualsIgnoreCase(sub, "kill") || EqualsIgnoreCase(sub, "stats"))) {
+    return false;
+  }
+  if (EqualsIgnoreCase(cmd, "shutdown") && args.size() > 1 && EqualsIgnoreCase(sub, "nosave")) {
+    ForceKill();
+    return false;
+  }
+  std::vector<std::string> unused;
+  std::string name;
+  int64_t ms;
+  client.reply->Error(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
+  return true;
+}
+
+}  // namespace rankd
