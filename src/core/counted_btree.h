@@ -342,5 +342,7 @@ class CountedBTree {
 
 }  // namespace rankd
 
+#include "core/counted_btree_check.h"      // IWYU pragma: export
+#include "core/counted_btree_groups.h"     // IWYU pragma: export
 #include "core/counted_btree_impl.h"       // IWYU pragma: export
 #include "core/counted_btree_rebalance.h"  // IWYU pragma: export

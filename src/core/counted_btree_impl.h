@@ -1,8 +1,10 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Out-of-line template definitions of CountedBTree: node allocation,
-// search, positional insert/erase, hints, MapValues and the invariant
-// checker. Restructuring helpers are in core/counted_btree_rebalance.h.
+// search, positional insert/erase, hints and MapValues. Restructuring
+// helpers are in core/counted_btree_rebalance.h, the distinct-value groups
+// in core/counted_btree_groups.h, the invariant checker in
+// core/counted_btree_check.h.
 // Included only by core/counted_btree.h; see the design block there.
 
 #pragma once
@@ -275,86 +277,6 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
 }
 
 RANKD_BTREE_TMPL
-bool RANKD_BTREE::IsHead(const V* pred, V v) const {
-  if constexpr (kGroups) {
-    return pred == nullptr || !less_.SameGroup(*pred, v);
-  } else {
-    return false;
-  }
-}
-
-RANKD_BTREE_TMPL
-uint64_t RANKD_BTREE::HeadsOf(void* p, int h) {
-  if constexpr (kGroups) {
-    if (h == 0) return static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads));
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < AsInner(p)->n; ++i) total += AsInner(p)->heads[i];
-    return total;
-  } else {
-    return 0;
-  }
-}
-
-RANKD_BTREE_TMPL
-void RANKD_BTREE::FlipHead(uint64_t rank) {
-  if constexpr (kGroups) {
-    assert(rank < size_);
-    void* p = root_;
-    // Read the current bit first: the sums on the path move the same way.
-    Cursor c = Seek(rank);
-    const bool head = !((c.leaf_->heads >> c.pos_) & 1);
-    for (int h = height_; h > 0; --h) {
-      InnerNode* node = AsInner(p);
-      uint32_t i = ChildForRank(node, &rank);
-      node->heads[i] += head ? 1 : -1;
-      p = node->children[i];
-    }
-    AsLeaf(p)->heads ^= uint64_t{1} << rank;
-  }
-}
-
-RANKD_BTREE_TMPL
-uint64_t RANKD_BTREE::groups() const {
-  static_assert(kGroups, "the comparator defines no groups");
-  return root_ == nullptr ? 0 : HeadsOf(root_, height_);
-}
-
-RANKD_BTREE_TMPL
-uint64_t RANKD_BTREE::GroupsBefore(uint64_t rank) const {
-  static_assert(kGroups, "the comparator defines no groups");
-  assert(rank <= size_);
-  if (rank >= size_) return groups();
-  uint64_t before = 0;
-  void* p = root_;
-  for (int h = height_; h > 0; --h) {
-    const InnerNode* node = AsInner(p);
-    uint32_t i = 0;
-    while (rank >= node->counts[i]) rank -= node->counts[i], before += node->heads[i++];
-    p = node->children[i];
-  }
-  return before + static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads & LowBits(rank)));
-}
-
-RANKD_BTREE_TMPL
-uint64_t RANKD_BTREE::SelectGroup(uint64_t k) const {
-  static_assert(kGroups, "the comparator defines no groups");
-  assert(k < groups());
-  uint64_t before = 0;
-  void* p = root_;
-  for (int h = height_; h > 0; --h) {
-    const InnerNode* node = AsInner(p);
-    uint32_t i = 0;
-    while (k >= node->heads[i]) k -= node->heads[i], before += node->counts[i++];
-    assert(i < node->n);
-    p = node->children[i];
-  }
-  uint64_t b = AsLeaf(p)->heads;
-  for (; k > 0; --k) b &= b - 1;  // drop the k lowest heads
-  assert(b != 0);
-  return before + static_cast<uint64_t>(__builtin_ctzll(b));
-}
-
-RANKD_BTREE_TMPL
 void RANKD_BTREE::RefreshHint(uint64_t rank) {
   assert(rank < size_);
   void* p = root_;
@@ -386,79 +308,6 @@ void RANKD_BTREE::RefreshKeys(void* p, int h) {
     RefreshKeys(node->children[i], h - 1);
     SetKey(node, i, MinOf(node->children[i], h - 1));
   }
-}
-
-RANKD_BTREE_TMPL
-std::string RANKD_BTREE::CheckInvariants() const {
-  if (root_ == nullptr) {
-    if (size_ != 0 || height_ != 0) return "empty root but size/height set";
-    if (leaves_ != 0 || inners_ != 0) return "node accounting leaks";
-    return "";
-  }
-  uint64_t count = 0, heads = 0;
-  const LeafNode* last = nullptr;
-  std::string err = CheckNode(root_, height_, true, &count, &heads, &last);
-  if (!err.empty()) return err;
-  if (count != size_) return "root count != size()";
-  if (last->next != nullptr) return "last leaf has a next link";
-  return "";
-}
-
-RANKD_BTREE_TMPL
-std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count,
-                                   uint64_t* heads, const LeafNode** last) const {
-  const std::string at = " (height " + std::to_string(h) + ")";
-  if (h == 0) {
-    const LeafNode* leaf = AsLeaf(p);
-    if (leaf->is_leaf != 1) return "leaf expected" + at;
-    if (leaf->n > kLeafCap || leaf->n < (is_root ? 1 : kLeafMin)) {
-      return "leaf fill " + std::to_string(leaf->n) + " out of bounds" + at;
-    }
-    for (uint32_t j = 0; j + 1 < leaf->n; ++j) {
-      if (!less_(leaf->vals[j], leaf->vals[j + 1])) return "leaf values not ascending" + at;
-    }
-    if (leaf->prev != *last) return "leaf prev link wrong";
-    if constexpr (kGroups) {
-      if (leaf->heads & ~LowBits(leaf->n)) return "group bits past the leaf's end" + at;
-      for (uint32_t j = 0; j < leaf->n; ++j) {
-        const V* pred = j > 0 ? &leaf->vals[j - 1]
-                              : (*last ? &(*last)->vals[(*last)->n - 1] : nullptr);
-        if (IsHead(pred, leaf->vals[j]) != ((leaf->heads >> j) & 1)) {
-          return "stale group-head bit" + at;
-        }
-      }
-    }
-    if (*last != nullptr) {
-      if ((*last)->next != leaf) return "leaf next link wrong";
-      if (!less_((*last)->vals[(*last)->n - 1], leaf->vals[0])) return "leaves not ascending";
-    }
-    *last = leaf;
-    *count = leaf->n;
-    *heads = HeadsOf(p, 0);
-    return "";
-  }
-  const InnerNode* node = AsInner(p);
-  if (node->is_leaf != 0) return "inner node expected" + at;
-  if (node->n > kInnerCap || node->n < (is_root ? 2 : kInnerMin)) {
-    return "inner fill " + std::to_string(node->n) + " out of bounds" + at;
-  }
-  uint64_t total = 0, total_heads = 0;
-  for (uint32_t i = 0; i < node->n; ++i) {
-    uint64_t c = 0, hc = 0;
-    std::string err = CheckNode(node->children[i], h - 1, false, &c, &hc, last);
-    if (!err.empty()) return err;
-    if (c != node->counts[i]) return "child count mismatch" + at;
-    if constexpr (kGroups) {
-      if (hc != node->heads[i]) return "child group-head count mismatch" + at;
-    }
-    total_heads += hc;
-    if (!(node->keys[i] == MinOf(node->children[i], h - 1))) return "separator != child min" + at;
-    if (!(node->hints[i] == HintFor(node->keys[i]))) return "stale separator hint" + at;
-    total += c;
-  }
-  *count = total;
-  *heads = total_heads;
-  return "";
 }
 
 #undef RANKD_BTREE

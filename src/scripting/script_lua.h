@@ -87,7 +87,6 @@ class LuaSandbox {
 
  private:
   void OpenLibraries();
-  void InstallRedisTable();
   void ProtectGlobals();
 
   lua_State* L_ = nullptr;

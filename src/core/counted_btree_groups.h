@@ -1,0 +1,101 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// CountedBTree's distinct-value groups (kGroups trees: leaderboards' DENSE
+// ranks): which values head a group of equal ones, the per-node head counts
+// kept beside the element counts, and the O(log n) group rank and select.
+// Included only by core/counted_btree.h; see the design block there.
+
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+
+namespace rankd {
+
+#define RANKD_BTREE_TMPL template <typename V, typename L, size_t LB, size_t IB>
+#define RANKD_BTREE CountedBTree<V, L, LB, IB>
+
+RANKD_BTREE_TMPL
+bool RANKD_BTREE::IsHead(const V* pred, V v) const {
+  if constexpr (kGroups) {
+    return pred == nullptr || !less_.SameGroup(*pred, v);
+  } else {
+    return false;
+  }
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::HeadsOf(void* p, int h) {
+  if constexpr (kGroups) {
+    if (h == 0) return static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads));
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < AsInner(p)->n; ++i) total += AsInner(p)->heads[i];
+    return total;
+  } else {
+    return 0;
+  }
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::FlipHead(uint64_t rank) {
+  if constexpr (kGroups) {
+    assert(rank < size_);
+    void* p = root_;
+    // Read the current bit first: the sums on the path move the same way.
+    Cursor c = Seek(rank);
+    const bool head = !((c.leaf_->heads >> c.pos_) & 1);
+    for (int h = height_; h > 0; --h) {
+      InnerNode* node = AsInner(p);
+      uint32_t i = ChildForRank(node, &rank);
+      node->heads[i] += head ? 1 : -1;
+      p = node->children[i];
+    }
+    AsLeaf(p)->heads ^= uint64_t{1} << rank;
+  }
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::groups() const {
+  static_assert(kGroups, "the comparator defines no groups");
+  return root_ == nullptr ? 0 : HeadsOf(root_, height_);
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::GroupsBefore(uint64_t rank) const {
+  static_assert(kGroups, "the comparator defines no groups");
+  assert(rank <= size_);
+  if (rank >= size_) return groups();
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    uint32_t i = 0;
+    while (rank >= node->counts[i]) rank -= node->counts[i], before += node->heads[i++];
+    p = node->children[i];
+  }
+  return before + static_cast<uint64_t>(__builtin_popcountll(AsLeaf(p)->heads & LowBits(rank)));
+}
+
+RANKD_BTREE_TMPL
+uint64_t RANKD_BTREE::SelectGroup(uint64_t k) const {
+  static_assert(kGroups, "the comparator defines no groups");
+  assert(k < groups());
+  uint64_t before = 0;
+  void* p = root_;
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    uint32_t i = 0;
+    while (k >= node->heads[i]) k -= node->heads[i], before += node->counts[i++];
+    assert(i < node->n);
+    p = node->children[i];
+  }
+  uint64_t b = AsLeaf(p)->heads;
+  for (; k > 0; --k) b &= b - 1;  // drop the k lowest heads
+  assert(b != 0);
+  return before + static_cast<uint64_t>(__builtin_ctzll(b));
+}
+
+#undef RANKD_BTREE
+#undef RANKD_BTREE_TMPL
+
+}  // namespace rankd

@@ -1,0 +1,320 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What scripts get beyond the stock Lua libraries (script_lua_api.h). As in
+// script_lua.cc, Lua raises errors with longjmp, which skips C++
+// destructors: every C function builds its strings in a helper scope that
+// has ended before lua_error() is called.
+
+#include "scripting/script_lua_api.h"
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+}
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "scripting/script_lua.h"
+#include "scripting/script_resp.h"
+#include "scripting/script_sha1.h"
+
+namespace rankd {
+namespace {
+
+// Redis's rand.c: the drand48 48-bit linear congruential generator.
+// Never reseeded per script (Redis 7.0): the default drand48 state at start.
+uint64_t rand48_state = 0x1234ABCD330EULL;
+void Srand48(int32_t seed) {
+  rand48_state = (uint64_t{static_cast<uint32_t>(seed)} << 16) | 0x330E;
+}
+int32_t Lrand48() {
+  rand48_state = (rand48_state * 0x5DEECE66DULL + 0xB) & ((1ULL << 48) - 1);
+  return static_cast<int32_t>(rand48_state >> 17);
+}
+
+int MathRandom(lua_State* L) {
+  constexpr int32_t kMax = INT32_MAX;
+  lua_Number r = static_cast<lua_Number>(Lrand48() % kMax) / static_cast<lua_Number>(kMax);
+  switch (lua_gettop(L)) {
+    case 0:
+      lua_pushnumber(L, r);
+      break;
+    case 1: {
+      int u = luaL_checkint(L, 1);
+      luaL_argcheck(L, 1 <= u, 1, "interval is empty");
+      lua_pushnumber(L, floor(r * u) + 1);
+      break;
+    }
+    case 2: {
+      int l = luaL_checkint(L, 1);
+      int u = luaL_checkint(L, 2);
+      luaL_argcheck(L, l <= u, 2, "interval is empty");
+      lua_pushnumber(L, floor(r * (u - l + 1)) + l);
+      break;
+    }
+    default:
+      return luaL_error(L, "wrong number of arguments");
+  }
+  return 1;
+}
+
+int MathRandomSeed(lua_State* L) {
+  Srand48(luaL_checkint(L, 1));
+  return 0;
+}
+
+// pcall as Redis 7.0 replaces it: an error table {err=...} caught by the
+// script becomes its err string.
+int PCall(lua_State* L) {
+  int argc = lua_gettop(L);
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);
+  lua_insert(L, 1);
+  if (lua_pcall(L, argc - 1, LUA_MULTRET, 0)) {
+    lua_remove(L, 1);
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "err");
+      if (lua_isstring(L, -1)) {
+        lua_replace(L, -2);
+      } else {
+        lua_pop(L, 1);
+      }
+    }
+    lua_pushboolean(L, 0);
+    lua_insert(L, 1);
+  }
+  return lua_gettop(L);
+}
+
+// Collects redis.call arguments; returns an error text or "" on success.
+const char* CollectArgs(lua_State* L, std::vector<std::string>* out) {
+  int argc = lua_gettop(L);
+  if (argc == 0) return "Please specify at least one argument for this redis lib call";
+  for (int i = 1; i <= argc; i++) {
+    if (lua_type(L, i) == LUA_TNUMBER) {
+      char buf[64];
+      snprintf(buf, sizeof(buf), "%.17g", static_cast<double>(lua_tonumber(L, i)));
+      out->emplace_back(buf);
+    } else if (lua_type(L, i) == LUA_TSTRING) {
+      size_t len = 0;
+      const char* s = lua_tolstring(L, i, &len);
+      out->emplace_back(s, len);
+    } else {
+      return "Lua redis lib command arguments must be strings or integers";
+    }
+  }
+  return "";
+}
+
+// Runs the command and pushes its reply as a Lua value. Returns true if the
+// reply was an error.
+bool CallAndPush(lua_State* L, bool* arg_error) {
+  std::vector<std::string> args;
+  const char* err = CollectArgs(L, &args);
+  if (*err) {
+    *arg_error = true;
+    PushLuaError(L, err);
+    return true;
+  }
+  std::vector<std::string_view> views(args.begin(), args.end());
+  LuaSandbox* sb = SandboxOf(L);
+  ReplyBuilder reply(sb->resp());
+  sb->host()->Call(views, reply);
+  size_t pos = 0;
+  if (!PushReplyAsLua(L, reply.buffer(), &pos)) {
+    PushLuaError(L, "ERR bad reply from command");
+    return true;
+  }
+  return !reply.buffer().empty() && reply.buffer()[0] == '-';
+}
+
+int RedisCall(lua_State* L) {
+  bool arg_error = false;
+  if (CallAndPush(L, &arg_error)) return lua_error(L);
+  return 1;
+}
+
+int RedisPCall(lua_State* L) {
+  bool arg_error = false;
+  CallAndPush(L, &arg_error);
+  return 1;
+}
+
+int RaiseMsg(lua_State* L, const char* msg) {
+  PushLuaError(L, msg);
+  return lua_error(L);
+}
+
+int RedisSha1Hex(lua_State* L) {
+  if (lua_gettop(L) != 1) return RaiseMsg(L, "wrong number of arguments");
+  size_t len = 0;
+  const char* s = lua_tolstring(L, 1, &len);
+  char hex[41];
+  {
+    std::string h = Sha1Hex(std::string_view(s ? s : "", s ? len : 0));
+    memcpy(hex, h.data(), 41);
+  }
+  lua_pushstring(L, hex);
+  return 1;
+}
+
+int ReturnSingleFieldTable(lua_State* L, const char* field) {
+  if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
+    PushLuaError(L, "wrong number or type of arguments");
+    return 1;
+  }
+  lua_newtable(L);
+  lua_pushstring(L, field);
+  lua_pushvalue(L, -3);
+  lua_settable(L, -3);
+  return 1;
+}
+
+int RedisStatusReply(lua_State* L) { return ReturnSingleFieldTable(L, "ok"); }
+
+int RedisErrorReply(lua_State* L) {
+  if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
+    PushLuaError(L, "wrong number or type of arguments");
+    return 1;
+  }
+  const char* e = lua_tostring(L, 1);
+  if (e[0] != '-') {
+    lua_pushfstring(L, "-%s", e);
+    e = lua_tostring(L, -1);
+  }
+  PushLuaError(L, e);
+  return 1;
+}
+
+int RedisLog(lua_State* L) {
+  int argc = lua_gettop(L);
+  if (argc < 2) return RaiseMsg(L, "redis.log() requires two arguments or more.");
+  if (!lua_isnumber(L, 1)) return RaiseMsg(L, "First argument must be a number (log level).");
+  int level = static_cast<int>(lua_tonumber(L, 1));
+  if (level < 0 || level > 3) return RaiseMsg(L, "Invalid debug level.");
+  // The message: the remaining arguments separated by spaces.
+  for (int i = 2; i <= argc; i++) {
+    if (i > 2) lua_pushstring(L, " ");
+    lua_pushvalue(L, i);
+  }
+  lua_concat(L, 2 * (argc - 1) - 1);
+  size_t len = 0;
+  const char* msg = lua_tolstring(L, -1, &len);
+  SandboxOf(L)->host()->Log(level, std::string_view(msg ? msg : "", msg ? len : 0));
+  return 0;
+}
+
+int RedisSetResp(lua_State* L) {
+  if (lua_gettop(L) != 1) return RaiseMsg(L, "redis.setresp() requires one argument.");
+  int v = static_cast<int>(lua_tonumber(L, 1));
+  if (v != 2 && v != 3) return RaiseMsg(L, "RESP version must be 2 or 3.");
+  SandboxOf(L)->set_resp(v);
+  return 0;
+}
+
+int RedisSetRepl(lua_State* L) {
+  if (lua_gettop(L) != 1) return RaiseMsg(L, "redis.set_repl() requires one argument.");
+  int flags = static_cast<int>(lua_tonumber(L, 1));
+  if (flags < 0 || flags > 3) return RaiseMsg(L, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+  return 0;  // Effects always go to the log; see docs/scripting.md.
+}
+
+int RedisTrue(lua_State* L) {
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int RedisFalse(lua_State* L) {
+  lua_pushboolean(L, 0);
+  return 1;
+}
+
+int RedisNoop(lua_State* L) { return 0; }
+
+}  // namespace
+
+// __redis__err__handler: turns any error into {err=, source=, line=} with
+// the position of the Lua code that raised it (the caller when a C function
+// such as redis.call raised it).
+int ErrorHandler(lua_State* L) {
+  lua_Debug ar;
+  bool have = lua_getstack(L, 1, &ar) && lua_getinfo(L, "nSl", &ar);
+  if (have && strcmp(ar.what, "C") == 0) have = lua_getstack(L, 2, &ar) && lua_getinfo(L, "nSl", &ar);
+  if (!lua_istable(L, 1)) {
+    const char* s = lua_tostring(L, 1);
+    if (!s) s = lua_isnil(L, 1) ? "nil" : lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? "true" : "false") : lua_typename(L, lua_type(L, 1));
+    lua_newtable(L);
+    lua_pushstring(L, "err");
+    lua_pushfstring(L, "ERR %s", s);
+    lua_rawset(L, -3);
+    lua_replace(L, 1);
+  }
+  if (have) {
+    lua_pushstring(L, "source");
+    lua_pushstring(L, ar.source);
+    lua_rawset(L, 1);
+    lua_pushstring(L, "line");
+    lua_pushinteger(L, ar.currentline);
+    lua_rawset(L, 1);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+void SetNumber(lua_State* L, const char* name, lua_Number v) {
+  lua_pushstring(L, name);
+  lua_pushnumber(L, v);
+  lua_rawset(L, -3);
+}
+
+void SetFunction(lua_State* L, const char* name, lua_CFunction fn) {
+  lua_pushstring(L, name);
+  lua_pushcfunction(L, fn);
+  lua_rawset(L, -3);
+}
+
+void InstallLibraryOverrides(lua_State* L) {
+  lua_getglobal(L, "math");
+  SetFunction(L, "random", MathRandom);
+  SetFunction(L, "randomseed", MathRandomSeed);
+  lua_pop(L, 1);
+  lua_pushcfunction(L, ErrorHandler);
+  lua_setglobal(L, "__redis__err__handler");
+  lua_pushcfunction(L, PCall);
+  lua_setglobal(L, "pcall");
+}
+
+void InstallRedisTable(lua_State* L) {
+  lua_newtable(L);
+  SetFunction(L, "call", RedisCall);
+  SetFunction(L, "pcall", RedisPCall);
+  SetFunction(L, "log", RedisLog);
+  SetFunction(L, "setresp", RedisSetResp);
+  SetFunction(L, "sha1hex", RedisSha1Hex);
+  SetFunction(L, "error_reply", RedisErrorReply);
+  SetFunction(L, "status_reply", RedisStatusReply);
+  SetFunction(L, "set_repl", RedisSetRepl);
+  SetFunction(L, "replicate_commands", RedisTrue);
+  SetFunction(L, "acl_check_cmd", RedisTrue);
+  SetFunction(L, "breakpoint", RedisFalse);
+  SetFunction(L, "debug", RedisNoop);
+  SetNumber(L, "LOG_DEBUG", 0);
+  SetNumber(L, "LOG_VERBOSE", 1);
+  SetNumber(L, "LOG_NOTICE", 2);
+  SetNumber(L, "LOG_WARNING", 3);
+  SetNumber(L, "REPLNONE", 0);
+  SetNumber(L, "REPLAOF", 1);
+  SetNumber(L, "REPLSLAVE", 2);
+  SetNumber(L, "REPLREPLICA", 2);
+  SetNumber(L, "REPLALL", 3);
+  SetNumber(L, "REDIS_VERSION_NUM", 0x07000f);
+  lua_pushstring(L, "REDIS_VERSION");
+  lua_pushstring(L, "7.0.15");
+  lua_rawset(L, -3);
+  lua_setglobal(L, "redis");
+}
+
+}  // namespace rankd
