@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all setup configure build run test unit integration asan bench clean
+.PHONY: all setup configure build run test layers unit integration asan bench clean
 
 all: build
 
@@ -27,7 +27,11 @@ unit: build
 integration: build
 	@RANKD_BIN=$(abspath $(BUILD))/rankd /usr/bin/python3 -m pytest -q tests
 
-test: unit integration
+# The layer rule of each src/ folder is the 'May include:' line of its README.md.
+layers: setup
+	@/usr/bin/python3 scripts/check_layers.py
+
+test: layers unit integration
 
 asan: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRANKD_SANITIZE=ON -DRANKD_BENCH=OFF >/dev/null
