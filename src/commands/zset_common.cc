@@ -57,6 +57,22 @@ void DeleteEmptied(CommandContext& ctx, std::string_view key) {
   ctx.db().Touch(k);
 }
 
+ScoredMembers PopEnd(CommandContext& ctx, std::string_view key, SortedSet* z, bool from_top,
+                     uint64_t count) {
+  const uint64_t size = z->size();
+  const uint64_t n = std::min(count, size);
+  RankSlice s{.first = from_top ? size - n : 0, .count = n, .reverse = from_top};
+  ScoredMembers out = CopySlice(*z, s);
+  if (n == 0) return out;
+  z->RemoveRankRange(s.first, s.first + n - 1);
+  if (z->empty()) {
+    DeleteEmptied(ctx, key);
+  } else {
+    ctx.db().Touch(key);
+  }
+  return out;
+}
+
 template <class T>
 T* OpenScan(CommandContext& ctx, T* (*find)(CommandContext&, std::string_view, bool*),
             uint64_t* cursor, ScanArgs* scan) {

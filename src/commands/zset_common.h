@@ -45,6 +45,16 @@ PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_ty
 // modified.
 void DeleteEmptied(CommandContext& ctx, std::string_view key);
 
+// A member list already collected.
+using ScoredMembers = std::vector<std::pair<std::string, double>>;
+
+// Removes up to `count` members from the low end of `z` (the set at `key`),
+// or from the high end if `from_top`, and returns them in pop order. Deletes
+// the key when emptied, else touches it; removing nothing changes nothing
+// (an empty board stays). O(log n + count).
+ScoredMembers PopEnd(CommandContext& ctx, std::string_view key, SortedSet* z, bool from_top,
+                     uint64_t count);
+
 // ---- SSCAN / ZSCAN ----
 // The preamble both share, in Redis's order: the cursor (args[2], else ERR
 // invalid cursor), the key args[1] looked up with `find` (FindSetRead or
@@ -76,8 +86,6 @@ void ReplyListHeader(ReplyBuilder& r, size_t n, ListShape shape);
 // One member (and its score unless kMembers).
 void ReplyListItem(ReplyBuilder& r, std::string_view member, double score, ListShape shape);
 
-// A member list already collected.
-using ScoredMembers = std::vector<std::pair<std::string, double>>;
 void ReplyList(ReplyBuilder& r, const ScoredMembers& items, ListShape shape);
 
 // Ascending ranks [first, first + count) of `z`, in descending order if

@@ -27,24 +27,6 @@ namespace {
 
 enum class End { kMin, kMax };
 
-// Removes up to `count` members from one end of `z` (the set at `key`) and
-// returns them in pop order. Deletes the key when emptied, else touches it.
-ScoredMembers PopFrom(CommandContext& ctx, std::string_view key, SortedSet* z, End end,
-                      uint64_t count) {
-  const uint64_t size = z->size();
-  const uint64_t n = std::min(count, size);
-  RankSlice s{.first = end == End::kMin ? 0 : size - n, .count = n, .reverse = end == End::kMax};
-  ScoredMembers out = CopySlice(*z, s);
-  if (n == 0) return out;  // an empty board stays as it is
-  z->RemoveRankRange(s.first, s.first + n - 1);
-  if (z->empty()) {
-    DeleteEmptied(ctx, key);
-  } else {
-    ctx.db().Touch(key);
-  }
-  return out;
-}
-
 // Logs the effect as "ZPOPMIN|ZPOPMAX key [count]".
 void PropagatePop(CommandContext& ctx, std::string_view key, End end, const uint64_t* count) {
   std::string n = count ? FormatInt64(static_cast<int64_t>(*count)) : std::string();
@@ -64,7 +46,7 @@ void PopGeneric(CommandContext& ctx, End end) {
   SortedSet* z = FindZSetWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!z || count == 0) return ctx.reply.EmptyArray();
-  ScoredMembers popped = PopFrom(ctx, ctx.arg(1), z, end, count < 0 ? 1 : count);
+  ScoredMembers popped = PopEnd(ctx, ctx.arg(1), z, end == End::kMax, count < 0 ? 1 : count);
   ListShape shape = count >= 0 && ctx.reply.resp3() ? ListShape::kPairs : ListShape::kFlat;
   ReplyList(ctx.reply, popped, shape);
 }
@@ -121,7 +103,7 @@ bool ServeFirst(CommandContext& ctx, Args keys, End end, int64_t count, bool fla
     if (!z || z->empty()) continue;
     const uint64_t n = std::min<uint64_t>(count, z->size());
     std::string key_copy(key);
-    ScoredMembers popped = PopFrom(ctx, key_copy, z, end, n);
+    ScoredMembers popped = PopEnd(ctx, key_copy, z, end == End::kMax, n);
     if (flat_single) {
       ctx.reply.ArrayHeader(3);
       ctx.reply.Bulk(key_copy);

@@ -186,6 +186,10 @@ void Database::Touch(std::string_view key) {
       for (Watcher* w : it->second) w->dirty = true;
     }
   }
+  SignalReady(key);
+}
+
+void Database::SignalReady(std::string_view key) {
   if (!blocked_keys_.empty() && blocked_keys_.contains(key)) {
     if (std::find(ready_keys_.begin(), ready_keys_.end(), key) == ready_keys_.end()) {
       ready_keys_.emplace_back(key);

@@ -110,6 +110,9 @@ class Database {
   void Touch(std::string_view key);
   void Watch(std::string_view key, Watcher* w);
   void Unwatch(std::string_view key, Watcher* w);
+  // Queues `key` for its blocked clients to be retried, without marking it
+  // modified (a member's due time came: BZPOPDUE). No-op if none waits.
+  void SignalReady(std::string_view key);
   // Keys with blocked clients that were touched since the last call.
   void AddBlockedKey(std::string_view key) { blocked_keys_[std::string(key)]++; }
   void RemoveBlockedKey(std::string_view key);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "base/clock.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -21,9 +22,10 @@ std::string BlockKey(int db, std::string_view key) {
 }  // namespace
 
 void Server::Block(CommandContext& ctx, std::span<const std::string_view> keys,
-                   int64_t timeout_ms) {
+                   int64_t timeout_ms, int64_t wake_at_ms) {
   Client& c = ctx.client;
-  if (ctx.retrying_blocked || !c.conn) return;  // still waiting / cannot block
+  if (!c.conn) return;  // cannot block
+  if (ctx.retrying_blocked) return ArmWake(c, wake_at_ms);  // still waiting
   c.blocked.active = true;
   c.blocked.db = c.db_index;
   c.blocked.keys.assign(keys.begin(), keys.end());
@@ -42,7 +44,28 @@ void Server::Block(CommandContext& ctx, std::span<const std::string_view> keys,
       Unblock(*bc);
     });
   }
+  ArmWake(c, wake_at_ms);
   c.conn->Pause();
+}
+
+void Server::ArmWake(Client& c, int64_t wake_at_ms) {
+  if (c.blocked.wake_timer) loop_.CancelTimer(c.blocked.wake_timer);
+  c.blocked.wake_timer = 0;
+  if (wake_at_ms <= 0) return;
+  // A far due time is re-armed daily rather than overflowing the loop's
+  // clock; an early wake-up only retries the command, which re-arms.
+  constexpr int64_t kMaxDelayMs = 24 * 3600 * 1000;
+  const int64_t delay = std::clamp<int64_t>(wake_at_ms - WallMs(), 1, kMaxDelayMs);
+  uint64_t id = c.id;
+  c.blocked.wake_timer = loop_.AddTimer(delay, [this, id] {
+    Client* bc = FindClient(id);
+    if (!bc || !bc->blocked.active) return;
+    bc->blocked.wake_timer = 0;
+    // Through the ready-keys queue, so clients waiting on a key are served
+    // in the order they blocked, as for writes.
+    for (const std::string& key : bc->blocked.keys) db(bc->blocked.db).SignalReady(key);
+    ServeReadyKeys();
+  });
 }
 
 void Server::Unblock(Client& c) {
@@ -56,6 +79,7 @@ void Server::Unblock(Client& c) {
     db(c.blocked.db).RemoveBlockedKey(key);
   }
   if (c.blocked.timer) loop_.CancelTimer(c.blocked.timer);
+  if (c.blocked.wake_timer) loop_.CancelTimer(c.blocked.wake_timer);
   c.blocked = Client::Blocked{};
   if (c.conn) c.conn->Resume();
 }

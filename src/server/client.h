@@ -48,6 +48,7 @@ struct Client {
     std::vector<std::string> keys;
     std::vector<std::string> args;  // the command, retried when a key is ready
     uint64_t timer = 0;             // timeout timer id, 0 when waiting forever
+    uint64_t wake_timer = 0;        // Server::Block's wake_at_ms timer, 0 when none
   } blocked;
 
   int resp() const { return reply->version(); }

@@ -130,8 +130,13 @@ class Server : public ConnectionHandler {
   // Blocks the client of `ctx` on `keys` of its database until one becomes
   // ready (its command is then retried) or `timeout_ms` passes (0: forever),
   // when the client gets `timeout_reply` (RESP2 *-1 / RESP3 null by default).
+  // With `wake_at_ms` (a Unix time in ms, > 0) the keys are also made ready
+  // at that time although nobody touched them: the command waits for a time
+  // as well as for writes (BZPOPDUE). A retry that still cannot serve calls
+  // Block again, which only re-arms that time.
   // REQUIRES: !ctx.no_block and the command has not replied.
-  void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms);
+  void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms,
+             int64_t wake_at_ms = 0);
 
   // --- Effects (persistence) ---
   // Installs the log every write effect is appended to (nullptr: none).
@@ -193,6 +198,8 @@ class Server : public ConnectionHandler {
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
   void Unblock(Client& c);
+  // (Re-)arms the time at which a blocked client's keys become ready.
+  void ArmWake(Client& c, int64_t wake_at_ms);
   void Cron();
   void ApplyConfig(std::string_view name);
 
