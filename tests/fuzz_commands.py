@@ -124,6 +124,8 @@ CANARY_READ = [
     ["GET", "canary:str"],
     ["GET", "canary:ttl"],
     ["TYPE", "canary:board"],
+    ["OBJECT", "ENCODING", "canary:zset"],
+    ["OBJECT", "ENCODING", "canary:zbig"],
     ["SELECT", "15"],
     ["GET", "canary:db15"],
     ["ZRANGE", "canary:db15z", "0", "-1", "WITHSCORES"],
@@ -179,8 +181,8 @@ class Canary:
 def _interesting_log(text, n=40):
     """The last n lines of a server log without its routine notices ("pid:M date *"),
     so that warnings and sanitizer reports stand out."""
-    lines = [ln for ln in text.rstrip().split("\n")
-             if ln and not re.match(r"^\d+:[MCSX] .*? \* ", ln)]
+    lines = text.rstrip().split("\n")[1:]          # the first may be cut
+    lines = [ln for ln in lines if ln and not re.match(r"^\d+:[MCSX] .*? \* ", ln)]
     return lines[-n:]
 
 
@@ -197,6 +199,14 @@ class Stats:
         self.sent = 0
         self.errors = 0
         self.by_command = {}      # name -> [ok, error]
+
+    def merge(self, other):
+        self.sent += other.sent
+        self.errors += other.errors
+        for name, (ok, err) in other.by_command.items():
+            row = self.by_command.setdefault(name, [0, 0])
+            row[0] += ok
+            row[1] += err
 
     def count(self, cmd, reply):
         self.sent += 1
@@ -230,11 +240,11 @@ def _classify(server, exc, index, what, reply_timeout):
     code = server.wait_exit(wait) if server.proc is not None else None
     if code is not None:
         return Failure("crash", "the server exited with status %s (%s) at %s"
-                       % (code, _signal_name(code), what), index, server.log_tail(6000))
+                       % (code, _signal_name(code), what), index, server.log_tail(20000))
     pong = ping(server, timeout=min(5.0, reply_timeout))
     if not pong.startswith(b"+PONG"):
         return Failure("hang", "PING on a new connection got %r after %s"
-                       % (pong[:100] or "no reply", what), index, server.log_tail(3000))
+                       % (pong[:100] or "no reply", what), index, server.log_tail(20000))
     if closed:
         return Failure("disconnect", "the server closed the connection at %s" % what, index)
     return Failure("stuck", "no reply within %.0fs to %s" % (reply_timeout, what), index)
@@ -303,7 +313,7 @@ def check(server, canary, index):
         code = server.wait_exit(1)
         raise Failure("crash", "the server exited with status %s (%s) before the check "
                       "after command #%d" % (code, _signal_name(code), index), index,
-                      server.log_tail(6000))
+                      server.log_tail(20000))
     try:
         canary.check()
     except Failure as f:
@@ -592,7 +602,7 @@ def main(argv=None):
     p.add_argument("--minimize-seconds", type=float, default=120.0)
     p.add_argument("--reply-timeout", type=float, default=REPLY_TIMEOUT)
     p.add_argument("--seeds", type=int, default=1,
-                   help="run this many consecutive seeds, seconds split evenly")
+                   help="run this many consecutive seeds, sharing --seconds")
     p.add_argument("--keep-going", action="store_true",
                    help="after a failure, go on with the next seed")
     p.add_argument("--stats", action="store_true", help="print per-command reply counts")
@@ -601,27 +611,32 @@ def main(argv=None):
     a = p.parse_args(argv)
     seed = a.seed if a.seed is not None else int(time.time()) % 100000
     make = server_factory(a.bin, a.redis)
-    per = a.seconds / a.seeds
     failed = 0
-    total = 0
+    total = Stats()
+    start = time.monotonic()
+    deadline = time.monotonic() + a.seconds
     for s in range(seed, seed + a.seeds):
+        # A seed that stops early (a failure) leaves its time to the next ones.
+        per = max(1.0, (deadline - time.monotonic()) / (seed + a.seeds - s))
         print("fuzzing seed %d for %.0fs%s" % (s, per, "" if a.max_commands is None else
                                                " (at most %d commands)" % a.max_commands),
               flush=True)
         r = run(s, per, make, max_commands=a.max_commands,
                 minimize_seconds=a.minimize_seconds, reply_timeout=a.reply_timeout,
                 exclude=[n.strip().lower() for n in a.exclude.split(",") if n.strip()])
-        total += r.stats.sent
+        total.merge(r.stats)
         print(r.summary(), flush=True)
-        if a.stats:
-            for name, (ok, err) in sorted(r.stats.by_command.items()):
-                print("  %-22s %8d ok %8d err" % (name, ok, err))
         if r.failure:
             print(r.report(), flush=True)
             failed += 1
             if not a.keep_going:
                 break
-    print("total: %d commands, %d failing seed(s)" % (total, failed))
+    if a.stats:
+        for name, (ok, err) in sorted(total.by_command.items()):
+            print("  %-22s %9d ok %9d error replies" % (name, ok, err))
+    print("total: %d commands (%d error replies, %d distinct commands) in %.0fs, "
+          "%d failing seed(s)" % (total.sent, total.errors, len(total.by_command),
+                                  time.monotonic() - start, failed))
     return 1 if failed else 0
 
 
