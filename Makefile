@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all setup configure build run test layers unit integration asan bench clean
+.PHONY: all setup configure build run test layers unit integration asan bench fuzz-long clean
 
 all: build
 
@@ -41,6 +41,16 @@ asan: setup
 
 bench: build
 	@bash bench/run_all.sh
+
+# The command fuzzer for an hour (make test runs it for a minute): FUZZ_SEEDS seeds
+# from FUZZ_SEED share FUZZ_SECONDS; a failing seed is reported and the next one runs.
+FUZZ_SECONDS ?= 3600
+FUZZ_SEED ?= 1000
+FUZZ_SEEDS ?= 6
+FUZZ_ARGS ?=
+fuzz-long: build
+	@/usr/bin/python3 tests/fuzz_commands.py --bin $(abspath $(BUILD))/rankd --seed $(FUZZ_SEED) \
+		--seeds $(FUZZ_SEEDS) --seconds $(FUZZ_SECONDS) --keep-going $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(BUILD) build-asan
