@@ -99,7 +99,8 @@ void TtlGeneric(CommandContext& ctx, bool in_ms, bool absolute) {
   if (e->expire_ms < 0) return ctx.reply.Integer(-1);
   int64_t t = absolute ? e->expire_ms : e->expire_ms - WallMs();
   if (t < 0) t = 0;
-  ctx.reply.Integer(in_ms ? t : (t + 500) / 1000);
+  // Seconds rounded to nearest, without overflowing at INT64_MAX ms.
+  ctx.reply.Integer(in_ms ? t : t / 1000 + (t % 1000 + 500) / 1000);
 }
 
 void Ttl(CommandContext& ctx) { TtlGeneric(ctx, false, false); }

@@ -43,6 +43,17 @@ TEST_F(ExpireFamilyTest, ExpireAndTtl) {
   EXPECT_EQ(Run({"TTL", "k"}), RespInt(-1));
 }
 
+// Found by the command fuzzer under UBSan: (t + 500) overflowed at INT64_MAX.
+// Redis 7.0 answers 9223372036854776 (seconds rounded to nearest).
+TEST_F(ExpireFamilyTest, ExpireTimeAtTheLargestDeadline) {
+  Run({"SET", "k", "v"});
+  EXPECT_EQ(Run({"PEXPIREAT", "k", "9223372036854775807"}), RespInt(1));
+  EXPECT_EQ(Run({"EXPIRETIME", "k"}), RespInt(9223372036854776));
+  EXPECT_EQ(Run({"PEXPIRETIME", "k"}), RespInt(INT64_MAX));
+  EXPECT_EQ(Run({"PEXPIREAT", "k", "9223372036854775499"}), RespInt(1));
+  EXPECT_EQ(Run({"EXPIRETIME", "k"}), RespInt(9223372036854775));
+}
+
 TEST_F(ExpireFamilyTest, PastDeadlineDeletes) {
   Run({"SET", "k", "v"});
   EXPECT_EQ(Run({"EXPIRE", "k", "-1"}), RespInt(1));
