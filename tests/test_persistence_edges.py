@@ -12,6 +12,7 @@ import pytest
 
 from server_process import rankd_binary, target_is_redis
 from test_persistence import crash, dump, incr_logs, start, start_fails
+from util import wait_until
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="rankd's own file formats")
 
@@ -77,3 +78,50 @@ def test_aof_load_truncated_no_refuses_a_torn_tail(server_factory, tmp_path):
     assert dump(q) == before
     assert os.path.getsize(log) == good
     assert q.client().config_get("aof-load-truncated") == {"aof-load-truncated": "yes"}
+
+
+# ------------------------------------------------------- background jobs ---
+
+REWRITE_REFUSED = "Can't execute an AOF background rewriting"
+
+
+def info(c):
+    return c.info("persistence")
+
+
+@pytest.mark.parametrize("appendonly", [False, True])
+def test_bgrewriteaof_on_an_unwritable_directory_is_refused_at_once(server_factory, tmp_path,
+                                                                   appendonly):
+    p = start(server_factory, tmp_path, appendonly=appendonly)
+    c = p.client()
+    c.zadd("lb", {"a": 1})
+    aof_dir = tmp_path / "appendonlydir"
+    if aof_dir.exists():  # the running log stays open; the directory is replaced
+        os.rename(aof_dir, tmp_path / "moved")
+    aof_dir.write_text("a file where the log directory should be")  # unwritable, even for root
+    with pytest.raises(Exception) as e:
+        c.bgrewriteaof()
+    assert REWRITE_REFUSED in str(e.value)
+    assert info(c)["aof_last_bgrewrite_status"] == "err"
+    assert info(c)["aof_rewrite_scheduled"] == 0 and info(c)["aof_rewrite_in_progress"] == 0
+    assert c.zadd("lb", {"b": 2}) == 1  # the server goes on
+    # Writable again: the next BGREWRITEAOF starts and succeeds.
+    aof_dir.unlink()
+    if appendonly:
+        os.rename(tmp_path / "moved", aof_dir)
+    assert c.bgrewriteaof() in (True, b"Background append only file rewriting started")
+
+    wait_until(lambda: info(c)["aof_rewrite_in_progress"] == 0
+               and info(c)["aof_rewrite_scheduled"] == 0, timeout=10)
+    assert info(c)["aof_last_bgrewrite_status"] == "ok"
+
+
+def test_bgsave_failure_shows_in_info(server_factory, tmp_path):
+    p = start(server_factory, tmp_path, appendonly=False)
+    c = p.client()
+    c.set("k", "v")
+    os.mkdir(tmp_path / "dump.rdb")  # the child cannot rename its file over a directory
+    assert c.bgsave() in (True, b"Background saving started")  # Redis: known only later
+
+    wait_until(lambda: info(c)["rdb_bgsave_in_progress"] == 0, timeout=10)
+    assert info(c)["rdb_last_bgsave_status"] == "err"
