@@ -268,7 +268,10 @@ void SRandMember(CommandContext& ctx) {
   if (l < 0) {
     const uint64_t count = static_cast<uint64_t>(-l);
     ctx.reply.ArrayHeader(count);
-    for (uint64_t i = 0; i < count; i++) ctx.reply.Bulk(members[pick(Rng())]);
+    // Not bounded by the set: stop once the client is past its output limit.
+    for (uint64_t i = 0; i < count && !ctx.reply.overflowed(); i++) {
+      ctx.reply.Bulk(members[pick(Rng())]);
+    }
     return;
   }
   const size_t count = std::min<uint64_t>(static_cast<uint64_t>(l), members.size());

@@ -324,7 +324,8 @@ void ZRandMember(CommandContext& ctx) {
     // Independent picks, repeats allowed.
     std::uniform_int_distribution<uint64_t> d(0, size - 1);
     ReplyListHeader(ctx.reply, count, shape);
-    for (uint64_t i = 0; i < count; i++) {
+    // Not bounded by the set: stop once the client is past its output limit.
+    for (uint64_t i = 0; i < count && !ctx.reply.overflowed(); i++) {
       auto [m, s] = z->At(d(Rng()));
       ReplyListItem(ctx.reply, m, s, shape);
     }

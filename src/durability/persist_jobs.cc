@@ -112,8 +112,33 @@ std::string PersistManager::BgRewrite(bool* scheduled) {
     *scheduled = true;
     return "";
   }
+  // The switch to a new log waits for the batch boundary, but whether the
+  // log directory takes new files is known now: Redis opens its new
+  // incremental file inside the command and refuses at once.
+  Status s = CheckLogDirWritable();
+  if (!s.ok()) {
+    LOG_WARNING("Can't rewrite append only file in background: %s", s.message().c_str());
+    last_rewrite_ok_ = false;
+    last_rewrite_fail_ms_ = MonoMs();
+    return "ERR Can't execute an AOF background rewriting. Please check the server logs for more "
+           "information.";
+  }
   rewrite_start_pending_ = true;  // BeforeFlush starts it between batches
   return "";
+}
+
+Status PersistManager::CheckLogDirWritable() {
+  const std::string dir = AofDir();
+  Status s = env_->CreateDir(dir);
+  if (!s.ok()) return s;
+  // The name CleanAofDir() removes should a crash leave it behind.
+  const std::string probe = JoinPath(dir, "temp-rewriteaof-probe-" + std::to_string(getpid()));
+  std::unique_ptr<WritableFile> f;
+  s = env_->NewWritableFile(probe, &f);
+  if (!s.ok()) return s;
+  s = f->Close();
+  Status r = env_->RemoveFile(probe);
+  return s.ok() ? r : s;
 }
 
 bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {

@@ -196,6 +196,14 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
                              " in a log that is not the last one"),
           path));
     }
+    if (!server_->config().aof_load_truncated) {
+      return Status::Corruption(
+          "Unexpected end of file reading the append only file " + path + " (a torn last record: " +
+          std::to_string(info.torn_bytes) + " bytes at offset " + std::to_string(info.valid_size) +
+          "). You can: 1) Make a backup of your AOF file, then use 'rankd --check-aof --fix " +
+          path + "'. 2) Alternatively you can set the 'aof-load-truncated' configuration option "
+          "to yes and restart the server.");
+    }
     LOG_WARNING("!!! Warning: short read while loading the AOF file %s!!!", path.c_str());
     LOG_WARNING("AOF %s was truncated at offset %" PRIu64 ": %" PRIu64
                 " bytes of a torn last record dropped (a crash cut the last write short)",

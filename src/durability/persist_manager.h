@@ -76,6 +76,10 @@ class PersistManager : public EffectLog {
   // BGSAVE [SCHEDULE]: "" when started (or scheduled), else the error text.
   std::string BgSave(bool schedule, bool* scheduled);
   // BGREWRITEAOF: "" when started (or scheduled), else the error text.
+  // What can be known up front (a rewrite running, a log directory that
+  // cannot be created or written) is refused here; what fails later (fork,
+  // the child's write, the manifest) shows in INFO persistence
+  // (aof_last_bgrewrite_status:err) and the log, as Redis.
   std::string BgRewrite(bool* scheduled);
   // DEBUG RELOAD [NOSAVE]: save (unless nosave), then replace the data set
   // with the snapshot's, atomically (loaded aside, then swapped in).
@@ -113,6 +117,8 @@ class PersistManager : public EffectLog {
   Status StartLogging();  // a new generation from the data in memory
   void StopLogging();
   Status StartRewrite();
+  // OK if the log directory exists (or was created) and takes a new file.
+  Status CheckLogDirWritable();
   bool ForkChild(ChildKind kind, const std::string& final_path);
   void ReapChild(bool wait);
   void KillChild();

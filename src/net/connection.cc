@@ -102,8 +102,37 @@ void NetServer::ReadFrom(Connection* c) {
   }
 }
 
+void NetServer::ArmOutputLimit(Connection* c) {
+  const int64_t hard = limits_.output_buffer_hard_limit;
+  c->reply_.set_limit(hard > 0 ? c->out_pos_ + static_cast<size_t>(hard) : 0);
+}
+
+bool NetServer::OverOutputLimit(Connection* c) {
+  const uint64_t out = c->output_buffer_size();
+  bool over = c->reply_.overflowed() ||
+              (limits_.output_buffer_hard_limit > 0 &&
+               out > static_cast<uint64_t>(limits_.output_buffer_hard_limit));
+  if (limits_.output_buffer_soft_limit > 0 &&
+      out > static_cast<uint64_t>(limits_.output_buffer_soft_limit)) {
+    const int64_t now = MonoMs();
+    if (c->soft_limit_since_ms_ < 0) {
+      c->soft_limit_since_ms_ = now;
+    } else if (now - c->soft_limit_since_ms_ > limits_.output_buffer_soft_seconds * 1000) {
+      over = true;
+    }
+  } else {
+    c->soft_limit_since_ms_ = -1;
+  }
+  if (over) {
+    LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
+                static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+  }
+  return over;
+}
+
 void NetServer::ProcessInput(Connection* c) {
   const RespParser::Limits parser_limits = ParserLimits(c);
+  ArmOutputLimit(c);
   bool replied = false;
   while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
     size_t pos = 0;
@@ -124,10 +153,7 @@ void NetServer::ProcessInput(Connection* c) {
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
     const size_t out = c->output_buffer_size();
-    if (limits_.output_buffer_hard_limit > 0 &&
-        out > static_cast<uint64_t>(limits_.output_buffer_hard_limit)) {
-      LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
-                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+    if (OverOutputLimit(c)) {
       Kill(c);
       break;
     }
@@ -178,6 +204,11 @@ void NetServer::WriteTo(Connection* c) {
       c->flushable_ -= c->out_pos_;
       c->out_pos_ = 0;
     }
+  }
+  ArmOutputLimit(c);  // out_pos_ moved
+  if (limits_.output_buffer_soft_limit <= 0 ||
+      c->output_buffer_size() <= static_cast<uint64_t>(limits_.output_buffer_soft_limit)) {
+    c->soft_limit_since_ms_ = -1;
   }
   if (c->throttled_ && (limits_.output_buffer_pause <= 0 ||
                         c->output_buffer_size() <=

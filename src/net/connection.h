@@ -11,7 +11,10 @@
 // connection.
 //
 // Limits (Redis names): proto-max-bulk-len, client-query-buffer-limit,
-// maxclients, timeout, and an output buffer hard limit. A protocol error gets
+// maxclients, timeout, and client-output-buffer-limit's hard and soft limits.
+// The hard limit also bounds the reply being built (net/reply.h): a command
+// whose reply passes it stops growing the buffer at once, and the connection
+// is closed before anything more of it is sent. A protocol error gets
 // "-ERR Protocol error: ..." and the connection is closed after that reply.
 // A connection whose unparsed input exceeds the query buffer limit is closed
 // without a reply (Redis logs and closes). A connection whose output exceeds
@@ -44,8 +47,14 @@ struct NetLimits {
   int64_t max_clients = 10000;                   // maxclients
   int64_t idle_timeout_s = 0;                    // timeout (0: never)
   // A connection whose pending output exceeds this is closed (Redis's
-  // client-output-buffer-limit hard limit). 0: no limit.
+  // client-output-buffer-limit hard limit), also in the middle of building
+  // a reply. 0: no limit.
   int64_t output_buffer_hard_limit = 1024LL * 1024 * 1024;
+  // A connection whose pending output stays over the soft limit for more
+  // than soft_seconds is closed (checked after each command, at each flush
+  // and every second). 0: no limit.
+  int64_t output_buffer_soft_limit = 0;
+  int64_t output_buffer_soft_seconds = 0;
   // A connection whose pending output exceeds this is not read from until it
   // drains below it, so a client that stops reading cannot grow the server.
   // 0: no limit.
@@ -126,6 +135,7 @@ class Connection {
   bool killed_ = false;
   bool want_write_ = false;  // the socket was full: wait for EPOLLOUT
   bool throttled_ = false;   // output over output_buffer_pause: not reading
+  int64_t soft_limit_since_ms_ = -1;  // monotonic: output went over the soft limit; -1: not
   bool unauthenticated_ = false;
   bool in_write_list_ = false, in_input_list_ = false;
 };
@@ -168,7 +178,7 @@ class NetServer {
   int port() const { return port_; }
 
   // Takes effect for new reads/commands; lowering maxclients closes nobody.
-  void set_limits(const NetLimits& limits) { limits_ = limits; }
+  void set_limits(const NetLimits& limits);
   const NetLimits& limits() const { return limits_; }
 
   // Live connections, including ones killed but not yet closed.
@@ -204,6 +214,11 @@ class NetServer {
   void MarkWrite(Connection* c);
   void MarkInput(Connection* c);
   void Kill(Connection* c);
+  // Gives c's reply builder the hard limit, counted from what is unsent.
+  void ArmOutputLimit(Connection* c);
+  // True (and logs) if c is over its output hard limit, or over the soft
+  // limit for longer than allowed; keeps the soft-limit clock.
+  bool OverOutputLimit(Connection* c);
   void BeforeSleep();
   void ReapClosed();
   void Cron();

@@ -46,6 +46,11 @@ NetServer::~NetServer() {
   }
 }
 
+void NetServer::set_limits(const NetLimits& limits) {
+  limits_ = limits;
+  for (auto& [id, c] : conns_) ArmOutputLimit(c.get());
+}
+
 Connection* NetServer::Find(uint64_t id) const {
   auto it = conns_.find(id);
   return it == conns_.end() || it->second->killed_ ? nullptr : it->second.get();
@@ -92,10 +97,7 @@ void NetServer::BeforeSleep() {
     c->in_write_list_ = false;
     if (c->killed_) continue;
     c->flushable_ = c->reply_.buffer().size();
-    if (limits_.output_buffer_hard_limit > 0 &&
-        c->output_buffer_size() > static_cast<uint64_t>(limits_.output_buffer_hard_limit)) {
-      LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
-                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+    if (OverOutputLimit(c)) {
       Kill(c);
       continue;
     }
@@ -150,6 +152,9 @@ void NetServer::Cron() {
       continue;
     }
     if (c->in_.empty() && c->in_.capacity() > 0 && idle > kIdleBufferFreeMs) c->in_.Release();
+    // A client over its soft output limit that stopped reading gets no new
+    // replies to trigger the check: the cron does it.
+    if (c->soft_limit_since_ms_ >= 0 && OverOutputLimit(c)) Kill(c);
   }
 }
 

@@ -1,4 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Every append starts with `if (overflowed_) return;` and ends with
+// CheckLimit(): past the output limit nothing more is buffered.
 
 #include "net/reply.h"
 
@@ -7,18 +10,23 @@
 namespace rankd {
 
 void ReplyBuilder::Header(char type, size_t n) {
+  if (overflowed_) return;
   buf_.push_back(type);
   AppendInt64(&buf_, static_cast<int64_t>(n));
   buf_.append("\r\n", 2);
+  CheckLimit();
 }
 
 void ReplyBuilder::SimpleString(std::string_view s) {
+  if (overflowed_) return;
   buf_.push_back('+');
   buf_.append(s);
   buf_.append("\r\n", 2);
+  CheckLimit();
 }
 
 void ReplyBuilder::Error(std::string_view msg) {
+  if (overflowed_) return;
   buf_.push_back('-');
   size_t start = buf_.size();
   buf_.append(msg);
@@ -26,25 +34,32 @@ void ReplyBuilder::Error(std::string_view msg) {
     if (buf_[i] == '\r' || buf_[i] == '\n') buf_[i] = ' ';
   }
   buf_.append("\r\n", 2);
+  CheckLimit();
 }
 
 void ReplyBuilder::Integer(int64_t v) {
+  if (overflowed_) return;
   buf_.push_back(':');
   AppendInt64(&buf_, v);
   buf_.append("\r\n", 2);
+  CheckLimit();
 }
 
 void ReplyBuilder::Bulk(std::string_view s) {
   Header('$', s.size());
+  if (overflowed_) return;
   buf_.append(s);
   buf_.append("\r\n", 2);
+  CheckLimit();
 }
 
 void ReplyBuilder::Double(double d) {
+  if (overflowed_) return;
   if (resp3()) {
     buf_.push_back(',');
     AppendDouble(&buf_, d);
     buf_.append("\r\n", 2);
+    CheckLimit();
     return;
   }
   std::string s;
@@ -52,16 +67,9 @@ void ReplyBuilder::Double(double d) {
   Bulk(s);
 }
 
-void ReplyBuilder::Bool(bool b) {
-  if (resp3()) {
-    buf_.append(b ? "#t\r\n" : "#f\r\n");
-  } else {
-    buf_.append(b ? ":1\r\n" : ":0\r\n");
-  }
-}
-
-void ReplyBuilder::Null() { buf_.append(resp3() ? "_\r\n" : "$-1\r\n"); }
-void ReplyBuilder::NullArray() { buf_.append(resp3() ? "_\r\n" : "*-1\r\n"); }
+void ReplyBuilder::Bool(bool b) { Raw(resp3() ? (b ? "#t\r\n" : "#f\r\n") : (b ? ":1\r\n" : ":0\r\n")); }
+void ReplyBuilder::Null() { Raw(resp3() ? "_\r\n" : "$-1\r\n"); }
+void ReplyBuilder::NullArray() { Raw(resp3() ? "_\r\n" : "*-1\r\n"); }
 void ReplyBuilder::ArrayHeader(size_t n) { Header('*', n); }
 void ReplyBuilder::MapHeader(size_t n) { resp3() ? Header('%', n) : Header('*', 2 * n); }
 void ReplyBuilder::SetHeader(size_t n) { Header(resp3() ? '~' : '*', n); }
@@ -70,20 +78,31 @@ void ReplyBuilder::PushHeader(size_t n) { Header(resp3() ? '>' : '*', n); }
 void ReplyBuilder::Verbatim(std::string_view s) {
   if (!resp3()) return Bulk(s);
   Header('=', s.size() + 4);
+  if (overflowed_) return;
   buf_.append("txt:");
   buf_.append(s);
   buf_.append("\r\n", 2);
+  CheckLimit();
+}
+
+void ReplyBuilder::Insert(size_t token, std::string_view header) {
+  if (overflowed_) return;
+  // Invariant: the buffer only grows while a deferred header is pending.
+  buf_.insert(token, header);
+  CheckLimit();
 }
 
 void ReplyBuilder::FinishArray(size_t token, size_t n) {
-  std::string h = "*" + FormatInt64(static_cast<int64_t>(n)) + "\r\n";
-  buf_.insert(token, h);
+  Insert(token, "*" + FormatInt64(static_cast<int64_t>(n)) + "\r\n");
 }
 
 void ReplyBuilder::FinishMap(size_t token, size_t n) {
-  std::string h = (resp3() ? "%" : "*") + FormatInt64(static_cast<int64_t>(resp3() ? n : 2 * n)) +
-                  "\r\n";
-  buf_.insert(token, h);
+  Insert(token, (resp3() ? "%" : "*") + FormatInt64(static_cast<int64_t>(resp3() ? n : 2 * n)) +
+                    "\r\n");
+}
+
+void ReplyBuilder::FinishSet(size_t token, size_t n) {
+  Insert(token, (resp3() ? "~" : "*") + FormatInt64(static_cast<int64_t>(n)) + "\r\n");
 }
 
 }  // namespace rankd

@@ -8,6 +8,14 @@
 //
 // One builder per connection (net/connection.h); scripting uses standalone
 // builders to capture a command's reply. Not thread-safe.
+//
+// Output limit: a builder can be given a limit on its buffer's size (the
+// connection arms it with the client's output buffer hard limit). Once an
+// append takes the buffer past it the builder is overflowed: it drops every
+// later append, so a reply of any size costs at most the limit in memory,
+// and its owner closes the connection instead of sending what is there.
+// Handlers whose replies are not bounded by the data (SRANDMEMBER and
+// ZRANDMEMBER with a negative count) check overflowed() and stop early.
 
 #pragma once
 
@@ -48,7 +56,11 @@ class ReplyBuilder {
   void Verbatim(std::string_view s);  // RESP3 =len txt:s   RESP2 bulk
   void EmptyArray() { ArrayHeader(0); }
   // Appends pre-encoded RESP bytes unchanged (e.g. a queued EXEC reply).
-  void Raw(std::string_view bytes) { buf_.append(bytes); }
+  void Raw(std::string_view bytes) {
+    if (overflowed_) return;
+    buf_.append(bytes);
+    CheckLimit();
+  }
 
   // For replies whose length is known only after writing the elements:
   // reserve a header, write the elements, then fill it in. The token is a
@@ -56,11 +68,26 @@ class ReplyBuilder {
   size_t DeferArray() { return buf_.size(); }
   void FinishArray(size_t token, size_t n);  // inserts *n at token
   void FinishMap(size_t token, size_t n);    // inserts %n (RESP2: *2n) at token
+  void FinishSet(size_t token, size_t n);    // inserts ~n (RESP2: *n) at token
+
+  // Limit on buffer().size() in bytes; 0: none. Takes effect at the next
+  // append (an already overflowed builder stays so).
+  void set_limit(size_t bytes) { limit_ = bytes; }
+  size_t limit() const { return limit_; }
+  // True once an append passed the limit: later appends are dropped and the
+  // buffer must not be sent. Never resets (the connection is closed).
+  bool overflowed() const { return overflowed_; }
 
  private:
   void Header(char type, size_t n);
+  void Insert(size_t token, std::string_view header);
+  void CheckLimit() {
+    if (limit_ != 0 && buf_.size() > limit_) overflowed_ = true;
+  }
   std::string buf_;
   int version_;
+  size_t limit_ = 0;
+  bool overflowed_ = false;
 };
 
 }  // namespace rankd

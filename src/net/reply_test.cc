@@ -82,5 +82,38 @@ TEST(ReplyBuilderTest, VersionSwitch) {
   EXPECT_EQ(r.buffer(), "_\r\n");
 }
 
+TEST(ReplyBuilderTest, PastTheLimitEveryAppendIsDropped) {
+  for (int v : {2, 3}) {
+    ReplyBuilder r(v);
+    r.set_limit(100);
+    size_t token = r.DeferArray();
+    size_t n = 0;
+    while (!r.overflowed()) {
+      r.Bulk("0123456789");
+      n++;
+    }
+    EXPECT_EQ(n, 6u);  // 17 bytes each: the 6th passes 100
+    const std::string at_overflow = r.buffer();
+    r.Bulk("x");
+    r.Integer(1);
+    r.Double(1.5);
+    r.Bool(true);
+    r.Null();
+    r.Ok();
+    r.Error("ERR e");
+    r.Verbatim("v");
+    r.Raw("+raw\r\n");
+    r.ArrayHeader(3);
+    r.FinishArray(token, n);
+    r.FinishMap(token, n);
+    r.FinishSet(token, n);
+    EXPECT_EQ(r.buffer(), at_overflow);
+    EXPECT_TRUE(r.overflowed());
+  }
+  ReplyBuilder unlimited;
+  for (int i = 0; i < 1000; i++) unlimited.Bulk("0123456789");
+  EXPECT_FALSE(unlimited.overflowed());
+}
+
 }  // namespace
 }  // namespace rankd

@@ -17,8 +17,10 @@
 //      batch payload := command*
 //      command       := db (varint) | RESP array of bulk strings
 //                       ("*<n>\r\n" then n times "$<len>\r\n<bytes>\r\n")
-//    A bad record at the very end (short, bad CRC, or zero fill) is a torn
-//    tail: recovery truncates it. A bad record anywhere else is corruption.
+//    A bad record at the very end that is short (runs past the end of the
+//    file) or zero fill is a torn tail: recovery truncates it. Any other bad
+//    record is corruption, including a full-length last record whose CRC
+//    fails (media damage, not a crash).
 //
 // 2. Snapshot ("dump.rdb" = dbfilename, and "<appendfilename>.<seq>.base.snap"):
 //

@@ -27,6 +27,37 @@ bool RecordStartsAt(std::string_view data) {
   return crc == crc32c::Value(data.data() + 8, 1 + len);
 }
 
+// `rest` is the file from a bad record at file offset `offset` to its end,
+// with no valid record after it. Returns nullptr if it is what a crash
+// leaves (a torn write), else why it is damage. A crash leaves a record
+// short (its header or payload runs past the end of the file) or leaves
+// blocks that were never written, which read back as zeros. A record whose
+// bytes are all there and still fail is damage: it was written whole (and
+// maybe acknowledged), then changed.
+const char* TailDamage(std::string_view rest, uint64_t offset) {
+  if (rest.size() < format::kRecordHeaderSize) return nullptr;  // header cut short
+  const uint64_t len = coding::DecodeFixed32(rest.data() + 4);
+  const uint64_t end = format::kRecordHeaderSize + len;
+  if (end > rest.size()) {
+    // Short, unless the bytes present are a whole record under its CRC and
+    // only the length field is wrong.
+    uint32_t crc = crc32c::Unmask(coding::DecodeFixed32(rest.data()));
+    bool whole = crc == crc32c::Value(rest.data() + 8, rest.size() - 8);
+    return whole ? "record length damaged (the record's bytes are all there and match its "
+                   "checksum)"
+                 : nullptr;
+  }
+  // Zero fill reaching back over the record's last sector: a write that
+  // never reached the disk. (A batch payload ends in "\r\n", so one
+  // damaged byte cannot make a whole sector zero.)
+  size_t zeros_from = rest.size();
+  while (zeros_from > 0 && rest[zeros_from - 1] == '\0') zeros_from--;
+  constexpr uint64_t kSector = 512;
+  const uint64_t last_sector = (offset + end - 1) / kSector * kSector;
+  if (zeros_from <= (last_sector > offset ? last_sector - offset : 0)) return nullptr;
+  return "the record is complete, so this is damage, not a torn write";
+}
+
 }  // namespace
 
 LogReader::LogReader(std::unique_ptr<SequentialFile> file, uint64_t file_size, std::string name)
@@ -109,6 +140,11 @@ void LogReader::ClassifyBadRecord(const char* what) {
                                    std::to_string(offset_ + i) + ")");
       return;
     }
+  }
+  if (const char* damage = TailDamage(rest, offset_)) {
+    status_ = Status::Corruption(name_ + ": " + what + " at offset " + std::to_string(offset_) +
+                                 " (" + damage + ")");
+    return;
   }
   torn_bytes_ = rest.size();
   if (torn_bytes_ == 0) torn_bytes_ = file_size_ - offset_;

@@ -3,14 +3,18 @@
 // LogReader reads a log file's records (persist/format.h) in order and
 // classifies how the file ends:
 //   - clean: the last record ends exactly at the end of the file;
-//   - torn tail: from some offset on, no valid record starts anywhere (a
-//     crash cut the last write short, or the file system filled it with
-//     zeros); recovery drops those bytes;
+//   - torn tail: from some offset on, no valid record starts anywhere, and
+//     what is there is what a crash leaves: a record cut short (its header or
+//     payload runs past the end of the file) or zero fill (blocks never
+//     written) over its last sector; recovery drops those bytes;
 //   - corruption: a bad record is followed later by a valid one, so data in
-//     the middle is damaged; recovery must stop and a person decide.
+//     the middle is damaged; or the last record is all there (full length,
+//     not zero fill) yet fails its checksum, type or length check, which is
+//     damage to a record that was written whole, not a torn write. Recovery
+//     must stop and a person decide.
 // The distinction is made by scanning the rest of the file for any offset
-// where a well-formed record with a correct CRC starts. The scan only runs
-// when a bad record is found.
+// where a well-formed record with a correct CRC starts, then looking at the
+// bad record itself. Both only run when a bad record is found.
 // Not thread-safe.
 
 #pragma once

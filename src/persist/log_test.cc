@@ -3,6 +3,7 @@
 // Log writer/reader round trips, and the torn-tail vs corruption rules of
 // persist/log_reader.h on files damaged on purpose.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -101,14 +102,59 @@ TEST(LogTest, GarbageOrZerosAtTheEndAreATornTail) {
     EXPECT_EQ(got, payloads);
     EXPECT_EQ(info.torn_bytes, tail.size());
   }
-  // The last record's payload damaged in place: also the tail.
+}
+
+// A full-length last record that fails is damage to a record written whole
+// (and maybe acknowledged), not a torn write: refused, naming the offset.
+TEST(LogTest, EveryFlippedByteInTheLastRecordIsCorruption) {
+  FaultEnv env;
+  auto payloads = Payloads(5);
+  auto offsets = WriteLog(env, payloads);
+  const std::string whole = env.Contents(kPath);
+  for (size_t pos = offsets.back(); pos < whole.size(); pos++) {
+    for (uint8_t mask : {0x01, 0x40, 0xff}) {
+      std::string damaged = whole;
+      damaged[pos] = static_cast<char>(damaged[pos] ^ mask);
+      env.SetContents(kPath, damaged);
+      std::vector<std::string> got;
+      LogFileInfo info;
+      Status s = ReadAll(env, &got, &info);
+      ASSERT_EQ(s.code(), Status::Code::kCorruption) << "byte " << pos << " mask " << int(mask);
+      EXPECT_NE(s.message().find("offset " + std::to_string(offsets.back())), std::string::npos)
+          << s.message();
+      EXPECT_EQ(got.size(), 4u);
+      EXPECT_EQ(info.valid_size, offsets.back());
+    }
+  }
+}
+
+// Blocks that were never written read back as zeros: a last record whose
+// final sector is zeros (or that is zeros entirely) is a torn tail.
+TEST(LogTest, ZeroFillOverTheLastRecordIsATornTail) {
+  FaultEnv env;
+  auto payloads = Payloads(5);
+  payloads.push_back(std::string(3000, 'z'));
+  auto offsets = WriteLog(env, payloads);
+  const std::string whole = env.Contents(kPath);
+  const size_t last_sector = (whole.size() - 1) / 512 * 512;
+  ASSERT_GT(last_sector, offsets.back());
+  for (size_t from : {last_sector, last_sector - 512, static_cast<size_t>(offsets.back())}) {
+    std::string damaged = whole;
+    std::fill(damaged.begin() + from, damaged.end(), '\0');
+    env.SetContents(kPath, damaged);
+    std::vector<std::string> got;
+    LogFileInfo info;
+    ASSERT_TRUE(ReadAll(env, &got, &info).ok()) << from;
+    EXPECT_EQ(got.size(), 5u);
+    EXPECT_EQ(info.torn_bytes, whole.size() - offsets.back());
+  }
+  // Zeros only over the last few bytes (not a whole sector): damage.
   std::string damaged = whole;
-  damaged[damaged.size() - 3] ^= 1;
+  std::fill(damaged.end() - 2, damaged.end(), '\0');
   env.SetContents(kPath, damaged);
   std::vector<std::string> got;
   LogFileInfo info;
-  ASSERT_TRUE(ReadAll(env, &got, &info).ok());
-  EXPECT_EQ(got.size(), 4u);
+  EXPECT_EQ(ReadAll(env, &got, &info).code(), Status::Code::kCorruption);
 }
 
 TEST(LogTest, DamageBeforeTheTailIsCorruptionNamingTheOffset) {

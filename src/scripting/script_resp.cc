@@ -192,12 +192,15 @@ void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
       if (is_map) WriteLuaAsReply(L, script_resp, out);
       lua_pop(L, 1);  // value
       count++;
+      if (out.overflowed()) {  // past the client's output limit: stop early
+        lua_pop(L, 1);         // the key lua_next would have taken
+        break;
+      }
     }
     if (is_map) {
       out.FinishMap(token, count);
     } else {
-      std::string h = std::string(out.resp3() ? "~" : "*") + std::to_string(count) + "\r\n";
-      out.buffer().insert(token, h);
+      out.FinishSet(token, count);
     }
   } else {
     size_t token = out.DeferArray();
@@ -208,6 +211,7 @@ void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
       WriteLuaAsReply(L, script_resp, out);
       lua_pop(L, 1);
       count++;
+      if (out.overflowed()) break;  // past the client's output limit: stop early
     }
     out.FinishArray(token, count);
   }

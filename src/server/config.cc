@@ -93,6 +93,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"appendfsync", "", K::kEnum, &c->appendfsync, 0, 0, false, {"always", "everysec", "no"}},
       {"auto-aof-rewrite-percentage", "", K::kInt, &c->auto_aof_rewrite_percentage, 0, INT_MAX},
       {"auto-aof-rewrite-min-size", "", K::kMemory, &c->auto_aof_rewrite_min_size},
+      {"aof-load-truncated", "", K::kBool, &c->aof_load_truncated},
       {"dbfilename", "", K::kString, &c->dbfilename},
       {"save", "", K::kSave, &c->save},
       {"stop-writes-on-bgsave-error", "", K::kBool, &c->stop_writes_on_bgsave_error},

@@ -61,6 +61,9 @@ struct Config {
   std::string appendfsync = "everysec";
   int64_t auto_aof_rewrite_percentage = 100;
   int64_t auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
+  // A torn last record of the log (a crash cut it short) is dropped at
+  // start-up when true; when false start-up refuses (Redis's meaning).
+  bool aof_load_truncated = true;
   std::string dbfilename = "dump.rdb";
   std::vector<std::pair<int64_t, int64_t>> save = {{3600, 1}, {300, 100}, {60, 10000}};
   bool stop_writes_on_bgsave_error = true;

@@ -81,6 +81,8 @@ void Server::ApplyConfig(std::string_view name) {
   limits.max_clients = config_.maxclients;
   limits.idle_timeout_s = config_.timeout;
   limits.output_buffer_hard_limit = config_.obuf_normal.hard;
+  limits.output_buffer_soft_limit = config_.obuf_normal.soft;
+  limits.output_buffer_soft_seconds = config_.obuf_normal.soft_seconds;
   net_.set_limits(limits);
 }
 
