@@ -19,6 +19,7 @@ std::span<const CommandSpec> TransactionCommands();  // tx_family.cc
 std::span<const CommandSpec> KeyCommands();          // keys_family.cc
 std::span<const CommandSpec> ExpireCommands();       // expire_family.cc
 std::span<const CommandSpec> StringCommands();       // string_family.cc
+std::span<const CommandSpec> BitCommands();          // bit_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
@@ -27,8 +28,8 @@ std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
+                      StringCommands, BitCommands, ZSetCommands, SetCommands,
+                      ScriptingCommands, PersistCommands, LeaderboardCommands}) {
     server.RegisterCommands(family());
   }
 }
