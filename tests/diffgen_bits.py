@@ -131,7 +131,8 @@ def field_type(g):
     if g.chance(0.05):
         return g.choice(FIELD_TYPES_WEIRD)
     sign = g.choice(["i", "u"])
-    bits = g.choice([1, 2, 3, 4, 5, 7, 8, 8, 8, 13, 16, 16, 31, 32, 63] + ([64] if sign == "i" else []))
+    widths = [1, 2, 3, 4, 5, 7, 8, 8, 8, 13, 16, 16, 31, 32, 63] + ([64] if sign == "i" else [])
+    bits = g.choice(widths)
     return "%s%d" % (sign, bits)
 
 

@@ -22,13 +22,14 @@ std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> BitCommands();          // bit_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
+std::span<const CommandSpec> GeoCommands();          // geo_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, BitCommands, ZSetCommands, SetCommands,
+                      StringCommands, BitCommands, ZSetCommands, GeoCommands, SetCommands,
                       ScriptingCommands, PersistCommands, LeaderboardCommands}) {
     server.RegisterCommands(family());
   }
