@@ -131,3 +131,13 @@ def test_geosearch(sicily):
                      "200", "km") == 0
     assert r.execute("EXISTS", "d") == 0
     assert r.execute("GEOSEARCH", "Sicily", "FROMLONLAT", "15") == arity("geosearch")
+
+
+def test_geopos_of_any_score(raw):
+    """Scores no GEOADD writes (negative, huge) decode as Redis decodes them on x86-64."""
+    raw.execute("ZADD", "z", "-1", "a", "-0.5", "b", "1e300", "c")
+    assert raw.execute("GEOPOS", "z", "a", "b", "c") == [
+        [b"180", b"85.0511287799999991"],
+        [b"-179.99999731779098511", b"-85.05112751263942528"],
+        [b"-179.99999731779098511", b"-85.05112751263942528"]]
+    assert raw.execute("GEOHASH", "z", "a", "b") == [b"bp05b5048p0", b"00bh0hbj200"]

@@ -52,6 +52,20 @@ void Move(Hash* h, uint64_t mask, int d) {
   h->bits = c | (h->bits & other);
 }
 
+// Redis reads a score as a cell with (uint64_t)score, which C leaves
+// undefined for negative and huge doubles. This is what x86-64 computes
+// there (the cvttsd2si sequence compilers emit), defined for every double,
+// so GEOPOS on any sorted set answers as Redis does.
+uint64_t ScoreToBits(double d) {
+  constexpr double k2p63 = 9223372036854775808.0;
+  auto truncate = [](double x) -> uint64_t {  // cvttsd2si: 2^63 when out of range
+    if (!(x > -k2p63 - 1) || !(x < k2p63)) return uint64_t{1} << 63;
+    return static_cast<uint64_t>(static_cast<int64_t>(x));
+  };
+  if (d < k2p63) return truncate(d);
+  return truncate(d - k2p63) ^ (uint64_t{1} << 63);
+}
+
 }  // namespace
 
 bool Encode(Range lon_range, Range lat_range, double lon, double lat, int step, Hash* out) {
@@ -95,7 +109,7 @@ void ScoreRange(Hash h, uint64_t* min, uint64_t* max) {
 }
 
 void DecodeScore(double score, double* lon, double* lat) {
-  const Area a = Decode(kLonRange, kLatRange, Hash{static_cast<uint64_t>(score), kMaxStep});
+  const Area a = Decode(kLonRange, kLatRange, Hash{ScoreToBits(score), kMaxStep});
   *lon = std::clamp((a.lon.min + a.lon.max) / 2, kLonMin, kLonMax);
   *lat = std::clamp((a.lat.min + a.lat.max) / 2, kLatMin, kLatMax);
 }
