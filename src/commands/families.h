@@ -19,17 +19,31 @@ std::span<const CommandSpec> TransactionCommands();  // tx_family.cc
 std::span<const CommandSpec> KeyCommands();          // keys_family.cc
 std::span<const CommandSpec> ExpireCommands();       // expire_family.cc
 std::span<const CommandSpec> StringCommands();       // string_family.cc
+std::span<const CommandSpec> BitCommands();          // bit_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> ZSetDueCommands();      // zset_due_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
+std::span<const CommandSpec> GeoCommands();          // geo_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
-  for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, ZSetDueCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
+  for (auto family : {
+           BitCommands,
+           ExpireCommands,
+           GeoCommands,
+           KeyCommands,
+           LeaderboardCommands,
+           PersistCommands,
+           ScriptingCommands,
+           ServerCommands,
+           SetCommands,
+           StringCommands,
+           TransactionCommands,
+           ZSetCommands,
+           ZSetDueCommands,
+       }) {
     server.RegisterCommands(family());
   }
 }

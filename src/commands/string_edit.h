@@ -25,4 +25,7 @@ void StrLen(CommandContext& ctx);       // STRLEN key
 void GetRange(CommandContext& ctx);     // GETRANGE / SUBSTR key start end
 void SetRange(CommandContext& ctx);     // SETRANGE key offset value
 
+// string_lcs.cc.
+void LcsCmd(CommandContext& ctx);  // LCS key1 key2 [LEN] [IDX] [MINMATCHLEN n] [WITHMATCHLEN]
+
 }  // namespace rankd

@@ -215,6 +215,7 @@ constexpr CommandSpec kStringCommands[] = {
     {"getrange",    4,     kReadOnly,                    1,    1,   1,   &GetRange},
     {"substr",      4,     kReadOnly,                    1,    1,   1,   &GetRange},
     {"setrange",    4,     kWrite | kDenyOom,            1,    1,   1,   &SetRange},
+    {"lcs",         -3,    kReadOnly,                    1,    1,   1,   &LcsCmd},
 };
 
 }  // namespace

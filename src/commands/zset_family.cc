@@ -108,8 +108,13 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
   ctx.reply.Integer(a.ch ? added + updated : added);
 }
 
-void ZAdd(CommandContext& ctx) { ZAddGeneric(ctx, false); }
 void ZIncrBy(CommandContext& ctx) { ZAddGeneric(ctx, true); }
+
+}  // namespace
+
+void ZAdd(CommandContext& ctx) { ZAddGeneric(ctx, false); }
+
+namespace {
 
 // ZREM key member [member ...]
 void ZRem(CommandContext& ctx) {

@@ -10,6 +10,9 @@
 
 namespace rankd {
 
+// zset_family.cc: ZADD (GEOADD calls it with its arguments rewritten).
+void ZAdd(CommandContext& ctx);
+
 // zset_range.cc: ZRANGE and its older forms, ZRANGESTORE.
 void ZRange(CommandContext& ctx);
 void ZRevRange(CommandContext& ctx);
