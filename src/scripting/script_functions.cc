@@ -11,6 +11,7 @@ extern "C" {
 #include <cstring>
 
 #include "base/split.h"
+#include "scripting/script_readonly.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -189,38 +190,34 @@ uint64_t Crc64Jones(uint64_t crc, std::string_view data) {
 FunctionLibraries::FunctionLibraries(ScriptHost* host)
     : sandbox_(host, LuaSandbox::Kind::kFunction) {
   lua_State* L = sandbox_.state();
-  // The load API: a restricted `redis` plus the runtime globals (rawget'd),
-  // behind the same nonexistent-global / read-only rules.
-  lua_newtable(L);  // api
-  lua_pushnil(L);
-  while (lua_next(L, LUA_GLOBALSINDEX)) {
-    const char* k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-    if (strcmp(k, "redis") && strcmp(k, "KEYS") && strcmp(k, "ARGV")) {
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, -4);
-    } else {
-      lua_pop(L, 1);
-    }
-  }
-  lua_pushstring(L, "redis");
+  // The load API, as in Redis 7.0: only a `redis` table with
+  // register_function, log and the version and log-level constants, behind
+  // the nonexistent-global rule, itself read-only. No other global (not
+  // even error or pcall) is reachable while a library loads.
+  PushRealGlobals(L);
+  int globals = lua_gettop(L);
+  lua_newtable(L);
+  int api = globals + 1;
   lua_newtable(L);
   lua_pushcfunction(L, RegisterFunction);
   lua_setfield(L, -2, "register_function");
-  lua_getglobal(L, "redis");
-  for (const char* k : {"log", "setresp", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING",
+  lua_getfield(L, globals, "redis");
+  for (const char* k : {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING",
                         "REDIS_VERSION", "REDIS_VERSION_NUM"}) {
     lua_getfield(L, -1, k);
     lua_setfield(L, -3, k);
   }
   lua_pop(L, 1);
-  lua_getmetatable(L, LUA_GLOBALSINDEX);
+  lua_getmetatable(L, globals);
   lua_setmetatable(L, -2);
-  lua_rawset(L, -3);
-  lua_getmetatable(L, LUA_GLOBALSINDEX);
-  lua_setmetatable(L, -2);
+  lua_setfield(L, api, "redis");
+  lua_getmetatable(L, globals);
+  lua_setmetatable(L, api);
+  PushReadonly(L, api);
   lua_setfield(L, LUA_REGISTRYINDEX, "__rankd_load_api");
-  // The proxy environment: empty, reads fall through to __index.
+  lua_pop(L, 2);
+  // The environment of library code: empty, reads fall through to
+  // __index (the load API while loading, the globals after), writes fail.
   lua_newtable(L);
   lua_newtable(L);
   lua_pushvalue(L, LUA_GLOBALSINDEX);

@@ -6,9 +6,12 @@
 // function_name=, callback=, flags={...}, description=} while it loads.
 //
 // All libraries share one LuaSandbox(kFunction), separate from EVAL's.
-// Library code runs in a proxy environment whose globals are a small load
-// API (no redis.call) while loading, and the full script globals after, so
-// the registered closures see redis.call at run time, as in Redis.
+// Library code runs in a read-only environment whose globals are Redis's
+// load API (only redis.register_function, redis.log, the LOG_* and version
+// constants) while loading, and the full, read-only script globals after,
+// so the registered closures see redis.call at run time, as in Redis.
+// Nothing one library does is visible to another: they share only
+// read-only tables.
 //
 // Libraries live in memory only: they are lost on restart until the
 // persistence layer stores Dump() (see docs/scripting.md).
