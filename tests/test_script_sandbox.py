@@ -211,3 +211,36 @@ def test_coroutine_loop_is_killable(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+# ---- load-time limits and busy scripts ---------------------------------------------------
+
+def test_function_load_timeout(pair):
+    # Library code that runs past 500 ms fails the load (Redis 7.0's LOAD_TIMEOUT_MS) and
+    # the server stays up; pcall cannot catch it (it does not exist at load time anyway).
+    load(pair, "local a = 1\nwhile 1 do a = a + 1 end", name="lib")
+    load(pair, "local a = 1\nwhile 1 do local ok = pcall(function() while 1 do end end) end",
+         name="lib")
+    pair.run("PING")
+    pair.run("FUNCTION", "LIST")
+    load(pair, "redis.register_function('ok', function() return 1 end)", name="lib")
+    pair.run("FCALL", "ok", 0)
+
+
+def test_sigterm_waits_for_a_busy_script(server_factory):
+    # As Redis 7.0: SIGTERM during a busy script schedules the shutdown; the server keeps
+    # answering BUSY until the script ends (here: SCRIPT KILL), then exits.
+    proc = server_factory(["--busy-reply-threshold", "100", "--save", ""])
+    runner, other = RespClient("127.0.0.1", proc.port), RespClient("127.0.0.1", proc.port)
+    try:
+        runner.send_command("EVAL", "local i = 0 while true do i = i + 1 end", 0)
+        time.sleep(0.4)
+        proc.proc.send_signal(15)
+        time.sleep(0.3)
+        assert proc.alive()
+        assert other.execute("PING").message.startswith("BUSY")
+        assert other.execute("SCRIPT", "KILL") == b"OK"
+        assert proc.wait_exit(timeout=10) == 0
+    finally:
+        runner.close()
+        other.close()

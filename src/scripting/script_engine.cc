@@ -245,23 +245,27 @@ bool ScriptEngine::RunningFunction(std::string* name, std::vector<std::string>* 
   return true;
 }
 
-bool ScriptEngine::RejectWhileBusy(Client& client, std::span<const std::string_view> args) {
-  if (!busy_) return false;
+std::string ScriptEngine::BusyError(std::span<const std::string_view> args) {
+  if (!busy_) return "";
   std::string_view cmd = args[0];
   std::string_view sub = args.size() > 1 ? args[1] : std::string_view();
   if ((EqualsIgnoreCase(cmd, "script") || EqualsIgnoreCase(cmd, "function")) &&
       (EqualsIgnoreCase(sub, "kill") || EqualsIgnoreCase(sub, "stats"))) {
-    return false;
+    return "";
   }
   if (EqualsIgnoreCase(cmd, "shutdown") && args.size() > 1 && EqualsIgnoreCase(sub, "nosave")) {
     ForceKill();
-    return false;
+    return "";
+  }
+  // Redis 7.0's allow-busy commands: connection and transaction control.
+  for (std::string_view allowed : {"auth", "hello", "quit", "reset", "multi", "discard", "watch",
+                                   "unwatch"}) {
+    if (EqualsIgnoreCase(cmd, allowed)) return "";
   }
   std::vector<std::string> unused;
   std::string name;
   int64_t ms;
-  client.reply->Error(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
-  return true;
+  return std::string(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
 }
 
 }  // namespace rankd

@@ -10,6 +10,7 @@ extern "C" {
 #include <cctype>
 #include <cstring>
 
+#include "base/clock.h"
 #include "base/split.h"
 #include "scripting/script_readonly.h"
 #include "server/command.h"
@@ -91,6 +92,19 @@ const char* Register(lua_State* L) {
   g_pending->push_back(std::move(f));
   lua_settop(L, argc);
   return nullptr;
+}
+
+// FUNCTION LOAD's time limit (Redis 7.0's LOAD_TIMEOUT_MS): library code
+// that runs longer fails the load; the server serves nobody meanwhile.
+constexpr int64_t kLoadTimeoutMs = 500;
+int64_t g_load_start_ms = 0;
+
+void LoadHook(lua_State* L, lua_Debug*) {
+  if (MonoMs() - g_load_start_ms <= kLoadTimeoutMs) return;
+  // Every line from now on, so a pcall cannot catch it for good.
+  lua_sethook(L, LoadHook, LUA_MASKLINE, 0);
+  PushLuaError(L, "FUNCTION LOAD timeout");
+  lua_error(L);
 }
 
 int RegisterFunction(lua_State* L) {
@@ -262,7 +276,10 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
   lua_insert(L, -2);
   std::vector<Function> pending;
   g_pending = &pending;
+  g_load_start_ms = MonoMs();
+  lua_sethook(L, LoadHook, LUA_MASKCOUNT, 100000);
   int rc = lua_pcall(L, 0, 0, -2);
+  lua_sethook(L, nullptr, 0, 0);
   g_pending = nullptr;
   lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
   lua_getmetatable(L, -1);

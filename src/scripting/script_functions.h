@@ -51,6 +51,8 @@ class FunctionLibraries {
   // FUNCTION LOAD: compiles and runs `code`, registering its functions.
   // Returns "" and sets *name to the library name, or an error text
   // ("ERR Library 'x' already exists", "ERR No functions registered", ...).
+  // Library code running past 500 ms fails with "ERR Error registering
+  // functions: ERR FUNCTION LOAD timeout" (Redis 7.0).
   std::string Load(std::string_view code, bool replace, std::string* name);
   // Returns false if there is no such library.
   bool Delete(std::string_view name);
