@@ -61,8 +61,9 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   // (EVAL) or a sha (EVALSHA, any case). Writes the reply to caller.reply.
   void Eval(Client& caller, std::string_view script_or_sha, bool by_sha, bool read_only,
             std::span<const std::string_view> keys, std::span<const std::string_view> args);
-  // FCALL / FCALL_RO.
-  void FCall(Client& caller, std::string_view name, bool read_only,
+  // FCALL / FCALL_RO. `command` is the whole command as the client sent it
+  // (FUNCTION STATS shows it).
+  void FCall(Client& caller, std::span<const std::string_view> command, bool read_only,
              std::span<const std::string_view> keys, std::span<const std::string_view> args);
 
   // SCRIPT LOAD: compiles and caches `body`. Returns "" and sets *sha, or

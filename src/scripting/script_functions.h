@@ -58,7 +58,7 @@ class FunctionLibraries {
   bool Delete(std::string_view name);
   void Flush();
 
-  // The function called `name`, or nullptr.
+  // The function called `name` (any case), or nullptr.
   const Function* Find(std::string_view name) const;
   // Runs `fn` (from Find) with fn(keys, args) and writes its reply to `out`.
   void Call(const Function& fn, std::span<const std::string_view> keys,
@@ -81,7 +81,10 @@ class FunctionLibraries {
   LuaSandbox sandbox_;
   int env_ref_ = 0;  // the proxy environment of library code
   std::map<std::string, Library> libraries_;
-  std::map<std::string, std::string> by_function_;  // function -> library
+  // Lower-case function name -> (library, function name): FCALL finds
+  // functions in any case, and two libraries cannot hold names that differ
+  // only in case (Redis 7.0); library names are case-sensitive.
+  std::map<std::string, std::pair<std::string, std::string>> by_function_;
 };
 
 // CRC-64/Jones as Redis computes it (reflected, init 0). Exposed for tests.
