@@ -7,6 +7,7 @@ import pytest
 import redis
 
 from resp_client import RespClient, RespError
+from server_process import target_is_redis
 from util import NOT_INTEGER, arity, err
 
 EXECABORT = err("EXECABORT Transaction discarded because of previous errors.")
@@ -290,3 +291,67 @@ def test_transaction_is_atomic(server, raw):
         stop.set()
         t.join(30)
     assert not bad, bad[:5]
+
+
+def test_exec_with_args_outside_multi_aborts(raw):
+    # Redis answers a rejected EXEC with EXECABORT even outside MULTI.
+    assert raw.execute("EXEC", "x") == err(
+        "EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
+
+
+# SHUTDOWN's spec (src/commands/server_family.cc) still lacks kNoMulti: that file belongs to
+# the introspection work of issue 11 and gets the flag there.
+_SHUTDOWN_FLAG = pytest.mark.xfail(not target_is_redis(), strict=False,
+                                   reason="SHUTDOWN needs kNoMulti in server_family.cc")
+
+
+@pytest.mark.parametrize("cmd", [["SAVE"], pytest.param(["SHUTDOWN"], marks=_SHUTDOWN_FLAG),
+                                 pytest.param(["SHUTDOWN", "NOSAVE"], marks=_SHUTDOWN_FLAG)])
+def test_no_multi_commands_refused_inside_multi(server, raw, cmd):
+    # Redis 7.0's no-multi commands: an EXEC must never shut the server down or save.
+    raw.execute("MULTI")
+    raw.execute("SET", "nm", "1")
+    assert raw.execute(*cmd) == err("ERR Command not allowed inside a transaction")
+    assert raw.execute("EXEC") == EXECABORT
+    assert raw.execute("EXISTS", "nm") == 0
+    raw.execute("MULTI")
+    assert raw.execute(*cmd) == err("ERR Command not allowed inside a transaction")
+    assert raw.execute("DISCARD") == b"OK"
+    assert raw.execute("PING") == b"PONG"
+
+
+BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
+
+
+def test_transactions_while_a_script_is_busy(server_factory):
+    # As Redis 7.0: MULTI, DISCARD, WATCH, UNWATCH are allowed while a script is busy;
+    # other commands get BUSY and doom the transaction; EXEC answers EXECABORT with the
+    # BUSY reason and ends it.
+    proc = server_factory(["--busy-reply-threshold", "100"])
+    runner, a, b = (RespClient("127.0.0.1", proc.port) for _ in range(3))
+    try:
+        assert b.execute("MULTI") == b"OK"
+        assert b.execute("SET", "q", "1") == b"QUEUED"
+        runner.send_command("EVAL", "local i = 0 while true do i = i + 1 end", 0)
+        time.sleep(0.4)
+        assert a.execute("MULTI") == b"OK"
+        assert a.execute("SET", "x", "1") == err(BUSY)
+        assert a.execute("EXEC") == err("EXECABORT Transaction discarded because of: " + BUSY)
+        assert a.execute("DISCARD") == err("ERR DISCARD without MULTI")
+        assert a.execute("WATCH", "k") == b"OK"
+        assert a.execute("UNWATCH") == b"OK"
+        assert a.execute("MULTI") == b"OK"
+        assert a.execute("DISCARD") == b"OK"
+        assert a.execute("NOSUCH") == err(
+            "ERR unknown command 'NOSUCH', with args beginning with: ")
+        assert a.execute("SHUTDOWN") == err(BUSY)
+        for _ in range(2):
+            assert b.execute("EXEC") == err("EXECABORT Transaction discarded because of: " + BUSY)
+        assert a.execute("SCRIPT", "KILL") == b"OK"
+        assert isinstance(runner.read_reply(), RespError)
+        assert b.execute("EXEC") == err("ERR EXEC without MULTI")
+        assert b.execute("EXISTS", "q") == 0
+        assert a.execute("PING") == b"PONG"
+    finally:
+        for c in (runner, a, b):
+            c.close()

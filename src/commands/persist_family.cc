@@ -59,7 +59,7 @@ void LastSave(CommandContext& ctx) {
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
 constexpr CommandSpec kPersistCommands[] = {
     // name          arity flags                         first last step handler
-    {"save",         1,    kAdmin | kNoScript,           0,    0,   0,   &Save},
+    {"save",         1,    kAdmin | kNoScript | kNoMulti, 0,  0,   0,   &Save},
     {"bgsave",       -1,   kAdmin | kNoScript,           0,    0,   0,   &BgSave},
     {"bgrewriteaof", 1,    kAdmin | kNoScript,           0,    0,   0,   &BgRewriteAof},
     {"lastsave",     1,    kFast | kLoading | kStale,    0,    0,   0,   &LastSave},

@@ -46,9 +46,15 @@ void EvalSha(CommandContext& ctx) { EvalGeneric(ctx, true, false); }
 void EvalRo(CommandContext& ctx) { EvalGeneric(ctx, false, true); }
 void EvalShaRo(CommandContext& ctx) { EvalGeneric(ctx, true, true); }
 
+// FCALL looks the function up before it reads numkeys, and words a bad
+// numkeys differently from EVAL (Redis fcallCommandGeneric).
 void FCallGeneric(CommandContext& ctx, bool read_only) {
+  ScriptEngine& engine = ScriptEngine::Of(ctx.server);
+  if (!engine.functions().Find(ctx.arg(1))) return ctx.reply.Error("ERR Function not found");
+  int64_t numkeys = 0;
+  if (!ParseInt64(ctx.arg(2), &numkeys)) return ctx.reply.Error("ERR Bad number of keys provided");
   WithKeys(ctx, [&](auto keys, auto argv) {
-    ScriptEngine::Of(ctx.server).FCall(ctx.client, ctx.arg(1), read_only, keys, argv);
+    engine.FCall(ctx.client, ctx.args, read_only, keys, argv);
   });
 }
 
@@ -60,32 +66,44 @@ void Help(CommandContext& ctx, std::initializer_list<std::string_view> lines) {
   for (std::string_view l : lines) ctx.reply.SimpleString(l);
 }
 
+// "unknown subcommand or wrong number of arguments for 'FLUSH'. Try
+// FUNCTION HELP." (Redis addReplySubcommandSyntaxError).
+void SubcommandSyntaxError(CommandContext& ctx, std::string_view container) {
+  ctx.reply.Error("ERR unknown subcommand or wrong number of arguments for '" +
+                  std::string(ctx.arg(1).substr(0, 128)) + "'. Try " + std::string(container) +
+                  " HELP.");
+}
+
+// SCRIPT and FUNCTION: the registry resolves the subcommand and checks its
+// arity (kScriptSubcommands / kFunctionSubcommands), so each branch below
+// only parses what a variadic subcommand takes.
 void Script(CommandContext& ctx) {
   ScriptEngine& engine = ScriptEngine::Of(ctx.server);
   std::string_view sub = ctx.arg(1);
   size_t argc = ctx.argc();
-  if (EqualsIgnoreCase(sub, "load") && argc == 3) {
+  if (EqualsIgnoreCase(sub, "load")) {
     std::string sha;
     std::string err = engine.LoadScript(ctx.arg(2), &sha);
     return err.empty() ? ctx.reply.Bulk(sha) : ctx.reply.Error(err);
   }
-  if (EqualsIgnoreCase(sub, "exists") && argc >= 3) {
+  if (EqualsIgnoreCase(sub, "exists")) {
     ctx.reply.ArrayHeader(argc - 2);
     for (size_t i = 2; i < argc; i++) ctx.reply.Integer(engine.ScriptExists(ctx.arg(i)) ? 1 : 0);
     return;
   }
-  if (EqualsIgnoreCase(sub, "flush") && argc <= 3) {
-    if (argc == 3 && !EqualsIgnoreCase(ctx.arg(2), "sync") && !EqualsIgnoreCase(ctx.arg(2), "async")) {
+  if (EqualsIgnoreCase(sub, "flush")) {
+    if (argc > 3 || (argc == 3 && !EqualsIgnoreCase(ctx.arg(2), "sync") &&
+                     !EqualsIgnoreCase(ctx.arg(2), "async"))) {
       return ctx.reply.Error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
     }
     engine.FlushScripts();
     return ctx.reply.Ok();
   }
-  if (EqualsIgnoreCase(sub, "kill") && argc == 2) {
+  if (EqualsIgnoreCase(sub, "kill")) {
     std::string err = engine.Kill(/*function=*/false);
     return err.empty() ? ctx.reply.Ok() : ctx.reply.Error(err);
   }
-  if (EqualsIgnoreCase(sub, "help") && argc == 2) {
+  if (EqualsIgnoreCase(sub, "help")) {
     return Help(ctx, {
         "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
         "DEBUG (YES|SYNC|NO)",
@@ -113,10 +131,10 @@ void FunctionList(CommandContext& ctx, FunctionLibraries& fl) {
   std::string_view pattern;
   bool has_pattern = false;
   for (size_t i = 2; i < ctx.argc(); i++) {
-    if (EqualsIgnoreCase(ctx.arg(i), "withcode")) {
-      if (with_code) return ctx.reply.Error("ERR Unknown argument withcode");
+    if (EqualsIgnoreCase(ctx.arg(i), "withcode") && !with_code) {
       with_code = true;
-    } else if (EqualsIgnoreCase(ctx.arg(i), "libraryname") && i + 1 < ctx.argc() && !has_pattern) {
+    } else if (EqualsIgnoreCase(ctx.arg(i), "libraryname") && !has_pattern) {
+      if (i + 1 >= ctx.argc()) return ctx.reply.Error("ERR library name argument was not given");
       pattern = ctx.arg(++i), has_pattern = true;
     } else {
       return ctx.reply.Error("ERR Unknown argument " + std::string(ctx.arg(i)));
@@ -185,10 +203,15 @@ void Function(CommandContext& ctx) {
   FunctionLibraries& fl = engine.functions();
   std::string_view sub = ctx.arg(1);
   size_t argc = ctx.argc();
-  if (EqualsIgnoreCase(sub, "load") && (argc == 3 || argc == 4)) {
-    bool replace = argc == 4;
-    if (replace && !EqualsIgnoreCase(ctx.arg(2), "replace")) {
-      return ctx.reply.Error("ERR Unknown option given: " + std::string(ctx.arg(2)));
+  if (EqualsIgnoreCase(sub, "load")) {
+    // FUNCTION LOAD [REPLACE ...] code: every argument before the code must
+    // be REPLACE (Redis functionLoadCommand).
+    bool replace = false;
+    for (size_t i = 2; i + 1 < argc; i++) {
+      if (!EqualsIgnoreCase(ctx.arg(i), "replace")) {
+        return ctx.reply.Error("ERR Unknown option given: " + std::string(ctx.arg(i)));
+      }
+      replace = true;
     }
     std::string name;
     std::string err = fl.Load(ctx.arg(argc - 1), replace, &name);
@@ -196,12 +219,13 @@ void Function(CommandContext& ctx) {
     ctx.server.Propagate(ctx.client, ctx.args);  // libraries are persisted
     return ctx.reply.Bulk(name);
   }
-  if (EqualsIgnoreCase(sub, "delete") && argc == 3) {
+  if (EqualsIgnoreCase(sub, "delete")) {
     if (!fl.Delete(ctx.arg(2))) return ctx.reply.Error("ERR Library not found");
     ctx.server.Propagate(ctx.client, ctx.args);
     return ctx.reply.Ok();
   }
-  if (EqualsIgnoreCase(sub, "flush") && argc <= 3) {
+  if (EqualsIgnoreCase(sub, "flush")) {
+    if (argc > 3) return SubcommandSyntaxError(ctx, "FUNCTION");
     if (argc == 3 && !EqualsIgnoreCase(ctx.arg(2), "sync") && !EqualsIgnoreCase(ctx.arg(2), "async")) {
       return ctx.reply.Error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
     }
@@ -210,19 +234,20 @@ void Function(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "list")) return FunctionList(ctx, fl);
-  if (EqualsIgnoreCase(sub, "stats") && argc == 2) return FunctionStats(ctx, engine);
-  if (EqualsIgnoreCase(sub, "dump") && argc == 2) return ctx.reply.Bulk(fl.Dump());
-  if (EqualsIgnoreCase(sub, "restore") && (argc == 3 || argc == 4)) {
+  if (EqualsIgnoreCase(sub, "stats")) return FunctionStats(ctx, engine);
+  if (EqualsIgnoreCase(sub, "dump")) return ctx.reply.Bulk(fl.Dump());
+  if (EqualsIgnoreCase(sub, "restore")) {
+    if (argc > 4) return SubcommandSyntaxError(ctx, "FUNCTION");
     std::string err = fl.Restore(ctx.arg(2), argc == 4 ? ctx.arg(3) : "APPEND");
     if (!err.empty()) return ctx.reply.Error(err);
     ctx.server.Propagate(ctx.client, ctx.args);
     return ctx.reply.Ok();
   }
-  if (EqualsIgnoreCase(sub, "kill") && argc == 2) {
+  if (EqualsIgnoreCase(sub, "kill")) {
     std::string err = engine.Kill(/*function=*/true);
     return err.empty() ? ctx.reply.Ok() : ctx.reply.Error(err);
   }
-  if (EqualsIgnoreCase(sub, "help") && argc == 2) {
+  if (EqualsIgnoreCase(sub, "help")) {
     return Help(ctx, {
         "FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
         "LOAD [REPLACE] <FUNCTION CODE>",
@@ -270,6 +295,27 @@ void Function(CommandContext& ctx) {
 
 // Key positions: EVAL-style commands take numkeys at args[2]; the registry
 // has no "keynum" spec, so first/last are 0 (COMMAND GETKEYS is not exact).
+// Subcommands with Redis 7.0's arities and flags (the dispatcher checks the
+// arity, so MULTI rejects a bad one at queue time).
+constexpr CommandSpec kScriptSubcommands[] = {
+    {"load", 3, kNoScript | kStale, 0, 0, 0, &Script},
+    {"exists", -3, kNoScript, 0, 0, 0, &Script},
+    {"flush", -2, kNoScript, 0, 0, 0, &Script},
+    {"kill", 2, kNoScript, 0, 0, 0, &Script},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &Script},
+};
+constexpr CommandSpec kFunctionSubcommands[] = {
+    {"load", -3, kNoScript | kWrite | kDenyOom, 0, 0, 0, &Function},
+    {"delete", 3, kNoScript | kWrite, 0, 0, 0, &Function},
+    {"flush", -2, kNoScript | kWrite, 0, 0, 0, &Function},
+    {"list", -2, kNoScript, 0, 0, 0, &Function},
+    {"stats", 2, kNoScript, 0, 0, 0, &Function},
+    {"dump", 2, kNoScript, 0, 0, 0, &Function},
+    {"restore", -3, kNoScript | kWrite | kDenyOom, 0, 0, 0, &Function},
+    {"kill", 2, kNoScript, 0, 0, 0, &Function},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &Function},
+};
+
 constexpr CommandSpec kScriptingCommands[] = {
     // name        arity flags                        first last step handler
     {"eval", -3, kNoScript | kMayReplicate, 0, 0, 0, &Eval},
@@ -278,8 +324,8 @@ constexpr CommandSpec kScriptingCommands[] = {
     {"evalsha_ro", -3, kNoScript | kReadOnly, 0, 0, 0, &EvalShaRo},
     {"fcall", -3, kNoScript | kMayReplicate, 0, 0, 0, &FCall},
     {"fcall_ro", -3, kNoScript | kReadOnly, 0, 0, 0, &FCallRo},
-    {"script", -2, kNoScript, 0, 0, 0, &Script},
-    {"function", -2, kNoScript, 0, 0, 0, &Function},
+    {"script", -2, kNoScript, 0, 0, 0, &Script, kScriptSubcommands},
+    {"function", -2, kNoScript, 0, 0, 0, &Function, kFunctionSubcommands},
 };
 
 }  // namespace

@@ -157,9 +157,10 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   });
 }
 
-void ScriptEngine::FCall(Client& caller, std::string_view name, bool read_only,
-                         std::span<const std::string_view> keys,
+void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> command,
+                         bool read_only, std::span<const std::string_view> keys,
                          std::span<const std::string_view> args) {
+  std::string_view name = command[1];
   const FunctionLibraries::Function* fn = functions_.Find(name);
   if (!fn) return caller.reply->Error("ERR Function not found");
   if (read_only && !fn->no_writes) {
@@ -168,10 +169,8 @@ void ScriptEngine::FCall(Client& caller, std::string_view name, bool read_only,
   Run run;
   run.read_only = read_only || fn->no_writes;
   run.is_function = true;
-  run.name = std::string(name);
-  run.command = {read_only ? "fcall_ro" : "fcall", std::string(name)};
-  for (auto k : keys) run.command.emplace_back(k);
-  for (auto a : args) run.command.emplace_back(a);
+  run.name = fn->name;
+  run.command.assign(command.begin(), command.end());
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) { functions_.Call(*fn, keys, args, reply); });
 }
 
@@ -245,23 +244,27 @@ bool ScriptEngine::RunningFunction(std::string* name, std::vector<std::string>* 
   return true;
 }
 
-bool ScriptEngine::RejectWhileBusy(Client& client, std::span<const std::string_view> args) {
-  if (!busy_) return false;
+std::string ScriptEngine::BusyError(std::span<const std::string_view> args) {
+  if (!busy_) return "";
   std::string_view cmd = args[0];
   std::string_view sub = args.size() > 1 ? args[1] : std::string_view();
   if ((EqualsIgnoreCase(cmd, "script") || EqualsIgnoreCase(cmd, "function")) &&
       (EqualsIgnoreCase(sub, "kill") || EqualsIgnoreCase(sub, "stats"))) {
-    return false;
+    return "";
   }
   if (EqualsIgnoreCase(cmd, "shutdown") && args.size() > 1 && EqualsIgnoreCase(sub, "nosave")) {
     ForceKill();
-    return false;
+    return "";
+  }
+  // Redis 7.0's allow-busy commands: connection and transaction control.
+  for (std::string_view allowed : {"auth", "hello", "quit", "reset", "multi", "discard", "watch",
+                                   "unwatch"}) {
+    if (EqualsIgnoreCase(cmd, allowed)) return "";
   }
   std::vector<std::string> unused;
   std::string name;
   int64_t ms;
-  client.reply->Error(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
-  return true;
+  return std::string(RunningFunction(&name, &unused, &ms) ? kBusyFunction : err::kBusy);
 }
 
 }  // namespace rankd

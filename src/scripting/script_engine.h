@@ -53,17 +53,17 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   // The engine of `server`, created on first use.
   static ScriptEngine& Of(Server& server);
 
-  // ScriptRuntime: while busy, -BUSY for everything but SCRIPT KILL,
-  // FUNCTION KILL, FUNCTION STATS and SHUTDOWN NOSAVE (which also stops the
-  // script).
-  bool RejectWhileBusy(Client& client, std::span<const std::string_view> args) override;
+  // ScriptRuntime: while busy, -BUSY for everything but Redis's allow-busy
+  // commands (SHUTDOWN NOSAVE also stops the script).
+  std::string BusyError(std::span<const std::string_view> args) override;
 
   // EVAL / EVALSHA / EVAL_RO / EVALSHA_RO. `script_or_sha` is the body
   // (EVAL) or a sha (EVALSHA, any case). Writes the reply to caller.reply.
   void Eval(Client& caller, std::string_view script_or_sha, bool by_sha, bool read_only,
             std::span<const std::string_view> keys, std::span<const std::string_view> args);
-  // FCALL / FCALL_RO.
-  void FCall(Client& caller, std::string_view name, bool read_only,
+  // FCALL / FCALL_RO. `command` is the whole command as the client sent it
+  // (FUNCTION STATS shows it).
+  void FCall(Client& caller, std::span<const std::string_view> command, bool read_only,
              std::span<const std::string_view> keys, std::span<const std::string_view> args);
 
   // SCRIPT LOAD: compiles and caches `body`. Returns "" and sets *sha, or

@@ -7,10 +7,17 @@ extern "C" {
 #include <lua.h>
 }
 
+#include <strings.h>
+
 #include <cctype>
 #include <cstring>
+#include <iterator>
+#include <optional>
 
+#include "base/clock.h"
 #include "base/split.h"
+#include "net/split_args.h"
+#include "scripting/script_readonly.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -32,63 +39,114 @@ int Fail(lua_State* L, const char* msg) {
   return lua_error(L);
 }
 
+std::string LowerCase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+constexpr char kBadName[] =
+    "Library names can only contain letters, numbers, or underscores(_) and must be at least "
+    "one character long";  // Redis 7.0 says "Library" for function names too
+
+// Redis's script flags, in the order FUNCTION LIST shows them.
+constexpr const char* kFlagNames[] = {"no-writes", "allow-oom", "allow-stale", "no-cluster",
+                                      "allow-cross-slot-keys"};
+
+// Reads flags = {...} (the table at the top, which it pops on success):
+// names in any case, kept in kFlagNames order without duplicates. Returns
+// false on an unknown flag.
+bool ReadFlags(lua_State* L, std::vector<std::string>* out) {
+  bool seen[std::size(kFlagNames)] = {};
+  for (int j = 1;; j++) {
+    lua_pushnumber(L, j);
+    lua_gettable(L, -2);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 2);  // the nil and the table
+      break;
+    }
+    const char* flag = lua_isstring(L, -1) ? lua_tostring(L, -1) : nullptr;
+    size_t k = 0;
+    while (flag && k < std::size(kFlagNames) && strcasecmp(flag, kFlagNames[k])) k++;
+    lua_pop(L, 1);
+    if (!flag || k == std::size(kFlagNames)) return false;
+    seen[k] = true;
+  }
+  for (size_t k = 0; k < std::size(kFlagNames); k++) {
+    if (seen[k]) out->emplace_back(kFlagNames[k]);
+  }
+  return true;
+}
+
+// Reads register_function{function_name=, callback=, flags=, description=}
+// as Redis does: keys in any case, each value checked as it comes.
+// Leaves the callback at the top of the stack on success.
+const char* ReadNamedArgs(lua_State* L, FunctionLibraries::Function* f) {
+  if (!lua_istable(L, 1)) {
+    return "calling redis.register_function with a single argument is only applicable to Lua "
+           "table (representing named arguments).";
+  }
+  bool has_name = false, has_callback = false;
+  lua_pushnil(L);  // stack: table, [callback], key
+  while (lua_next(L, 1)) {
+    if (!lua_isstring(L, -2)) return "named argument key given to redis.register_function is not a string";
+    lua_pushvalue(L, -2);  // a copy, so tostring never converts the iteration key
+    const char* key = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    if (!strcasecmp(key, "function_name")) {
+      if (!lua_isstring(L, -1)) return "function_name argument given to redis.register_function must be a string";
+      f->name = lua_tostring(L, -1), has_name = true;
+    } else if (!strcasecmp(key, "description")) {
+      if (!lua_isstring(L, -1)) return "description argument given to redis.register_function must be a string";
+      f->description = lua_tostring(L, -1), f->has_description = true;
+    } else if (!strcasecmp(key, "callback")) {
+      if (!lua_isfunction(L, -1)) return "callback argument given to redis.register_function must be a function";
+      lua_pushvalue(L, -1);
+      lua_setfield(L, LUA_REGISTRYINDEX, "__rankd_pending_callback");
+      has_callback = true;
+    } else if (!strcasecmp(key, "flags")) {
+      if (!lua_istable(L, -1)) return "flags argument to redis.register_function must be a table representing function flags";
+      lua_pushvalue(L, -1);
+      if (!ReadFlags(L, &f->flags)) return "unknown flag given";
+    } else {
+      return "unknown argument given to redis.register_function";
+    }
+    lua_pop(L, 1);
+  }
+  if (!has_name) return "redis.register_function must get a function name argument";
+  if (!has_callback) return "redis.register_function must get a callback argument";
+  lua_getfield(L, LUA_REGISTRYINDEX, "__rankd_pending_callback");
+  return nullptr;
+}
+
 // Validates a register_function call and appends it; returns an error text
-// or nullptr. Leaves the stack as it found it.
+// or nullptr.
 const char* Register(lua_State* L) {
   if (!g_pending) return "redis.register_function can only be called on FUNCTION LOAD command";
   int argc = lua_gettop(L);
+  if (argc < 1 || argc > 2) return "wrong number of arguments to redis.register_function";
   FunctionLibraries::Function f;
-  int name_idx = 0, cb_idx = 0, flags_idx = 0, desc_idx = 0;
   if (argc == 1) {
-    if (!lua_istable(L, 1)) return "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).";
+    const char* err = ReadNamedArgs(L, &f);
     lua_pushnil(L);
-    while (lua_next(L, 1)) {
-      if (lua_type(L, -2) != LUA_TSTRING) return lua_settop(L, argc), "named argument key given to redis.register_function is not a string";
-      const char* k = lua_tostring(L, -2);
-      int idx = lua_gettop(L);
-      if (!strcmp(k, "function_name")) name_idx = idx;
-      else if (!strcmp(k, "callback")) cb_idx = idx;
-      else if (!strcmp(k, "flags")) flags_idx = idx;
-      else if (!strcmp(k, "description")) desc_idx = idx;
-      else return lua_settop(L, argc), "unknown argument given to redis.register_function";
-      lua_pushvalue(L, -2);  // keep the value in place, continue with the key copy
-    }
-    if (!name_idx) return lua_settop(L, argc), "redis.register_function must get a function name argument";
-    if (!cb_idx) return lua_settop(L, argc), "redis.register_function must get a callback argument";
-  } else if (argc == 2) {
-    name_idx = 1, cb_idx = 2;
+    lua_setfield(L, LUA_REGISTRYINDEX, "__rankd_pending_callback");
+    if (err) return err;
   } else {
-    return "wrong number of arguments to redis.register_function";
+    if (!lua_isstring(L, 1)) return "first argument to redis.register_function must be a string";
+    if (!lua_isfunction(L, 2)) return "second argument to redis.register_function must be a function";
+    f.name = lua_tostring(L, 1);
+    lua_pushvalue(L, 2);
   }
-  const char* err = nullptr;
-  if (lua_type(L, name_idx) != LUA_TSTRING) err = "function name argument given to redis.register_function must be a string";
-  else if (lua_type(L, cb_idx) != LUA_TFUNCTION) err = "callback argument given to redis.register_function must be a function";
-  else if (desc_idx && lua_type(L, desc_idx) != LUA_TSTRING) err = "description argument given to redis.register_function must be a string";
-  else if (flags_idx && !lua_istable(L, flags_idx)) err = "flags argument to redis.register_function must be a table representing function flags";
-  if (err) return lua_settop(L, argc), err;
-  f.name = lua_tostring(L, name_idx);
-  if (!ValidName(f.name)) return lua_settop(L, argc), "Function names can only contain letters, numbers, or underscores(_) and must be at least one character long";
+  // The callback is at the top.
+  if (!ValidName(f.name)) return kBadName;
   for (const auto& p : *g_pending) {
-    if (p.name == f.name) return lua_settop(L, argc), "Function already exists in the library";
+    if (p.name == f.name) return "Function already exists in the library";
   }
-  if (desc_idx) f.description = lua_tostring(L, desc_idx), f.has_description = true;
-  for (int j = 1; flags_idx; j++) {
-    lua_rawgeti(L, flags_idx, j);
-    if (lua_isnil(L, -1)) break;
-    const char* flag = lua_tostring(L, -1);
-    if (!flag || (strcmp(flag, "no-writes") && strcmp(flag, "allow-oom") &&
-                  strcmp(flag, "allow-stale") && strcmp(flag, "no-cluster") &&
-                  strcmp(flag, "allow-cross-slot-keys"))) {
-      return lua_settop(L, argc), "unknown flag given";
-    }
-    f.flags.emplace_back(flag);
-    if (!strcmp(flag, "no-writes")) f.no_writes = true;
-    lua_pop(L, 1);
+  for (const std::string& flag : f.flags) {
+    if (flag == "no-writes") f.no_writes = true;
   }
-  lua_pushvalue(L, cb_idx);
   f.ref = luaL_ref(L, LUA_REGISTRYINDEX);
   g_pending->push_back(std::move(f));
-  lua_settop(L, argc);
   return nullptr;
 }
 
@@ -96,6 +154,20 @@ int RegisterFunction(lua_State* L) {
   const char* err = Register(L);
   return err ? Fail(L, err) : 0;
 }
+
+// FUNCTION LOAD's time limit (Redis 7.0's LOAD_TIMEOUT_MS): library code
+// that runs longer fails the load; the server serves nobody meanwhile.
+constexpr int64_t kLoadTimeoutMs = 500;
+int64_t g_load_start_ms = 0;
+
+void LoadHook(lua_State* L, lua_Debug*) {
+  if (MonoMs() - g_load_start_ms <= kLoadTimeoutMs) return;
+  // Every line from now on, so a pcall cannot catch it for good.
+  lua_sethook(L, LoadHook, LUA_MASKLINE, 0);
+  PushLuaError(L, "FUNCTION LOAD timeout");
+  lua_error(L);
+}
+
 
 // Reads an RDB length; returns false at the end of input or on "encoded".
 bool ReadRdbLen(std::string_view in, size_t* pos, uint64_t* len, bool* encoded) {
@@ -189,38 +261,34 @@ uint64_t Crc64Jones(uint64_t crc, std::string_view data) {
 FunctionLibraries::FunctionLibraries(ScriptHost* host)
     : sandbox_(host, LuaSandbox::Kind::kFunction) {
   lua_State* L = sandbox_.state();
-  // The load API: a restricted `redis` plus the runtime globals (rawget'd),
-  // behind the same nonexistent-global / read-only rules.
-  lua_newtable(L);  // api
-  lua_pushnil(L);
-  while (lua_next(L, LUA_GLOBALSINDEX)) {
-    const char* k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-    if (strcmp(k, "redis") && strcmp(k, "KEYS") && strcmp(k, "ARGV")) {
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, -4);
-    } else {
-      lua_pop(L, 1);
-    }
-  }
-  lua_pushstring(L, "redis");
+  // The load API, as in Redis 7.0: only a `redis` table with
+  // register_function, log and the version and log-level constants, behind
+  // the nonexistent-global rule, itself read-only. No other global (not
+  // even error or pcall) is reachable while a library loads.
+  PushRealGlobals(L);
+  int globals = lua_gettop(L);
+  lua_newtable(L);
+  int api = globals + 1;
   lua_newtable(L);
   lua_pushcfunction(L, RegisterFunction);
   lua_setfield(L, -2, "register_function");
-  lua_getglobal(L, "redis");
-  for (const char* k : {"log", "setresp", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING",
+  lua_getfield(L, globals, "redis");
+  for (const char* k : {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING",
                         "REDIS_VERSION", "REDIS_VERSION_NUM"}) {
     lua_getfield(L, -1, k);
     lua_setfield(L, -3, k);
   }
   lua_pop(L, 1);
-  lua_getmetatable(L, LUA_GLOBALSINDEX);
+  lua_getmetatable(L, globals);
   lua_setmetatable(L, -2);
-  lua_rawset(L, -3);
-  lua_getmetatable(L, LUA_GLOBALSINDEX);
-  lua_setmetatable(L, -2);
+  lua_setfield(L, api, "redis");
+  lua_getmetatable(L, globals);
+  lua_setmetatable(L, api);
+  PushReadonly(L, api);
   lua_setfield(L, LUA_REGISTRYINDEX, "__rankd_load_api");
-  // The proxy environment: empty, reads fall through to __index.
+  lua_pop(L, 2);
+  // The environment of library code: empty, reads fall through to
+  // __index (the load API while loading, the globals after), writes fail.
   lua_newtable(L);
   lua_newtable(L);
   lua_pushvalue(L, LUA_GLOBALSINDEX);
@@ -234,25 +302,29 @@ FunctionLibraries::FunctionLibraries(ScriptHost* host)
 }
 
 std::string FunctionLibraries::Load(std::string_view code, bool replace, std::string* name) {
+  // The shebang, as Redis functionExtractLibMetaData reads it.
   if (code.substr(0, 2) != "#!") return "ERR Missing library metadata";
   size_t eol = code.find('\n');
-  std::string_view shebang = code.substr(2, eol == std::string_view::npos ? code.size() - 2 : eol - 2);
-  std::vector<std::string_view> parts = SplitSpaces(shebang);
-  if (parts.empty() || parts[0] != "lua") {
-    return "ERR Engine '" + std::string(parts.empty() ? "" : parts[0]) + "' not found";
-  }
+  if (eol == std::string_view::npos) return "ERR Invalid library metadata";
+  std::optional<std::vector<std::string>> parts = SplitArgs(code.substr(0, eol));
+  if (!parts || parts->empty()) return "ERR Invalid library metadata";
+  std::string engine = (*parts)[0].substr(2);
+  bool has_name = false;
   name->clear();
-  for (size_t i = 1; i < parts.size(); i++) {
-    if (parts[i].substr(0, 5) != "name=") return "ERR Invalid metadata value given: " + std::string(parts[i]);
-    *name = std::string(parts[i].substr(5));
+  for (size_t i = 1; i < parts->size(); i++) {
+    const std::string& part = (*parts)[i];
+    if (strncasecmp(part.c_str(), "name=", 5) != 0) return "ERR Invalid metadata value given: " + part;
+    if (has_name) return "ERR Invalid metadata value, name argument was given multiple times";
+    *name = part.substr(5), has_name = true;
   }
-  if (name->empty()) return "ERR Library name was not given";
-  if (!ValidName(*name)) return "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
+  if (!has_name) return "ERR Library name was not given";
+  if (!ValidName(*name)) return std::string("ERR ") + kBadName;
+  if (!EqualsIgnoreCase(engine, "lua")) return "ERR Engine '" + engine + "' not found";
   if (!replace && libraries_.count(*name)) return "ERR Library '" + *name + "' already exists";
 
   lua_State* L = sandbox_.state();
   std::string error;
-  std::string_view body = eol == std::string_view::npos ? "" : code.substr(eol);
+  std::string_view body = code.substr(eol);
   if (!sandbox_.Compile(body, &error)) return "ERR Error compiling function: " + error;
   // Run the chunk in the proxy environment, with the load API visible.
   lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
@@ -265,7 +337,10 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
   lua_insert(L, -2);
   std::vector<Function> pending;
   g_pending = &pending;
+  g_load_start_ms = MonoMs();
+  lua_sethook(L, LoadHook, LUA_MASKCOUNT, 100000);
   int rc = lua_pcall(L, 0, 0, -2);
+  lua_sethook(L, nullptr, 0, 0);
   g_pending = nullptr;
   lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
   lua_getmetatable(L, -1);
@@ -285,8 +360,8 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
   lua_pop(L, 1);  // the handler
   if (pending.empty()) return "ERR No functions registered";
   for (const Function& f : pending) {
-    auto it = by_function_.find(f.name);
-    if (it != by_function_.end() && it->second != *name) {
+    auto it = by_function_.find(LowerCase(f.name));
+    if (it != by_function_.end() && it->second.first != *name) {
       unref_pending();
       return "ERR Function " + f.name + " already exists";
     }
@@ -296,7 +371,7 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
   lib.name = *name;
   lib.code = std::string(code);
   for (Function& f : pending) {
-    by_function_[f.name] = *name;
+    by_function_[LowerCase(f.name)] = {*name, f.name};
     std::string fname = f.name;
     lib.functions.emplace(fname, std::move(f));
   }
@@ -306,7 +381,7 @@ std::string FunctionLibraries::Load(std::string_view code, bool replace, std::st
 void FunctionLibraries::Unref(Library& lib) {
   for (auto& [fname, f] : lib.functions) {
     luaL_unref(sandbox_.state(), LUA_REGISTRYINDEX, f.ref);
-    by_function_.erase(fname);
+    by_function_.erase(LowerCase(fname));
   }
 }
 
@@ -325,10 +400,10 @@ void FunctionLibraries::Flush() {
 }
 
 const FunctionLibraries::Function* FunctionLibraries::Find(std::string_view name) const {
-  auto it = by_function_.find(std::string(name));
+  auto it = by_function_.find(LowerCase(name));
   if (it == by_function_.end()) return nullptr;
-  const Library& lib = libraries_.at(it->second);
-  return &lib.functions.at(it->first);
+  const Library& lib = libraries_.at(it->second.first);
+  return &lib.functions.at(it->second.second);
 }
 
 void FunctionLibraries::Call(const Function& fn, std::span<const std::string_view> keys,

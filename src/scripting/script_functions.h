@@ -6,9 +6,12 @@
 // function_name=, callback=, flags={...}, description=} while it loads.
 //
 // All libraries share one LuaSandbox(kFunction), separate from EVAL's.
-// Library code runs in a proxy environment whose globals are a small load
-// API (no redis.call) while loading, and the full script globals after, so
-// the registered closures see redis.call at run time, as in Redis.
+// Library code runs in a read-only environment whose globals are Redis's
+// load API (only redis.register_function, redis.log, the LOG_* and version
+// constants) while loading, and the full, read-only script globals after,
+// so the registered closures see redis.call at run time, as in Redis.
+// Nothing one library does is visible to another: they share only
+// read-only tables.
 //
 // Libraries live in memory only: they are lost on restart until the
 // persistence layer stores Dump() (see docs/scripting.md).
@@ -48,12 +51,14 @@ class FunctionLibraries {
   // FUNCTION LOAD: compiles and runs `code`, registering its functions.
   // Returns "" and sets *name to the library name, or an error text
   // ("ERR Library 'x' already exists", "ERR No functions registered", ...).
+  // Library code running past 500 ms fails with "ERR Error registering
+  // functions: ERR FUNCTION LOAD timeout" (Redis 7.0).
   std::string Load(std::string_view code, bool replace, std::string* name);
   // Returns false if there is no such library.
   bool Delete(std::string_view name);
   void Flush();
 
-  // The function called `name`, or nullptr.
+  // The function called `name` (any case), or nullptr.
   const Function* Find(std::string_view name) const;
   // Runs `fn` (from Find) with fn(keys, args) and writes its reply to `out`.
   void Call(const Function& fn, std::span<const std::string_view> keys,
@@ -76,7 +81,10 @@ class FunctionLibraries {
   LuaSandbox sandbox_;
   int env_ref_ = 0;  // the proxy environment of library code
   std::map<std::string, Library> libraries_;
-  std::map<std::string, std::string> by_function_;  // function -> library
+  // Lower-case function name -> (library, function name): FCALL finds
+  // functions in any case, and two libraries cannot hold names that differ
+  // only in case (Redis 7.0); library names are case-sensitive.
+  std::map<std::string, std::pair<std::string, std::string>> by_function_;
 };
 
 // CRC-64/Jones as Redis computes it (reflected, init 0). Exposed for tests.

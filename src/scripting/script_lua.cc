@@ -21,6 +21,7 @@ extern "C" {
 #include <vector>
 
 #include "scripting/script_lua_api.h"
+#include "scripting/script_readonly.h"
 #include "scripting/script_resp.h"
 
 namespace rankd {
@@ -40,23 +41,83 @@ int GlobalIndex(lua_State* L) {
 
 int ReadonlyNewIndex(lua_State* L) {
   luaL_where(L, 1);
-  lua_pushstring(L, "Attempt to modify a readonly table");
+  lua_pushstring(L, kReadonlyTableError);
   lua_concat(L, 2);
   return lua_error(L);
 }
 
-// rawset: refuses the global table, which Redis makes read-only.
-int RawSet(lua_State* L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_checkany(L, 2);
-  luaL_checkany(L, 3);
-  if (lua_topointer(L, 1) == lua_topointer(L, LUA_GLOBALSINDEX)) {
-    lua_pushstring(L, "Attempt to modify a readonly table");
-    return lua_error(L);
+// Compiling never accepts precompiled chunks (string.dump output), as in
+// Redis, whose Lua has no bytecode loader: the reader yields a space
+// first, so lua_load always picks the text parser, which rejects the
+// signature byte with Redis's "unexpected symbol near 'char(27)'".
+struct TextReader {
+  const char* text;
+  size_t len;
+  int stage;
+};
+
+const char* ReadText(lua_State*, void* ud, size_t* size) {
+  auto* r = static_cast<TextReader*>(ud);
+  switch (r->stage++) {
+    case 0: *size = 1; return " ";
+    case 1: *size = r->len; return r->text;
+    default: *size = 0; return nullptr;
   }
+}
+
+// The chunk name is anchored on the stack while the parser runs: the stock
+// parser does not anchor it, so a collection during parsing could free it
+// (Redis's CVE-2025-49844).
+int AnchoredLoad(lua_State* L, lua_Reader reader, void* ud, const char* chunk) {
+  lua_pushstring(L, chunk);
+  int status = lua_load(L, reader, ud, lua_tostring(L, -1));
+  lua_remove(L, -2);
+  return status;
+}
+
+int LoadText(lua_State* L, const char* text, size_t len, const char* chunk) {
+  TextReader r{text, len, 0};
+  return AnchoredLoad(L, ReadText, &r, chunk);
+}
+
+int LoadResult(lua_State* L, int status) {
+  if (status == 0) return 1;
+  lua_pushnil(L);
+  lua_insert(L, -2);
+  return 2;
+}
+
+int LoadString(lua_State* L) {
+  size_t len = 0;
+  const char* s = luaL_checklstring(L, 1, &len);
+  const char* chunk = luaL_optstring(L, 2, s);
+  return LoadResult(L, LoadText(L, s, len, chunk));
+}
+
+// load(fn [, chunkname]): the pieces come from fn, as in the stock load.
+const char* ReadFromFunction(lua_State* L, void* ud, size_t* size) {
+  if ((*static_cast<int*>(ud))++ == 0) {
+    *size = 1;
+    return " ";
+  }
+  luaL_checkstack(L, 2, "too many nested functions");
+  lua_pushvalue(L, 1);
+  lua_call(L, 0, 1);
+  if (lua_isnil(L, -1)) {
+    *size = 0;
+    return nullptr;
+  }
+  if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+  lua_replace(L, 3);
+  return lua_tolstring(L, 3, size);
+}
+
+int Load(lua_State* L) {
+  const char* chunk = luaL_optstring(L, 2, "=(load)");
+  luaL_checktype(L, 1, LUA_TFUNCTION);
   lua_settop(L, 3);
-  lua_rawset(L, 1);
-  return 1;
+  int stage = 0;
+  return LoadResult(L, AnchoredLoad(L, ReadFromFunction, &stage, chunk));
 }
 
 // Loads a Debian Lua C module (cjson, bit) at run time and sets the global.
@@ -120,7 +181,7 @@ LuaSandbox::LuaSandbox(ScriptHost* host, Kind kind) : host_(host), kind_(kind) {
   lua_pushlightuserdata(L_, this);
   lua_setfield(L_, LUA_REGISTRYINDEX, kSandboxKey);
   OpenLibraries();
-  InstallRedisTable(L_);
+  InstallRedisTable(L_, kind_ == Kind::kEval);
   ProtectGlobals();
 }
 
@@ -139,8 +200,11 @@ void LuaSandbox::OpenLibraries() {
   LoadModule(L_, "cjson", kCjson, "luaopen_cjson");
   LoadModule(L_, "bit", kBit, "luaopen_bit");
   InstallLibraryOverrides(L_);
-  lua_pushcfunction(L_, RawSet);
-  lua_setglobal(L_, "rawset");
+  InstallReadonlyOverrides(L_);
+  lua_pushcfunction(L_, LoadString);
+  lua_setglobal(L_, "loadstring");
+  lua_pushcfunction(L_, Load);
+  lua_setglobal(L_, "load");
 }
 
 void LuaSandbox::ProtectGlobals() {
@@ -162,15 +226,14 @@ void LuaSandbox::ProtectGlobals() {
   lua_newtable(L_);
   SetFunction(L_, "__index", GlobalIndex);
   SetFunction(L_, "__newindex", ReadonlyNewIndex);
-  lua_pushstring(L_, "__metatable");
-  lua_pushboolean(L_, 0);
-  lua_rawset(L_, -3);
   lua_setmetatable(L_, LUA_GLOBALSINDEX);
+  // From here on scripts see only read-only proxies of what they share.
+  ProtectGlobalsTable(L_);
 }
 
 bool LuaSandbox::Compile(std::string_view code, std::string* error) {
   const char* chunk = kind_ == Kind::kEval ? "@user_script" : "@user_function";
-  if (luaL_loadbuffer(L_, code.data(), code.size(), chunk) == 0) return true;
+  if (LoadText(L_, code.data(), code.size(), chunk) == 0) return true;
   *error = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "unknown error";
   lua_pop(L_, 1);
   return false;
@@ -206,12 +269,14 @@ void LuaSandbox::Run(std::string_view name, std::span<const std::string_view> ke
   int handler = lua_gettop(L_) - 1;
   int nargs = 0;
   if (kind_ == Kind::kEval) {
+    PushRealGlobals(L_);
     lua_pushstring(L_, "KEYS");
     PushStringArray(L_, keys);
-    lua_rawset(L_, LUA_GLOBALSINDEX);
+    lua_rawset(L_, -3);
     lua_pushstring(L_, "ARGV");
     PushStringArray(L_, args);
-    lua_rawset(L_, LUA_GLOBALSINDEX);
+    lua_rawset(L_, -3);
+    lua_pop(L_, 1);
   } else {
     PushStringArray(L_, keys);
     PushStringArray(L_, args);
@@ -240,12 +305,15 @@ std::string LuaSandbox::PopErrorText(std::string_view name) {
     text = "ERR Error running script " + std::string(name) + ", " +
            std::string(s ? s : "execution failure").substr(0, 100);
   } else {
-    lua_getfield(L_, -1, "err");
+    lua_pushstring(L_, "err");
+    lua_rawget(L_, -2);
     const char* err = lua_tostring(L_, -1);
     text = err ? err : "ERR unknown error";
     lua_pop(L_, 1);
-    lua_getfield(L_, -1, "source");
-    lua_getfield(L_, -2, "line");
+    lua_pushstring(L_, "source");
+    lua_rawget(L_, -2);
+    lua_pushstring(L_, "line");
+    lua_rawget(L_, -3);
     if (lua_isstring(L_, -2) && lua_isstring(L_, -1)) {
       text += " script: " + std::string(name) + ", on " + lua_tostring(L_, -2) + ":" +
               lua_tostring(L_, -1) + ".";

@@ -8,8 +8,10 @@
 // loadfile, dofile and debug are removed), the `redis` API table
 // (call/pcall/error_reply/status_reply/sha1hex/log/setresp/set_repl/...),
 // and a protected global table: reading an unknown global raises "Script
-// attempted to access nonexistent global variable 'x'", creating one raises
-// "Attempt to modify a readonly table". math.random is Redis's own 48-bit
+// attempted to access nonexistent global variable 'x'"; the globals and
+// every table reachable from them are read-only (script_readonly.h), so
+// assigning any of them raises "Attempt to modify a readonly table". Code is
+// only ever compiled from text (no bytecode), as in Redis. math.random is Redis's own 48-bit
 // generator, reseeded with 0 before every run so scripts are deterministic.
 //
 // Commands called from a script go to a ScriptHost, which enforces the rules

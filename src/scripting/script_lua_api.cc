@@ -66,6 +66,50 @@ int MathRandomSeed(lua_State* L) {
   return 0;
 }
 
+// bit.tohex as LuaBitOp defines it, with Redis's fix for n = INT32_MIN
+// (CVE-2024-31449: the stock one negates it and copies 2 GB from an
+// 8-byte buffer). Arguments wrap modulo 2^32 as LuaBitOp's do.
+uint32_t BitArg(lua_State* L, int idx) {
+  double m = std::fmod(std::nearbyint(luaL_checknumber(L, idx)), 4294967296.0);
+  if (m < 0) m += 4294967296.0;
+  return static_cast<uint32_t>(m);
+}
+
+int BitToHex(lua_State* L) {
+  uint32_t b = BitArg(L, 1);
+  int32_t n = lua_isnone(L, 2) ? 8 : static_cast<int32_t>(BitArg(L, 2));
+  const char* digits = "0123456789abcdef";
+  if (n == INT32_MIN) n = INT32_MIN + 1;
+  if (n < 0) n = -n, digits = "0123456789ABCDEF";
+  if (n > 8) n = 8;
+  char buf[8];
+  for (int i = n; --i >= 0;) {
+    buf[i] = digits[b & 15];
+    b >>= 4;
+  }
+  lua_pushlstring(L, buf, static_cast<size_t>(n));
+  return 1;
+}
+
+// string.rep refuses results over 1 GiB at once, before allocating
+// anything (Redis 7.0 has no limit and builds strings until memory runs
+// out); the text is Lua 5.2's. Then the stock rep (upvalue 1) runs.
+constexpr size_t kMaxRepBytes = size_t{1} << 30;
+
+int StringRep(lua_State* L) {
+  size_t len = 0;
+  luaL_checklstring(L, 1, &len);
+  int n = luaL_checkint(L, 2);
+  if (n > 0 && len > 0 && len > kMaxRepBytes / static_cast<size_t>(n)) {
+    return luaL_error(L, "resulting string too large");
+  }
+  lua_settop(L, 2);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
 // pcall as Redis 7.0 replaces it: an error table {err=...} caught by the
 // script becomes its err string.
 int PCall(lua_State* L) {
@@ -243,7 +287,15 @@ int ErrorHandler(lua_State* L) {
   lua_Debug ar;
   bool have = lua_getstack(L, 1, &ar) && lua_getinfo(L, "nSl", &ar);
   if (have && strcmp(ar.what, "C") == 0) have = lua_getstack(L, 2, &ar) && lua_getinfo(L, "nSl", &ar);
-  if (!lua_istable(L, 1)) {
+  if (lua_istable(L, 1)) {
+    // A fresh table: the script's own (maybe a read-only proxy) is never
+    // written to. Its `err` is read as Redis reads it (metamethods apply;
+    // one that fails ends in "error in error handling", not a crash).
+    lua_newtable(L);
+    lua_getfield(L, 1, "err");
+    lua_setfield(L, -2, "err");
+    lua_replace(L, 1);
+  } else {
     const char* s = lua_tostring(L, 1);
     if (!s) s = lua_isnil(L, 1) ? "nil" : lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? "true" : "false") : lua_typename(L, lua_type(L, 1));
     lua_newtable(L);
@@ -285,9 +337,17 @@ void InstallLibraryOverrides(lua_State* L) {
   lua_setglobal(L, "__redis__err__handler");
   lua_pushcfunction(L, PCall);
   lua_setglobal(L, "pcall");
+  lua_getglobal(L, "string");
+  lua_getfield(L, -1, "rep");
+  lua_pushcclosure(L, StringRep, 1);
+  lua_setfield(L, -2, "rep");
+  lua_pop(L, 1);
+  lua_getglobal(L, "bit");
+  if (lua_istable(L, -1)) SetFunction(L, "tohex", BitToHex);
+  lua_pop(L, 1);
 }
 
-void InstallRedisTable(lua_State* L) {
+void InstallRedisTable(lua_State* L, bool eval_api) {
   lua_newtable(L);
   SetFunction(L, "call", RedisCall);
   SetFunction(L, "pcall", RedisPCall);
@@ -297,19 +357,21 @@ void InstallRedisTable(lua_State* L) {
   SetFunction(L, "error_reply", RedisErrorReply);
   SetFunction(L, "status_reply", RedisStatusReply);
   SetFunction(L, "set_repl", RedisSetRepl);
-  SetFunction(L, "replicate_commands", RedisTrue);
   SetFunction(L, "acl_check_cmd", RedisTrue);
-  SetFunction(L, "breakpoint", RedisFalse);
-  SetFunction(L, "debug", RedisNoop);
+  if (eval_api) {
+    SetFunction(L, "replicate_commands", RedisTrue);
+    SetFunction(L, "breakpoint", RedisFalse);
+    SetFunction(L, "debug", RedisNoop);
+  }
   SetNumber(L, "LOG_DEBUG", 0);
   SetNumber(L, "LOG_VERBOSE", 1);
   SetNumber(L, "LOG_NOTICE", 2);
   SetNumber(L, "LOG_WARNING", 3);
-  SetNumber(L, "REPLNONE", 0);
-  SetNumber(L, "REPLAOF", 1);
-  SetNumber(L, "REPLSLAVE", 2);
-  SetNumber(L, "REPLREPLICA", 2);
-  SetNumber(L, "REPLALL", 3);
+  SetNumber(L, "REPL_NONE", 0);
+  SetNumber(L, "REPL_AOF", 1);
+  SetNumber(L, "REPL_SLAVE", 2);
+  SetNumber(L, "REPL_REPLICA", 2);
+  SetNumber(L, "REPL_ALL", 3);
   SetNumber(L, "REDIS_VERSION_NUM", 0x07000f);
   lua_pushstring(L, "REDIS_VERSION");
   lua_pushstring(L, "7.0.15");

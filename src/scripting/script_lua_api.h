@@ -23,12 +23,15 @@ void SetFunction(lua_State* L, const char* name, lua_CFunction fn);
 // turns any error into {err=, source=, line=} at the Lua code that raised it.
 int ErrorHandler(lua_State* L);
 
-// Replaces math.random, math.randomseed and pcall with Redis's, and sets
+// Replaces math.random, math.randomseed, pcall and bit.tohex (with Redis's
+// CVE-2024-31449 fix) with Redis's, caps string.rep at 1 GiB, and sets
 // the global __redis__err__handler. REQUIRES: the base and math libraries
 // are open.
 void InstallLibraryOverrides(lua_State* L);
 
 // Creates the global `redis` table with its functions and constants.
-void InstallRedisTable(lua_State* L);
+// `eval_api`: also the EVAL-only replicate_commands, breakpoint and debug
+// (FUNCTION libraries do not see them in Redis 7.0).
+void InstallRedisTable(lua_State* L, bool eval_api);
 
 }  // namespace rankd

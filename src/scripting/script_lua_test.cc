@@ -55,6 +55,26 @@ TEST_F(SandboxTest, KeysArgvAndCalls) {
   EXPECT_EQ(host.calls[1][2], "0.10000000000000001");  // %.17g, as Redis
 }
 
+// Issue 11: replacing a shared table used to break every later script.
+TEST_F(SandboxTest, SharedTablesAreReadOnly) {
+  const std::string kReadonly = "-ERR user_script:1: Attempt to modify a readonly table script: sha, on @user_script:1.\r\n";
+  for (const char* code : {"redis = 1", "redis.call = 1", "_G = {}", "cjson.encode = 1",
+                           "string.upper = 1", "getmetatable('').__index = {}",
+                           "getmetatable(_G).__index = nil"}) {
+    EXPECT_EQ(Eval(code), kReadonly) << code;
+    EXPECT_EQ(Eval("return {redis.call('get', 'k'), ('a'):upper()}"), "*2\r\n$1\r\nv\r\n$1\r\nA\r\n") << code;
+  }
+  EXPECT_EQ(Eval("rawset(redis, 'call', 1)"),
+            "-ERR Attempt to modify a readonly table script: sha, on @user_script:1.\r\n");
+  EXPECT_EQ(Eval("return type(rawget(_G, 'redis'))"), "$5\r\ntable\r\n");
+  EXPECT_EQ(Eval("local n = 0 for k in pairs(redis) do n = n + 1 end return n > 10"), ":1\r\n");
+}
+
+TEST_F(SandboxTest, NoBytecode) {
+  EXPECT_EQ(Eval("return type(loadstring(string.dump(function() return 1 end)))"), "$3\r\nnil\r\n");
+  EXPECT_EQ(Eval("return loadstring('return 7')()"), ":7\r\n");
+}
+
 TEST_F(SandboxTest, SandboxMatchesRedis) {
   EXPECT_EQ(Eval("return x"),
             "-ERR user_script:1: Script attempted to access nonexistent global variable 'x' "

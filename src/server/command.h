@@ -40,7 +40,7 @@ enum CommandFlags : uint32_t {
   kNoScript = 1 << 5,    // not allowed from Lua scripts
   kNoAuth = 1 << 6,      // allowed before AUTH (AUTH, HELLO, QUIT)
   kBlocking = 1 << 7,    // may block the client
-  kNoMulti = 1 << 8,     // runs at once even inside MULTI (EXEC, DISCARD, ...)
+  kNoMulti = 1 << 8,     // refused inside MULTI (Redis's no-multi: SAVE, SHUTDOWN)
   kLoading = 1 << 9,     // allowed while loading data
   kStale = 1 << 10,      // allowed on a stale replica
   kMayReplicate = 1 << 11,

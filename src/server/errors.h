@@ -28,6 +28,7 @@ inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kNestedMulti = "ERR MULTI calls can not be nested";
 inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kNotInMulti = "ERR Command not allowed inside a transaction";
 inline constexpr std::string_view kIncrOverflow = "ERR increment or decrement would overflow";
 inline constexpr std::string_view kIncrFloatNaN = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";

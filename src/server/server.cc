@@ -200,17 +200,20 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
 }
 
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
-  if (scripts_ && scripts_->RejectWhileBusy(c, args)) return;
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;
+  // Redis 7.0's order: unknown command and arity, authentication, no-multi,
+  // then a busy script.
   const CommandSpec* spec = Resolve(args, &full_name, &error);
-  if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
-    if (error.empty()) error = err::kNoAuth;
-    if (!c.in_multi) return reply.Error(error);
-    // A rejected command inside MULTI dooms the transaction; a rejected EXEC
-    // ends it at once with the reason (Redis execCommandAbort).
-    c.multi_error = true;
+  if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
+  if (error.empty() && c.in_multi && (spec->flags & kNoMulti)) error = err::kNotInMulti;
+  if (error.empty() && scripts_) error = scripts_->BusyError(args);
+  if (!error.empty()) {
+    // A rejected command inside MULTI dooms the transaction; a rejected EXEC,
+    // inside MULTI or not, ends it at once with the reason (Redis
+    // rejectCommand -> execCommandAbort, which also drops the WATCHes).
+    if (c.in_multi) c.multi_error = true;
     if (EqualsIgnoreCase(args[0], "exec")) {
       std::string_view reason = error;
       if (reason.substr(0, 4) == "ERR ") reason.remove_prefix(4);

@@ -67,9 +67,13 @@ struct ServerStats {
 class ScriptRuntime {
  public:
   virtual ~ScriptRuntime() = default;
-  // While a script runs past busy-reply-threshold, answers `args` with -BUSY
-  // and returns true (except the commands Redis lets through then).
-  virtual bool RejectWhileBusy(Client& client, std::span<const std::string_view> args) = 0;
+  // While a script runs past busy-reply-threshold, returns the -BUSY error
+  // `args` gets; empty when no script is busy and for the commands Redis 7.0
+  // flags allow-busy (AUTH, HELLO, QUIT, RESET, MULTI, DISCARD, WATCH,
+  // UNWATCH, SCRIPT KILL, FUNCTION KILL/STATS, SHUTDOWN NOSAVE). Dispatch
+  // treats it as any rejection: inside MULTI it dooms the transaction, and
+  // EXEC answers EXECABORT and ends it.
+  virtual std::string BusyError(std::span<const std::string_view> args) = 0;
 };
 
 // Where every write's effect goes (the append-only log; later replicas).
