@@ -35,14 +35,15 @@ std::string DescribeClient(Server& server, Client& c) {
   num("age", (now - c.created_ms) / 1000);
   num("idle", conn ? (now - conn->last_active_ms()) / 1000 : 0);
   std::string flags;
+  if (c.all_subscription_count() > 0) flags += 'P';
   if (c.in_multi) flags += 'x';
   if (c.blocked.active) flags += 'b';
   if (flags.empty()) flags = "N";
   field("flags", flags);
   num("db", c.db_index);
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
+  num("sub", static_cast<int64_t>(c.subscriptions[0].size()));
+  num("psub", static_cast<int64_t>(c.subscriptions[1].size()));
+  num("ssub", static_cast<int64_t>(c.subscriptions[2].size()));
   num("multi", c.in_multi ? static_cast<int64_t>(c.queued.size()) : -1);
   num("qbuf", conn ? static_cast<int64_t>(conn->query_buffer_size()) : 0);
   num("qbuf-free", 0);
@@ -63,17 +64,36 @@ std::string DescribeClient(Server& server, Client& c) {
   return s;
 }
 
+// Redis getClientType's names: "normal", "pubsub" (subscribed to anything);
+// rankd has no replicas or masters.
+std::string_view ClientType(const Client& c) {
+  return c.all_subscription_count() > 0 ? "pubsub" : "normal";
+}
+
+// Parses a CLIENT LIST / KILL TYPE value into *type ("replica" for "slave").
+bool ParseClientType(std::string_view arg, std::string_view* type) {
+  for (std::string_view t : {"normal", "master", "replica", "pubsub"}) {
+    if (EqualsIgnoreCase(arg, t)) {
+      *type = t;
+      return true;
+    }
+  }
+  if (EqualsIgnoreCase(arg, "slave")) {
+    *type = "replica";
+    return true;
+  }
+  return false;
+}
+
 void ClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;
   bool filter_ids = false;
+  std::string_view type;
   for (size_t i = 2; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "TYPE") && i + 1 < ctx.argc()) {
-      std::string_view type = ctx.arg(++i);
-      if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
-          !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "pubsub")) {
-        return ctx.reply.Error("ERR Unknown client type '" + std::string(type) + "'");
+      if (!ParseClientType(ctx.arg(++i), &type)) {
+        return ctx.reply.Error("ERR Unknown client type '" + std::string(ctx.arg(i)) + "'");
       }
-      if (!EqualsIgnoreCase(type, "normal")) return ctx.reply.Verbatim("");
     } else if (EqualsIgnoreCase(ctx.arg(i), "ID") && i + 1 < ctx.argc()) {
       filter_ids = true;
       for (i++; i < ctx.argc(); i++) {
@@ -90,6 +110,7 @@ void ClientList(CommandContext& ctx) {
   std::string out;
   ctx.server.ForEachClient([&](Client& c) {
     if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
+    if (!type.empty() && ClientType(c) != type) return;
     out += DescribeClient(ctx.server, c);
     out += '\n';
   });

@@ -24,11 +24,12 @@ std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
+std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
                       StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
+                      LeaderboardCommands, PubSubCommands}) {
     server.RegisterCommands(family());
   }
 }

@@ -20,6 +20,12 @@ namespace {
 
 void Ping(CommandContext& ctx) {
   if (ctx.argc() > 2) return ctx.reply.Error(WrongArityError("ping"));
+  if (ctx.client.resp() == 2 && ctx.client.all_subscription_count() > 0) {
+    // The subscribed context answers as a message-shaped array (Redis).
+    ctx.reply.ArrayHeader(2);
+    ctx.reply.Bulk("pong");
+    return ctx.reply.Bulk(ctx.argc() == 2 ? ctx.arg(1) : "");
+  }
   if (ctx.argc() == 2) return ctx.reply.Bulk(ctx.arg(1));
   ctx.reply.SimpleString("PONG");
 }
@@ -226,6 +232,7 @@ void Reset(CommandContext& ctx) {
   c.multi_error = false;
   c.queued.clear();
   ctx.server.UnwatchAll(c);
+  ctx.server.pubsub().Forget(c);
   c.db_index = 0;
   c.name.clear();
   c.authenticated = ctx.server.config().requirepass.empty();

@@ -50,6 +50,31 @@ void Connection::Kill() { server_->Kill(this); }
 
 void Connection::ScheduleFlush() { server_->MarkWrite(this); }
 
+bool Connection::EnforceOutputLimit() {
+  if (killed_ || !server_->OverOutputLimit(this)) return false;
+  LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
+              static_cast<unsigned long long>(id_), peer_.c_str());
+  server_->Kill(this);
+  return true;
+}
+
+bool NetServer::OverOutputLimit(Connection* c) {
+  const size_t out = c->output_buffer_size();
+  OutputLimit l{limits_.output_buffer_hard_limit, 0, 0};
+  if (c->pubsub_class_) l = limits_.pubsub_output;
+  if (l.hard > 0 && out > static_cast<uint64_t>(l.hard)) return true;
+  if (l.soft <= 0 || out <= static_cast<uint64_t>(l.soft)) {
+    c->soft_limit_since_ms_ = 0;
+    return false;
+  }
+  const int64_t now = CachedMonoMs();
+  if (c->soft_limit_since_ms_ == 0) {
+    c->soft_limit_since_ms_ = now;  // the first time over: not yet
+    return false;
+  }
+  return now - c->soft_limit_since_ms_ > l.soft_seconds * 1000;
+}
+
 RespParser::Limits NetServer::ParserLimits(const Connection* c) const {
   RespParser::Limits l;
   l.max_bulk_len = limits_.max_bulk_len;
@@ -123,14 +148,8 @@ void NetServer::ProcessInput(Connection* c) {
     }
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
+    if (c->EnforceOutputLimit()) break;
     const size_t out = c->output_buffer_size();
-    if (limits_.output_buffer_hard_limit > 0 &&
-        out > static_cast<uint64_t>(limits_.output_buffer_hard_limit)) {
-      LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
-                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
-      Kill(c);
-      break;
-    }
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
       c->throttled_ = true;  // until the client reads (WriteTo)

@@ -38,6 +38,13 @@
 
 namespace rankd {
 
+// One client-output-buffer-limit class: a connection whose pending output
+// exceeds `hard`, or stays above `soft` for `soft_seconds`, is closed.
+// 0 disables a bound.
+struct OutputLimit {
+  int64_t hard = 0, soft = 0, soft_seconds = 0;
+};
+
 struct NetLimits {
   int64_t max_bulk_len = 512LL * 1024 * 1024;     // proto-max-bulk-len
   int64_t query_buffer_limit = 1024LL * 1024 * 1024;  // client-query-buffer-limit
@@ -50,6 +57,9 @@ struct NetLimits {
   // drains below it, so a client that stops reading cannot grow the server.
   // 0: no limit.
   int64_t output_buffer_pause = 64LL * 1024 * 1024;
+  // The limits of connections in the pub/sub class (set_pubsub_class):
+  // client-output-buffer-limit pubsub.
+  OutputLimit pubsub_output{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
 };
 
 class NetServer;
@@ -98,6 +108,16 @@ class Connection {
   // OnCommand (a timer, another client's command) is written this iteration.
   void ScheduleFlush();
 
+  // Puts the connection in the pub/sub output-limit class (NetLimits::
+  // pubsub_output) or back in the normal one.
+  void set_pubsub_class(bool v) { pubsub_class_ = v; }
+  // Checks the output buffer against this connection's class limits and
+  // Kill()s it when they are exceeded (as Redis, the soft limit counts from
+  // the first check that found it over). Returns true if it was killed. For
+  // writers that append to another connection's reply() (PUBLISH), so a
+  // slow reader is dropped before the server buffers without bound.
+  bool EnforceOutputLimit();
+
   // While true, the parser applies Redis's pre-AUTH protocol limits (more
   // than 10 arguments or a bulk over 2048 bytes closes the connection). Set
   // it in OnOpen when requirepass is set; clear it after a successful AUTH.
@@ -127,6 +147,8 @@ class Connection {
   bool want_write_ = false;  // the socket was full: wait for EPOLLOUT
   bool throttled_ = false;   // output over output_buffer_pause: not reading
   bool unauthenticated_ = false;
+  bool pubsub_class_ = false;
+  int64_t soft_limit_since_ms_ = 0;  // over the soft limit since (0: not over)
   bool in_write_list_ = false, in_input_list_ = false;
 };
 
@@ -208,6 +230,9 @@ class NetServer {
   void ReapClosed();
   void Cron();
   RespParser::Limits ParserLimits(const Connection* c) const;
+  // True when `c`'s output is over its class's limits (updates the soft
+  // limit clock).
+  bool OverOutputLimit(Connection* c);
 
   EventLoop* loop_;
   ConnectionHandler* handler_;

@@ -92,13 +92,7 @@ void NetServer::BeforeSleep() {
     c->in_write_list_ = false;
     if (c->killed_) continue;
     c->flushable_ = c->reply_.buffer().size();
-    if (limits_.output_buffer_hard_limit > 0 &&
-        c->output_buffer_size() > static_cast<uint64_t>(limits_.output_buffer_hard_limit)) {
-      LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
-                  static_cast<unsigned long long>(c->id_), c->peer_.c_str());
-      Kill(c);
-      continue;
-    }
+    if (c->EnforceOutputLimit()) continue;
     if (!c->want_write_) WriteTo(c);  // else EPOLLOUT takes it from here
   }
   write_list_.clear();

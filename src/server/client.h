@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "base/str_hash.h"
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/reply.h"
@@ -49,6 +51,15 @@ struct Client {
     std::vector<std::string> args;  // the command, retried when a key is ready
     uint64_t timer = 0;             // timeout timer id, 0 when waiting forever
   } blocked;
+
+  // Pub/sub: names subscribed, by PubSub::Kind (channels, patterns, shard
+  // channels). RESP2 clients with any are in the subscribed context.
+  absl::flat_hash_set<std::string, StrHash, StrEq> subscriptions[3];
+  // Channels + patterns (what SUBSCRIBE / PSUBSCRIBE confirmations count).
+  size_t subscription_count() const { return subscriptions[0].size() + subscriptions[1].size(); }
+  size_t all_subscription_count() const {
+    return subscription_count() + subscriptions[2].size();
+  }
 
   int resp() const { return reply->version(); }
 };

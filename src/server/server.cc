@@ -12,6 +12,13 @@
 namespace rankd {
 namespace {
 
+// Commands a RESP2 client may send while subscribed (Redis 7.0).
+bool AllowedWhileSubscribed(std::string_view name) {
+  return name == "ping" || name == "subscribe" || name == "ssubscribe" ||
+         name == "unsubscribe" || name == "sunsubscribe" || name == "psubscribe" ||
+         name == "punsubscribe" || name == "quit" || name == "reset";
+}
+
 bool IsTxControl(std::string_view name) {
   return name == "exec" || name == "discard" || name == "multi" || name == "watch" ||
          name == "quit" || name == "reset";
@@ -81,6 +88,8 @@ void Server::ApplyConfig(std::string_view name) {
   limits.max_clients = config_.maxclients;
   limits.idle_timeout_s = config_.timeout;
   limits.output_buffer_hard_limit = config_.obuf_normal.hard;
+  limits.pubsub_output = {config_.obuf_pubsub.hard, config_.obuf_pubsub.soft,
+                          config_.obuf_pubsub.soft_seconds};
   net_.set_limits(limits);
 }
 
@@ -151,6 +160,7 @@ void Server::OnClose(Connection* conn) {
   if (!c) return;
   if (c->blocked.active) Unblock(*c);
   UnwatchAll(*c);
+  pubsub_.Forget(*c);
   delete c;
   conn->user_data = nullptr;
 }
@@ -203,6 +213,12 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   std::string_view full_name;
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
+  if (error.empty() && c.authenticated && c.resp() == 2 && c.all_subscription_count() > 0 &&
+      !AllowedWhileSubscribed(spec->name)) {
+    error = "ERR Can't execute '" + std::string(full_name) +
+            "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
+            "context";
+  }
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
     if (!c.in_multi) return reply.Error(error);

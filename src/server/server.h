@@ -31,6 +31,7 @@
 #include "server/client.h"
 #include "server/command.h"
 #include "server/config.h"
+#include "server/pubsub.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -115,6 +116,7 @@ class Server : public ConnectionHandler {
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
   SlowLog& slowlog() { return slowlog_; }
+  PubSub& pubsub() { return pubsub_; }
   int port() const { return net_.port(); }
 
   // The spec for `name` (any case), or nullptr.
@@ -209,6 +211,7 @@ class Server : public ConnectionHandler {
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
   SlowLog slowlog_;
+  PubSub pubsub_;
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
