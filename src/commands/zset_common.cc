@@ -51,10 +51,12 @@ PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_ty
   return v ? &v->set() : nullptr;
 }
 
-void DeleteEmptied(CommandContext& ctx, std::string_view key) {
+void ReportRemoval(CommandContext& ctx, std::string_view key, bool emptied, NotifyClass cls,
+                   std::string_view event) {
   std::string k(key);  // `key` may view the entry being freed
-  ctx.db().Delete(k);
-  ctx.db().Touch(k);
+  if (emptied) ctx.db().Delete(k);
+  KeyChanged(ctx, ctx.db(), k, cls, event);
+  if (emptied) KeyEvent(ctx, ctx.db(), kNotifyGeneric, "del", k);
 }
 
 template <class T>

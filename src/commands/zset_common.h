@@ -22,6 +22,7 @@
 #include "core/sorted_set.h"
 #include "net/reply.h"
 #include "server/command.h"
+#include "server/notify.h"
 
 namespace rankd {
 
@@ -41,9 +42,11 @@ SortedSet* FindZSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_
 PlainSet* FindSetRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
 PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
 
-// Deletes `key` (a sorted set or set left empty by a command) and marks it
-// modified.
-void DeleteEmptied(CommandContext& ctx, std::string_view key);
+// Reports a removal from the sorted set or set at `key` (KeyChanged with
+// `event`, e.g. "zrem"); when the removal left it empty, first deletes the
+// key and then adds Redis's "del" event.
+void ReportRemoval(CommandContext& ctx, std::string_view key, bool emptied, NotifyClass cls,
+                   std::string_view event);
 
 // ---- SSCAN / ZSCAN ----
 // The preamble both share, in Redis's order: the cursor (args[2], else ERR

@@ -37,11 +37,7 @@ ScoredMembers PopFrom(CommandContext& ctx, std::string_view key, SortedSet* z, E
   ScoredMembers out = CopySlice(*z, s);
   if (n == 0) return out;  // an empty board stays as it is
   z->RemoveRankRange(s.first, s.first + n - 1);
-  if (z->empty()) {
-    DeleteEmptied(ctx, key);
-  } else {
-    ctx.db().Touch(key);
-  }
+  ReportRemoval(ctx, key, z->empty(), kNotifyZset, end == End::kMin ? "zpopmin" : "zpopmax");
   return out;
 }
 

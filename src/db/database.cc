@@ -38,6 +38,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
   table_.Insert(e);
+  if (on_new_key) on_new_key(index_, e->key());
   return e;
 }
 
@@ -71,6 +72,7 @@ void Database::Attach(Entry* e) {
     e->expire_pos = static_cast<uint32_t>(expiring_.size());
     expiring_.push_back(e);
   }
+  if (on_new_key) on_new_key(index_, e->key());
 }
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {

@@ -120,6 +120,10 @@ class Database {
   // before it is freed: the log records it as a DEL.
   std::function<void(int db, std::string_view key)> on_expired;
 
+  // Called with each key added to this database (Insert, Attach), after
+  // it is in place: Redis's "new" keyspace event.
+  std::function<void(int db, std::string_view key)> on_new_key;
+
   // Every Touch increments *counter (the server's count of modifications).
   void set_modification_counter(uint64_t* counter) { mod_counter_ = counter; }
 

@@ -7,7 +7,9 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/numbers.h"
 #include "server/errors.h"
+#include "server/notify.h"
 
 namespace rankd {
 namespace {
@@ -44,9 +46,13 @@ Server::Server(Config config)
     dbs_.push_back(std::make_unique<Database>(i));
     dbs_.back()->set_modification_counter(&modifications_);
     dbs_.back()->on_expired = [this](int db, std::string_view key) {
+      NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
       if (!effect_log_) return;
       std::string_view args[] = {"DEL", key};
       effect_log_->Append(db, args);
+    };
+    dbs_.back()->on_new_key = [this](int db, std::string_view key) {
+      NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
@@ -278,6 +284,28 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);
+  }
+}
+
+void Server::NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key,
+                                 int db) {
+  const int64_t flags = config_.notify_keyspace_events;
+  if (!(flags & cls) || pubsub_.empty()) return;
+  // "__keyspace@<db>__:<key>" / "__keyevent@<db>__:<event>"
+  auto channel = [db](std::string_view prefix, std::string_view tail) {
+    std::string ch;
+    ch.reserve(prefix.size() + 24 + tail.size());
+    ch.append(prefix);
+    AppendInt64(&ch, db);
+    ch.append("__:");
+    ch.append(tail);
+    return ch;
+  };
+  if (flags & kNotifyKeyspace) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyspace@", key), event);
+  }
+  if (flags & kNotifyKeyevent) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyevent@", event), key);
   }
 }
 

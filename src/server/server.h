@@ -150,6 +150,12 @@ class Server : public ConnectionHandler {
   // command does not run. Unset: writes always allowed.
   std::function<std::string_view(Client&, const CommandSpec&)> write_gate;
 
+  // Redis notifyKeyspaceEvent: publishes `event` on __keyspace@<db>__:<key>
+  // and `key` on __keyevent@<db>__:<event>, as notify-keyspace-events
+  // enables `cls` and the K / E targets. Cheap when disabled or when nobody
+  // subscribes. Families call KeyChanged / KeyEvent (server/notify.h).
+  void NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key, int db);
+
   // Counts every Database::Touch on any database: how Call() sees that a
   // command changed something.
   uint64_t modifications() const { return modifications_; }
