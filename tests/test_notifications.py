@@ -117,10 +117,15 @@ def test_events_match_redis(name, server, redis_ref):
         ref.close()
 
 
-@pytest.mark.parametrize("flags", ["", "K", "E", "KA", "Ez", "Kg$", "KEs", "Ex", "KEn", "KEA"])
+@pytest.mark.parametrize("flags", ["", "K", "E", "KA", "Ez", "Kg$", "KEs", "Ex", "KEn", "KEA",
+                                   "KEm"])
 def test_classes_select_events(flags, server, redis_ref):
     cmds = [("SET", "a", "1", "EX", "100"), ("ZADD", "z", "1", "m"), ("SADD", "s", "m"),
-            ("DEL", "a", "z"), ("SREM", "s", "m")]
+            ("DEL", "a", "z"), ("SREM", "s", "m"), ("GET", "nokey"), ("ZSCORE", "nokey", "m"),
+            ("ZRANGE", "nokey", "0", "-1"), ("SMEMBERS", "nokey"), ("EXISTS", "nokey"),
+            ("TTL", "nokey"), ("TYPE", "nokey"), ("MGET", "n1", "n2"), ("ZCARD", "nokey"),
+            ("SET", "nokey", "v"), ("INCR", "n3"), ("ZADD", "n4", "1", "m"), ("GETEX", "n5"),
+            ("ZUNIONSTORE", "d", "2", "n6", "n7"), ("SINTER", "n8", "n9"), ("ZRANK", "n10", "m")]
     ours, ref = Recorder(server, flags), Recorder(redis_ref, flags)
     try:
         for cmd in cmds:
