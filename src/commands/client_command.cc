@@ -35,6 +35,7 @@ std::string DescribeClient(Server& server, Client& c) {
   num("age", (now - c.created_ms) / 1000);
   num("idle", conn ? (now - conn->last_active_ms()) / 1000 : 0);
   std::string flags;
+  if (c.monitor) flags += 'O';
   if (c.all_subscription_count() > 0) flags += 'P';
   if (c.in_multi) flags += 'x';
   if (c.blocked.active) flags += 'b';

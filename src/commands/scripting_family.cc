@@ -272,12 +272,12 @@ void Function(CommandContext& ctx) {
 // has no "keynum" spec, so first/last are 0 (COMMAND GETKEYS is not exact).
 constexpr CommandSpec kScriptingCommands[] = {
     // name        arity flags                        first last step handler
-    {"eval", -3, kNoScript | kMayReplicate, 0, 0, 0, &Eval},
-    {"evalsha", -3, kNoScript | kMayReplicate, 0, 0, 0, &EvalSha},
-    {"eval_ro", -3, kNoScript | kReadOnly, 0, 0, 0, &EvalRo},
-    {"evalsha_ro", -3, kNoScript | kReadOnly, 0, 0, 0, &EvalShaRo},
-    {"fcall", -3, kNoScript | kMayReplicate, 0, 0, 0, &FCall},
-    {"fcall_ro", -3, kNoScript | kReadOnly, 0, 0, 0, &FCallRo},
+    {"eval", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &Eval},
+    {"evalsha", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &EvalSha},
+    {"eval_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &EvalRo},
+    {"evalsha_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &EvalShaRo},
+    {"fcall", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &FCall},
+    {"fcall_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &FCallRo},
     {"script", -2, kNoScript, 0, 0, 0, &Script},
     {"function", -2, kNoScript, 0, 0, 0, &Function},
 };

@@ -226,6 +226,14 @@ void Shutdown(CommandContext& ctx) {
   ctx.server.RequestShutdown(save);
 }
 
+void Monitor(CommandContext& ctx) {
+  // A transaction expects one reply per command (Redis DENY_BLOCKING).
+  if (ctx.no_block) return ctx.reply.Error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+  if (ctx.client.monitor) return;  // already monitoring: no reply, as Redis
+  ctx.server.AddMonitor(ctx.client);
+  ctx.reply.Ok();
+}
+
 void Reset(CommandContext& ctx) {
   Client& c = ctx.client;
   c.in_multi = false;
@@ -233,6 +241,7 @@ void Reset(CommandContext& ctx) {
   c.queued.clear();
   ctx.server.UnwatchAll(c);
   ctx.server.pubsub().Forget(c);
+  ctx.server.RemoveMonitor(c);
   c.db_index = 0;
   c.name.clear();
   c.authenticated = ctx.server.config().requirepass.empty();
@@ -241,15 +250,18 @@ void Reset(CommandContext& ctx) {
 }
 
 // Subcommands, with Redis 7.0's arities; the container's handler serves them.
-constexpr uint32_t kClientFlags = kAdmin | kNoScript | kLoading | kStale;
+// Redis 7.0 marks only the subcommands that act on other clients "admin"
+// (which also keeps them out of MONITOR).
+constexpr uint32_t kClientFlags = kNoScript | kLoading | kStale;
+constexpr uint32_t kClientAdmin = kAdmin | kClientFlags;
 constexpr CommandSpec kClientSubcommands[] = {
     {"id", 2, kClientFlags, 0, 0, 0, &ClientCmd},
     {"getname", 2, kClientFlags, 0, 0, 0, &ClientCmd},
     {"setname", 3, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"list", -2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"list", -2, kClientAdmin, 0, 0, 0, &ClientCmd},
     {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"kill", -3, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"no-evict", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"kill", -3, kClientAdmin, 0, 0, 0, &ClientCmd},
+    {"no-evict", 3, kClientAdmin, 0, 0, 0, &ClientCmd},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
 };
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
@@ -284,6 +296,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
+    {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Monitor},
     {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
     {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},

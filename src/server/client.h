@@ -61,6 +61,9 @@ struct Client {
     return subscription_count() + subscriptions[2].size();
   }
 
+  // MONITOR: receives every command the server runs (server/monitor.cc).
+  bool monitor = false;
+
   int resp() const { return reply->version(); }
 };
 

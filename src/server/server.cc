@@ -167,6 +167,7 @@ void Server::OnClose(Connection* conn) {
   if (c->blocked.active) Unblock(*c);
   UnwatchAll(*c);
   pubsub_.Forget(*c);
+  RemoveMonitor(*c);
   delete c;
   conn->user_data = nullptr;
 }
@@ -225,6 +226,9 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
             "context";
   }
+  if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
+    error = "ERR Replica can't interact with the keyspace";
+  }
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
     if (!c.in_multi) return reply.Error(error);
@@ -238,7 +242,8 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
       c.multi_error = false;
       c.queued.clear();
       UnwatchAll(c);
-      return reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
+      reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
+      return FeedMonitors(c, args);  // as Redis execCommandAbort
     }
     return reply.Error(error);
   }
@@ -268,8 +273,11 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;
   propagated_ = false;
+  const bool monitored = !monitors_.empty() && !retrying && !(spec.flags & kAdmin);
+  if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
+  if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {
     stats_.dirty++;

@@ -176,6 +176,12 @@ class Server : public ConnectionHandler {
   void WatchKey(Client& c, std::string_view key);
   void UnwatchAll(Client& c);
 
+  // MONITOR (server/monitor.cc): adds or removes a monitoring client, and
+  // shows `args`, run by `c`, to every monitor.
+  void AddMonitor(Client& c);
+  void RemoveMonitor(Client& c);
+  void FeedMonitors(const Client& c, std::span<const std::string_view> args);
+
   // Calls fn(Client&) for each connected client in id order (CLIENT LIST).
   template <class Fn>
   void ForEachClient(Fn fn) {
@@ -218,6 +224,7 @@ class Server : public ConnectionHandler {
   ServerStats stats_;
   SlowLog slowlog_;
   PubSub pubsub_;
+  std::vector<Client*> monitors_;
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
