@@ -242,6 +242,8 @@ void Reset(CommandContext& ctx) {
   ctx.server.UnwatchAll(c);
   ctx.server.pubsub().Forget(c);
   ctx.server.RemoveMonitor(c);
+  c.reply_off = c.reply_skip = c.reply_skip_next = false;
+  c.no_evict = false;
   c.db_index = 0;
   c.name.clear();
   c.authenticated = ctx.server.config().requirepass.empty();
@@ -261,7 +263,11 @@ constexpr CommandSpec kClientSubcommands[] = {
     {"list", -2, kClientAdmin, 0, 0, 0, &ClientCmd},
     {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
     {"kill", -3, kClientAdmin, 0, 0, 0, &ClientCmd},
-    {"no-evict", 3, kClientAdmin, 0, 0, 0, &ClientCmd},
+    {"no-evict", 3, kClientAdmin, 0, 0, 0, &ClientNoEvict},
+    {"pause", -3, kClientAdmin, 0, 0, 0, &ClientPause},
+    {"unpause", 2, kClientAdmin, 0, 0, 0, &ClientUnpause},
+    {"reply", 3, kClientFlags, 0, 0, 0, &ClientReply},
+    {"unblock", -3, kClientAdmin, 0, 0, 0, &ClientUnblock},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
 };
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;

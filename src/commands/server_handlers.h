@@ -11,6 +11,12 @@
 namespace rankd {
 
 void ClientCmd(CommandContext& ctx);   // client_command.cc
+// client_control.cc: CLIENT PAUSE, UNPAUSE, REPLY, UNBLOCK, NO-EVICT.
+void ClientPause(CommandContext& ctx);
+void ClientUnpause(CommandContext& ctx);
+void ClientReply(CommandContext& ctx);
+void ClientUnblock(CommandContext& ctx);
+void ClientNoEvict(CommandContext& ctx);
 void CommandCmd(CommandContext& ctx);  // command_command.cc
 void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc

@@ -16,6 +16,7 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
   Entry* e = table_.Find(key);
   if (!e) return nullptr;
   if (IsExpired(e)) {
+    if (expiry_paused_) return nullptr;
     if (on_expired) on_expired(index_, key);
     std::string k(key);  // `key` may point into the entry
     Free(table_.Remove(k));
@@ -33,6 +34,8 @@ const Database::Entry* Database::Peek(std::string_view key) const {
 }
 
 Database::Entry* Database::Insert(std::string_view key, Value value) {
+  // Paused expiry leaves expired entries in place: a write replaces them.
+  if (expiry_paused_ && table_.Find(key)) Free(table_.Remove(std::string(key)));
   Entry* e = new Entry;
   e->key_bytes.assign(key);
   e->value = std::move(value);
@@ -67,6 +70,7 @@ Database::Entry* Database::Detach(std::string_view key) {
 }
 
 void Database::Attach(Entry* e) {
+  if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
   table_.Insert(e);
   if (e->expire_ms >= 0) {
     e->expire_pos = static_cast<uint32_t>(expiring_.size());

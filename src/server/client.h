@@ -64,6 +64,13 @@ struct Client {
   // MONITOR: receives every command the server runs (server/monitor.cc).
   bool monitor = false;
 
+  // CLIENT PAUSE: the command held back until the pause ends (empty: none).
+  std::vector<std::string> postponed;
+  // CLIENT REPLY: OFF drops every reply; SKIP drops the next command's.
+  bool reply_off = false, reply_skip = false, reply_skip_next = false;
+  // CLIENT NO-EVICT (shown as flag 'e').
+  bool no_evict = false;
+
   int resp() const { return reply->version(); }
 };
 

@@ -36,20 +36,23 @@ bool ParseNotifyFlags(std::string_view s, int64_t* flags) {
 }
 
 std::string FormatNotifyFlags(int64_t flags) {
-  std::string s;
+  // Classes in Redis's order, "A" when all of A's are set; then K, E, m.
+  static constexpr char kOrder[] = "g$lshzxetdn";
+  char out[24];
+  size_t n = 0;
   if ((flags & kNotifyAll) == kNotifyAll) {
-    s = "A";
+    out[n++] = 'A';
   } else {
-    for (std::string_view part : {"g", "$", "l", "s", "h", "z", "x", "e", "t", "d", "n"}) {
+    for (char want : std::string_view(kOrder)) {
       for (auto [c, bits] : kFlagChars) {
-        if (c == part[0] && (flags & bits)) s += c;
+        if (c == want && (flags & bits)) out[n++] = c;
       }
     }
   }
-  if (flags & kNotifyKeyspace) s += 'K';
-  if (flags & kNotifyKeyevent) s += 'E';
-  if (flags & kNotifyKeyMiss) s += 'm';
-  return s;
+  if (flags & kNotifyKeyspace) out[n++] = 'K';
+  if (flags & kNotifyKeyevent) out[n++] = 'E';
+  if (flags & kNotifyKeyMiss) out[n++] = 'm';
+  return std::string(out, n);
 }
 
 void KeyChanged(CommandContext& ctx, Database& db, std::string_view key, NotifyClass cls,

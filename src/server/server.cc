@@ -122,7 +122,8 @@ void Server::Cron() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
-    if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+    // No expiry while clients are paused (Redis: the dataset must not change).
+    if (db->expires_size() > 0 && pause_mode_ == PauseMode::kNone) db->ActiveExpire(budget_us);
   }
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
@@ -168,12 +169,20 @@ void Server::OnClose(Connection* conn) {
   UnwatchAll(*c);
   pubsub_.Forget(*c);
   RemoveMonitor(*c);
+  if (!c->postponed.empty()) ForgetPostponed(*c);
   delete c;
   conn->user_data = nullptr;
 }
 
 void Server::OnCommand(Connection* conn, std::span<const std::string_view> args) {
-  Dispatch(*static_cast<Client*>(conn->user_data), args);
+  Client& c = *static_cast<Client*>(conn->user_data);
+  const size_t reply_start = c.reply->buffer().size();
+  Dispatch(c, args);
+  // CLIENT REPLY: the state after the command decides (OFF silences its own
+  // +OK, ON does not); SKIP silences the command after CLIENT REPLY SKIP.
+  if (c.reply_off || c.reply_skip) c.reply->buffer().resize(reply_start);
+  c.reply_skip = c.reply_skip_next;
+  c.reply_skip_next = false;
   if (!blocked_.empty()) ServeReadyKeys();
 }
 
@@ -247,6 +256,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     }
     return reply.Error(error);
   }
+  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
   if (c.in_multi && !IsTxControl(spec->name)) {
     c.queued.emplace_back(args.begin(), args.end());
     return reply.SimpleString("QUEUED");

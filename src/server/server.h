@@ -176,6 +176,18 @@ class Server : public ConnectionHandler {
   void WatchKey(Client& c, std::string_view key);
   void UnwatchAll(Client& c);
 
+  // CLIENT PAUSE (server/client_pause.cc): postpones the commands `mode`
+  // covers for `duration_ms` (extending, never shortening, a pause in
+  // force); UnpauseClients ends it and runs the postponed commands in order.
+  enum class PauseMode { kNone, kWrite, kAll };
+  void PauseClients(int64_t duration_ms, PauseMode mode);
+  void UnpauseClients();
+  PauseMode pause_mode() const { return pause_mode_; }
+
+  // Ends a blocked client's wait (CLIENT UNBLOCK): with `error` it gets
+  // -UNBLOCKED, else its command's timeout reply. False if not blocked.
+  bool UnblockClient(Client& c, bool error);
+
   // MONITOR (server/monitor.cc): adds or removes a monitoring client, and
   // shows `args`, run by `c`, to every monitor.
   void AddMonitor(Client& c);
@@ -206,6 +218,9 @@ class Server : public ConnectionHandler {
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
+  bool PauseCovers(const Client& c, const CommandSpec& spec) const;
+  void Postpone(Client& c, std::span<const std::string_view> args);
+  void ForgetPostponed(Client& c);
   void Unblock(Client& c);
   void Cron();
   void ApplyConfig(std::string_view name);
@@ -225,6 +240,10 @@ class Server : public ConnectionHandler {
   SlowLog slowlog_;
   PubSub pubsub_;
   std::vector<Client*> monitors_;
+  PauseMode pause_mode_ = PauseMode::kNone;
+  int64_t pause_end_ms_ = 0;  // monotonic
+  uint64_t pause_timer_ = 0;
+  std::deque<Client*> postponed_;  // paused clients, in arrival order
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
