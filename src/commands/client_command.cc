@@ -39,6 +39,9 @@ std::string DescribeClient(Server& server, Client& c) {
   if (c.all_subscription_count() > 0) flags += 'P';
   if (c.in_multi) flags += 'x';
   if (c.blocked.active || !c.postponed.empty()) flags += 'b';
+  if (c.tracking.on) flags += 't';
+  if (c.tracking.broken_redirect) flags += 'R';
+  if (c.tracking.bcast) flags += 'B';
   if (c.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";
   field("flags", flags);
@@ -60,7 +63,7 @@ std::string DescribeClient(Server& server, Client& c) {
   field("events", "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
   field("user", "default");
-  num("redir", -1);
+  num("redir", c.tracking.on ? static_cast<int64_t>(c.tracking.redirect) : -1);
   num("resp", c.resp());
   (void)server;
   return s;

@@ -242,6 +242,7 @@ void Reset(CommandContext& ctx) {
   ctx.server.UnwatchAll(c);
   ctx.server.pubsub().Forget(c);
   ctx.server.RemoveMonitor(c);
+  ctx.server.tracking().Disable(c);
   c.reply_off = c.reply_skip = c.reply_skip_next = false;
   c.no_evict = false;
   c.db_index = 0;
@@ -268,6 +269,10 @@ constexpr CommandSpec kClientSubcommands[] = {
     {"unpause", 2, kClientAdmin, 0, 0, 0, &ClientUnpause},
     {"reply", 3, kClientFlags, 0, 0, 0, &ClientReply},
     {"unblock", -3, kClientAdmin, 0, 0, 0, &ClientUnblock},
+    {"tracking", -3, kClientFlags, 0, 0, 0, &ClientTracking},
+    {"caching", 3, kClientFlags, 0, 0, 0, &ClientCaching},
+    {"getredir", 2, kClientFlags, 0, 0, 0, &ClientGetRedir},
+    {"trackinginfo", 2, kClientFlags, 0, 0, 0, &ClientTrackingInfo},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
 };
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;

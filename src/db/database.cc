@@ -165,6 +165,7 @@ Database::Entry* Database::Random() {
 
 void Database::Clear() {
   ++*mod_counter_;
+  if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
   expiring_.clear();
   table_.Clear();
@@ -197,6 +198,7 @@ void Database::Touch(std::string_view key) {
       ready_keys_.emplace_back(key);
     }
   }
+  if (on_touch) on_touch(index_, key);
 }
 
 void Database::TouchWatchedExisting(const Database* replacement) {

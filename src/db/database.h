@@ -124,6 +124,11 @@ class Database {
   // deleted, and ActiveExpire is not called (the server's cron checks).
   void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
 
+  // Called by every Touch (after WATCH and blocked-key bookkeeping) and by
+  // Clear: the hub's "key changed" / "everything gone" signals.
+  std::function<void(int db, std::string_view key)> on_touch;
+  std::function<void(int db)> on_flush;
+
   // Called with each key added to this database (Insert, Attach), after
   // it is in place: Redis's "new" keyspace event.
   std::function<void(int db, std::string_view key)> on_new_key;

@@ -17,6 +17,7 @@
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/reply.h"
+#include "server/tracking.h"
 
 namespace rankd {
 
@@ -68,6 +69,8 @@ struct Client {
   std::vector<std::string> postponed;
   // CLIENT REPLY: OFF drops every reply; SKIP drops the next command's.
   bool reply_off = false, reply_skip = false, reply_skip_next = false;
+  // CLIENT TRACKING (server/tracking.h).
+  TrackingState tracking;
   // CLIENT NO-EVICT (shown as flag 'e').
   bool no_evict = false;
 

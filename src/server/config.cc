@@ -80,6 +80,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
+      {"tracking-table-max-keys", "", K::kInt, &c->tracking_table_max_keys, 0, LONG_MAX},
       {"busy-reply-threshold", "lua-time-limit", K::kInt, &c->busy_reply_threshold, 0,
        LONG_MAX},
       {"zset-max-listpack-entries", "zset-max-ziplist-entries", K::kInt,

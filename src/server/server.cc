@@ -51,6 +51,10 @@ Server::Server(Config config)
       std::string_view args[] = {"DEL", key};
       effect_log_->Append(db, args);
     };
+    dbs_.back()->on_touch = [this](int, std::string_view key) {
+      tracking_.KeyChanged(key, current_client_);
+    };
+    dbs_.back()->on_flush = [this](int) { tracking_.Flushed(); };
     dbs_.back()->on_new_key = [this](int db, std::string_view key) {
       NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
@@ -170,6 +174,7 @@ void Server::OnClose(Connection* conn) {
   pubsub_.Forget(*c);
   RemoveMonitor(*c);
   if (!c->postponed.empty()) ForgetPostponed(*c);
+  tracking_.Disable(*c);
   delete c;
   conn->user_data = nullptr;
 }
@@ -183,10 +188,15 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
   if (c.reply_off || c.reply_skip) c.reply->buffer().resize(reply_start);
   c.reply_skip = c.reply_skip_next;
   c.reply_skip_next = false;
+  // CLIENT CACHING covers the next command (a whole transaction).
+  if (!c.in_multi && !EqualsIgnoreCase(args[0], "client")) c.tracking.caching = false;
+  tracking_.SendDeferred();
+  tracking_.CommandDone();
   if (!blocked_.empty()) ServeReadyKeys();
 }
 
 void Server::BeforeFlush() {
+  tracking_.Flush(config_.tracking_table_max_keys);
   if (effect_log_) effect_log_->BeforeFlush();
 }
 
@@ -285,8 +295,14 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   propagated_ = false;
   const bool monitored = !monitors_.empty() && !retrying && !(spec.flags & kAdmin);
   if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
+  Client* const outer_client = current_client_;
+  if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
+  current_client_ = outer_client;
+  if ((spec.flags & kReadOnly) && c.tracking.on && !c.tracking.bcast) {
+    tracking_.RememberKeys(c, spec, args);
+  }
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {

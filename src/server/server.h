@@ -32,6 +32,7 @@
 #include "server/command.h"
 #include "server/config.h"
 #include "server/pubsub.h"
+#include "server/tracking.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -117,6 +118,7 @@ class Server : public ConnectionHandler {
   ServerStats& stats() { return stats_; }
   SlowLog& slowlog() { return slowlog_; }
   PubSub& pubsub() { return pubsub_; }
+  Tracking& tracking() { return tracking_; }
   int port() const { return net_.port(); }
 
   // The spec for `name` (any case), or nullptr.
@@ -239,6 +241,10 @@ class Server : public ConnectionHandler {
   ServerStats stats_;
   SlowLog slowlog_;
   PubSub pubsub_;
+  Tracking tracking_{this};
+  // The connected client whose command is running (NOLOOP, deferred
+  // invalidations); nullptr between commands and for timers.
+  Client* current_client_ = nullptr;
   std::vector<Client*> monitors_;
   PauseMode pause_mode_ = PauseMode::kNone;
   int64_t pause_end_ms_ = 0;  // monotonic
