@@ -35,14 +35,20 @@ std::string DescribeClient(Server& server, Client& c) {
   num("age", (now - c.created_ms) / 1000);
   num("idle", conn ? (now - conn->last_active_ms()) / 1000 : 0);
   std::string flags;
+  if (c.monitor) flags += 'O';
+  if (c.all_subscription_count() > 0) flags += 'P';
   if (c.in_multi) flags += 'x';
-  if (c.blocked.active) flags += 'b';
+  if (c.blocked.active || !c.postponed.empty()) flags += 'b';
+  if (c.tracking.on) flags += 't';
+  if (c.tracking.broken_redirect) flags += 'R';
+  if (c.tracking.bcast) flags += 'B';
+  if (c.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";
   field("flags", flags);
   num("db", c.db_index);
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
+  num("sub", static_cast<int64_t>(c.subscriptions[0].size()));
+  num("psub", static_cast<int64_t>(c.subscriptions[1].size()));
+  num("ssub", static_cast<int64_t>(c.subscriptions[2].size()));
   num("multi", c.in_multi ? static_cast<int64_t>(c.queued.size()) : -1);
   num("qbuf", conn ? static_cast<int64_t>(conn->query_buffer_size()) : 0);
   num("qbuf-free", 0);
@@ -57,23 +63,42 @@ std::string DescribeClient(Server& server, Client& c) {
   field("events", "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
   field("user", "default");
-  num("redir", -1);
+  num("redir", c.tracking.on ? static_cast<int64_t>(c.tracking.redirect) : -1);
   num("resp", c.resp());
   (void)server;
   return s;
 }
 
+// Redis getClientType's names: "normal", "pubsub" (subscribed to anything);
+// rankd has no replicas or masters.
+std::string_view ClientType(const Client& c) {
+  return c.all_subscription_count() > 0 ? "pubsub" : "normal";
+}
+
+// Parses a CLIENT LIST / KILL TYPE value into *type ("replica" for "slave").
+bool ParseClientType(std::string_view arg, std::string_view* type) {
+  for (std::string_view t : {"normal", "master", "replica", "pubsub"}) {
+    if (EqualsIgnoreCase(arg, t)) {
+      *type = t;
+      return true;
+    }
+  }
+  if (EqualsIgnoreCase(arg, "slave")) {
+    *type = "replica";
+    return true;
+  }
+  return false;
+}
+
 void ClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;
   bool filter_ids = false;
+  std::string_view type;
   for (size_t i = 2; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "TYPE") && i + 1 < ctx.argc()) {
-      std::string_view type = ctx.arg(++i);
-      if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
-          !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "pubsub")) {
-        return ctx.reply.Error("ERR Unknown client type '" + std::string(type) + "'");
+      if (!ParseClientType(ctx.arg(++i), &type)) {
+        return ctx.reply.Error("ERR Unknown client type '" + std::string(ctx.arg(i)) + "'");
       }
-      if (!EqualsIgnoreCase(type, "normal")) return ctx.reply.Verbatim("");
     } else if (EqualsIgnoreCase(ctx.arg(i), "ID") && i + 1 < ctx.argc()) {
       filter_ids = true;
       for (i++; i < ctx.argc(); i++) {
@@ -90,6 +115,7 @@ void ClientList(CommandContext& ctx) {
   std::string out;
   ctx.server.ForEachClient([&](Client& c) {
     if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
+    if (!type.empty() && ClientType(c) != type) return;
     out += DescribeClient(ctx.server, c);
     out += '\n';
   });
@@ -110,8 +136,8 @@ void ClientKill(CommandContext& ctx) {
     return;
   }
   if (ctx.argc() % 2 != 0) return ctx.reply.Error(err::kSyntax);
-  int64_t id = 0;
-  std::string_view addr, laddr;
+  int64_t id = 0, max_age = 0;
+  std::string_view addr, laddr, type;
   bool skipme = true;
   for (size_t i = 2; i + 1 < ctx.argc(); i += 2) {
     std::string_view opt = ctx.arg(i), val = ctx.arg(i + 1);
@@ -123,8 +149,15 @@ void ClientKill(CommandContext& ctx) {
       addr = val;
     } else if (EqualsIgnoreCase(opt, "LADDR")) {
       laddr = val;
-    } else if (EqualsIgnoreCase(opt, "TYPE") || EqualsIgnoreCase(opt, "USER")) {
-      // Every client is a normal client of the default user.
+    } else if (EqualsIgnoreCase(opt, "TYPE")) {
+      if (!ParseClientType(val, &type)) {
+        return ctx.reply.Error("ERR Unknown client type '" + std::string(val) + "'");
+      }
+    } else if (EqualsIgnoreCase(opt, "USER")) {
+      // Every client is the default user's.
+      if (val != "default") return ctx.reply.Error("ERR No such user '" + std::string(val) + "'");
+    } else if (EqualsIgnoreCase(opt, "MAXAGE")) {
+      if (!ParseInt64(val, &max_age)) return ctx.reply.Error(err::kNotInteger);
     } else if (EqualsIgnoreCase(opt, "SKIPME")) {
       if (EqualsIgnoreCase(val, "yes")) {
         skipme = true;
@@ -143,6 +176,8 @@ void ClientKill(CommandContext& ctx) {
     if (id && c.id != static_cast<uint64_t>(id)) return;
     if (!addr.empty() && c.conn->peer() != addr) return;
     if (!laddr.empty() && c.conn->local() != laddr) return;
+    if (!type.empty() && ClientType(c) != type) return;
+    if (max_age > 0 && (MonoMs() - c.created_ms) / 1000 <= max_age) return;
     if (skipme && &c == &ctx.client) return;
     &c == &ctx.client ? c.conn->CloseAfterReply() : c.conn->Kill();
     killed++;
@@ -174,27 +209,55 @@ void ClientCmd(CommandContext& ctx) {
     return ctx.reply.Verbatim(DescribeClient(ctx.server, c) + "\n");
   }
   if (EqualsIgnoreCase(sub, "KILL") && ctx.argc() >= 3) return ClientKill(ctx);
-  if ((EqualsIgnoreCase(sub, "NO-EVICT") || EqualsIgnoreCase(sub, "NO-TOUCH")) &&
-      ctx.argc() == 3) {
-    return ctx.reply.Ok();
-  }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
     return ReplyHelp(
         ctx.reply, "client",
-        {"GETNAME", "    Return the name of the current connection.",
-         "ID", "    Return the ID of the current connection.",
-         "INFO", "    Return information about the current client connection.",
-         "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+        {
+         "CACHING (YES|NO)",
+         "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+         "GETREDIR",
+         "    Return the client ID we are redirecting to when tracking is enabled.",
+         "GETNAME",
+         "    Return the name of the current connection.",
+         "ID",
+         "    Return the ID of the current connection.",
+         "INFO",
+         "    Return information about the current client connection.",
+         "KILL <ip:port>",
+         "    Kill connection made from <ip:port>.",
          "KILL <option> <value> [<option> <value> [...]]",
          "    Kill connections. Options are:",
-         "    * ADDR (<ip:port>|<unixsocket>:0)", "      Kill connections made from the specified address",
-         "    * LADDR (<ip:port>|<unixsocket>:0)", "      Kill connections made to specified local address",
-         "    * ID <client-id>", "      Kill connections by client id.",
-         "    * SKIPME (YES|NO)", "      Skip killing current connection (default: yes).",
-         "LIST [options ...]", "    Return information about client connections. Options:",
-         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)", "      Return clients of specified type.",
-         "    * ID <client-id> [<client-id> ...]", "      Return clients of specified IDs only.",
-         "SETNAME <name>", "    Assign the name <name> to the current connection."});
+         "    * ADDR (<ip:port>|<unixsocket>:0)",
+         "      Kill connections made from the specified address",
+         "    * LADDR (<ip:port>|<unixsocket>:0)",
+         "      Kill connections made to specified local address",
+         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+         "      Kill connections by type.",
+         "    * USER <username>",
+         "      Kill connections authenticated by <username>.",
+         "    * SKIPME (YES|NO)",
+         "      Skip killing current connection (default: yes).",
+         "LIST [options ...]",
+         "    Return information about client connections. Options:",
+         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+         "      Return clients of specified type.",
+         "UNPAUSE",
+         "    Stop the current client pause, resuming traffic.",
+         "PAUSE <timeout> [WRITE|ALL]",
+         "    Suspend all, or just write, clients for <timeout> milliseconds.",
+         "REPLY (ON|OFF|SKIP)",
+         "    Control the replies sent to the current connection.",
+         "SETNAME <name>",
+         "    Assign the name <name> to the current connection.",
+         "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+         "    Unblock the specified blocked client.",
+         "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+         "         [OPTIN] [OPTOUT] [NOLOOP]",
+         "    Control server assisted client side caching.",
+         "TRACKINGINFO",
+         "    Report tracking status for the current connection.",
+         "NO-EVICT (ON|OFF)",
+         "    Protect current client connection from eviction."});
   }
   ctx.reply.Error(UnknownSubcommandError(sub, "CLIENT"));
 }

@@ -19,7 +19,8 @@ void FlagNames(uint32_t flags, std::vector<std::string_view>* out) {
       {kWrite, "write"},     {kReadOnly, "readonly"}, {kDenyOom, "denyoom"},
       {kAdmin, "admin"},     {kNoScript, "noscript"}, {kLoading, "loading"},
       {kStale, "stale"},     {kFast, "fast"},         {kNoAuth, "no_auth"},
-      {kBlocking, "blocking"}, {kNoMulti, "no_multi"}};
+      {kBlocking, "blocking"}, {kNoMulti, "no_multi"},
+      {kSkipMonitor, "skip_monitor"}};
   for (auto [bit, name] : kNames) {
     if (flags & bit) out->push_back(name);
   }

@@ -13,6 +13,7 @@
 #include "commands/families.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -78,11 +79,12 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, int64_t unit_ms) {
   if (when <= WallMs()) {
     db.Delete(key);
     PropagateDel(ctx, key);
+    KeyChanged(ctx, db, key, kNotifyGeneric, "del");
   } else {
     db.SetExpire(e, when);
     PropagateExpireAt(ctx, key, when);
+    KeyChanged(ctx, db, key, kNotifyGeneric, "expire");
   }
-  KeyModified(ctx, db, key);
   ctx.reply.Integer(1);
 }
 
@@ -113,7 +115,7 @@ void Persist(CommandContext& ctx) {
   Database::Entry* e = LookupWrite(ctx, key);
   if (!e || e->expire_ms < 0) return ctx.reply.Integer(0);
   ctx.db().SetExpire(e, -1);
-  KeyModified(ctx, ctx.db(), key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyGeneric, "persist");
   ctx.reply.Integer(1);
 }
 

@@ -27,6 +27,7 @@ std::span<const CommandSpec> GeoCommands();          // geo_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
+std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {
@@ -36,6 +37,7 @@ inline void RegisterAllCommands(Server& server) {
            KeyCommands,
            LeaderboardCommands,
            PersistCommands,
+           PubSubCommands,
            ScriptingCommands,
            ServerCommands,
            SetCommands,

@@ -17,6 +17,7 @@
 #include "commands/keys_object.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -29,7 +30,7 @@ void Del(CommandContext& ctx) {
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.argc(); i++) {
     if (db.Delete(ctx.arg(i))) {
-      KeyModified(ctx, db, ctx.arg(i));
+      KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
       deleted++;
     }
   }
@@ -148,8 +149,8 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
     db.Delete(to);
   }
   Relocate(db, from, db, to);
-  db.Touch(from);
-  KeyModified(ctx, db, to);
+  KeyChanged(ctx, db, from, kNotifyGeneric, "rename_from");
+  KeyChanged(ctx, db, to, kNotifyGeneric, "rename_to");
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }
 
@@ -187,7 +188,7 @@ void Copy(CommandContext& ctx) {
   }
   Database::Entry* ne = dst->Insert(new_key, std::move(copy));
   if (expire_ms >= 0) dst->SetExpire(ne, expire_ms);
-  KeyModified(ctx, *dst, new_key);
+  KeyChanged(ctx, *dst, new_key, kNotifyGeneric, "copy_to");
   ctx.reply.Integer(1);
 }
 
@@ -202,8 +203,8 @@ void Move(CommandContext& ctx) {
   if (!LookupWrite(ctx, key)) return ctx.reply.Integer(0);
   if (dst->Find(key)) return ctx.reply.Integer(0);
   Relocate(src, key, *dst, key);
-  src.Touch(key);
-  KeyModified(ctx, *dst, key);
+  KeyChanged(ctx, src, key, kNotifyGeneric, "move_from");
+  KeyChanged(ctx, *dst, key, kNotifyGeneric, "move_to");
   ctx.reply.Integer(1);
 }
 

@@ -61,11 +61,11 @@ std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMemb
   return z;
 }
 
-void StoreZSetResult(CommandContext& ctx, std::string_view dst, const ScoredMembers& result,
-                     BuildOrder order) {
+void StoreZSetResult(CommandContext& ctx, std::string_view dst, std::string_view event,
+                     const ScoredMembers& result, BuildOrder order) {
   Database& db = ctx.db();
   if (result.empty()) {
-    if (db.Delete(dst)) db.Touch(dst);
+    if (db.Delete(dst)) KeyChanged(ctx, db, dst, kNotifyGeneric, "del");
     return ctx.reply.Integer(0);
   }
   bool wrong_type;
@@ -73,11 +73,11 @@ void StoreZSetResult(CommandContext& ctx, std::string_view dst, const ScoredMemb
   if (old && old->board()) {
     std::unique_ptr<SortedSet> board = RestampedBoard(*old, result, WallMs());
     const SortedSet& stored = db.Set(dst, Value(std::move(board)))->value.zset();
-    db.Touch(dst);
+    KeyChanged(ctx, db, dst, kNotifyZset, event);
     PropagateBoardReplace(ctx, dst, stored);
   } else {
     db.Set(dst, Value(BuildZSet(result, ctx.server.zset_limits(), order)));
-    db.Touch(dst);
+    KeyChanged(ctx, db, dst, kNotifyZset, event);
   }
   ctx.reply.Integer(static_cast<int64_t>(result.size()));
 }

@@ -46,7 +46,8 @@ std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMemb
 // replies with the result's size. `order` is how Redis would build a plain
 // result (zset_common.h). The inputs must not be used afterwards: `dst` may
 // be one of them.
-void StoreZSetResult(CommandContext& ctx, std::string_view dst, const ScoredMembers& result,
+void StoreZSetResult(CommandContext& ctx, std::string_view dst, std::string_view event,
+                     const ScoredMembers& result,
                      BuildOrder order);
 
 }  // namespace rankd

@@ -123,7 +123,7 @@ void LbCreate(CommandContext& ctx) {
     return ctx.reply.Ok();  // idempotent
   }
   ctx.db().Insert(ctx.arg(1), Value(SortedSet::NewBoard(policy)));
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyZset, "lb.create");
   ctx.reply.Ok();
 }
 
@@ -199,7 +199,7 @@ void LbAdd(CommandContext& ctx) {
     return;
   }
   if (changed.empty() && !created) return;
-  ctx.db().Touch(key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyZset, "lb.add");
   PropagateBoardMembers(ctx, key, *z, changed);
 }
 
@@ -242,7 +242,7 @@ void LbLoad(CommandContext& ctx) {
     z->BoardPut(it.member, it.score, {static_cast<uint64_t>(it.seq), it.ms});
   }
   z->BoardRaiseNextSeq(static_cast<uint64_t>(next_seq));
-  ctx.db().Touch(key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyZset, "lb.load");
   ctx.reply.Integer(static_cast<int64_t>(items.size()));
 }
 

@@ -20,6 +20,12 @@ namespace {
 
 void Ping(CommandContext& ctx) {
   if (ctx.argc() > 2) return ctx.reply.Error(WrongArityError("ping"));
+  if (ctx.client.resp() == 2 && ctx.client.all_subscription_count() > 0) {
+    // The subscribed context answers as a message-shaped array (Redis).
+    ctx.reply.ArrayHeader(2);
+    ctx.reply.Bulk("pong");
+    return ctx.reply.Bulk(ctx.argc() == 2 ? ctx.arg(1) : "");
+  }
   if (ctx.argc() == 2) return ctx.reply.Bulk(ctx.arg(1));
   ctx.reply.SimpleString("PONG");
 }
@@ -220,12 +226,25 @@ void Shutdown(CommandContext& ctx) {
   ctx.server.RequestShutdown(save);
 }
 
+void Monitor(CommandContext& ctx) {
+  // A transaction expects one reply per command (Redis DENY_BLOCKING).
+  if (ctx.no_block) return ctx.reply.Error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+  if (ctx.client.monitor) return;  // already monitoring: no reply, as Redis
+  ctx.server.AddMonitor(ctx.client);
+  ctx.reply.Ok();
+}
+
 void Reset(CommandContext& ctx) {
   Client& c = ctx.client;
   c.in_multi = false;
   c.multi_error = false;
   c.queued.clear();
   ctx.server.UnwatchAll(c);
+  ctx.server.pubsub().Forget(c);
+  ctx.server.RemoveMonitor(c);
+  ctx.server.tracking().Disable(c);
+  c.reply_off = c.reply_skip = c.reply_skip_next = false;
+  c.no_evict = false;
   c.db_index = 0;
   c.name.clear();
   c.authenticated = ctx.server.config().requirepass.empty();
@@ -234,15 +253,26 @@ void Reset(CommandContext& ctx) {
 }
 
 // Subcommands, with Redis 7.0's arities; the container's handler serves them.
-constexpr uint32_t kClientFlags = kAdmin | kNoScript | kLoading | kStale;
+// Redis 7.0 marks only the subcommands that act on other clients "admin"
+// (which also keeps them out of MONITOR).
+constexpr uint32_t kClientFlags = kNoScript | kLoading | kStale;
+constexpr uint32_t kClientAdmin = kAdmin | kClientFlags;
 constexpr CommandSpec kClientSubcommands[] = {
     {"id", 2, kClientFlags, 0, 0, 0, &ClientCmd},
     {"getname", 2, kClientFlags, 0, 0, 0, &ClientCmd},
     {"setname", 3, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"list", -2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"list", -2, kClientAdmin, 0, 0, 0, &ClientCmd},
     {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"kill", -3, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"no-evict", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"kill", -3, kClientAdmin, 0, 0, 0, &ClientCmd},
+    {"no-evict", 3, kClientAdmin, 0, 0, 0, &ClientNoEvict},
+    {"pause", -3, kClientAdmin, 0, 0, 0, &ClientPause},
+    {"unpause", 2, kClientAdmin, 0, 0, 0, &ClientUnpause},
+    {"reply", 3, kClientFlags, 0, 0, 0, &ClientReply},
+    {"unblock", -3, kClientAdmin, 0, 0, 0, &ClientUnblock},
+    {"tracking", -3, kClientFlags, 0, 0, 0, &ClientTracking},
+    {"caching", 3, kClientFlags, 0, 0, 0, &ClientCaching},
+    {"getredir", 2, kClientFlags, 0, 0, 0, &ClientGetRedir},
+    {"trackinginfo", 2, kClientFlags, 0, 0, 0, &ClientTrackingInfo},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
 };
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
@@ -277,6 +307,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
+    {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Monitor},
     {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
     {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},

@@ -11,6 +11,17 @@
 namespace rankd {
 
 void ClientCmd(CommandContext& ctx);   // client_command.cc
+// client_control.cc: CLIENT PAUSE, UNPAUSE, REPLY, UNBLOCK, NO-EVICT.
+void ClientPause(CommandContext& ctx);
+void ClientUnpause(CommandContext& ctx);
+void ClientReply(CommandContext& ctx);
+void ClientUnblock(CommandContext& ctx);
+void ClientNoEvict(CommandContext& ctx);
+// client_tracking.cc: CLIENT TRACKING, CACHING, GETREDIR, TRACKINGINFO.
+void ClientTracking(CommandContext& ctx);
+void ClientCaching(CommandContext& ctx);
+void ClientGetRedir(CommandContext& ctx);
+void ClientTrackingInfo(CommandContext& ctx);
 void CommandCmd(CommandContext& ctx);  // command_command.cc
 void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc

@@ -63,7 +63,7 @@ void SAdd(CommandContext& ctx) {
   const PlainSetLimits limits = ctx.server.set_limits();
   int64_t added = 0;
   for (size_t i = 2; i < ctx.argc(); i++) added += s->Add(ctx.arg(i), limits);
-  if (added) ctx.db().Touch(ctx.arg(1));
+  if (added) KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifySet, "sadd");
   ctx.reply.Integer(added);
 }
 
@@ -75,11 +75,7 @@ void SRem(CommandContext& ctx) {
   if (!s) return ctx.reply.Integer(0);
   int64_t removed = 0;
   for (size_t i = 2; i < ctx.argc() && !s->empty(); i++) removed += s->Remove(ctx.arg(i));
-  if (s->empty()) {
-    DeleteEmptied(ctx, ctx.arg(1));
-  } else if (removed) {
-    ctx.db().Touch(ctx.arg(1));
-  }
+  if (removed) ReportRemoval(ctx, ctx.arg(1), s->empty(), kNotifySet, "srem");
   ctx.reply.Integer(removed);
 }
 
@@ -93,13 +89,11 @@ void SMove(CommandContext& ctx) {
   std::string_view member = ctx.arg(3);
   if (src == dst) return ctx.reply.Integer(src->Contains(member) ? 1 : 0);
   if (!src->Remove(member)) return ctx.reply.Integer(0);
-  if (src->empty()) {
-    DeleteEmptied(ctx, ctx.arg(1));
-  } else {
-    ctx.db().Touch(ctx.arg(1));
-  }
+  ReportRemoval(ctx, ctx.arg(1), src->empty(), kNotifySet, "srem");
   if (!dst) dst = &ctx.db().Insert(ctx.arg(2), Value(std::make_unique<PlainSet>()))->value.set();
-  if (dst->Add(member, ctx.server.set_limits())) ctx.db().Touch(ctx.arg(2));
+  if (dst->Add(member, ctx.server.set_limits())) {
+    KeyChanged(ctx, ctx.db(), ctx.arg(2), kNotifySet, "sadd");
+  }
   ctx.reply.Integer(1);
 }
 
@@ -193,17 +187,18 @@ void ReplySet(ReplyBuilder& r, const std::vector<std::string>& members) {
 }
 
 // Writes `members` to `dst` (deleting it when empty) and replies the count.
-void StoreSet(CommandContext& ctx, std::string_view dst, const std::vector<std::string>& members) {
+void StoreSet(CommandContext& ctx, std::string_view dst, const std::vector<std::string>& members,
+              std::string_view event) {
   Database& db = ctx.db();
   if (members.empty()) {
-    if (db.Delete(dst)) db.Touch(dst);
+    if (db.Delete(dst)) KeyChanged(ctx, db, dst, kNotifyGeneric, "del");
     return ctx.reply.Integer(0);
   }
   auto s = std::make_unique<PlainSet>();
   const PlainSetLimits limits = ctx.server.set_limits();
   for (const std::string& m : members) s->Add(m, limits);
   db.Set(dst, Value(std::move(s)));
-  db.Touch(dst);
+  KeyChanged(ctx, db, dst, kNotifySet, event);
   ctx.reply.Integer(static_cast<int64_t>(members.size()));
 }
 
@@ -212,7 +207,12 @@ void AlgebraGeneric(CommandContext& ctx, SetOp op, bool store) {
   std::vector<const PlainSet*> sets;
   if (!LookupSets(ctx, keys, &sets)) return;
   std::vector<std::string> members = Compute(std::move(sets), op, 0, ctx.server.set_limits());
-  if (store) return StoreSet(ctx, ctx.arg(1), members);
+  if (store) {
+    return StoreSet(ctx, ctx.arg(1), members,
+                    op == SetOp::kInter   ? "sinterstore"
+                    : op == SetOp::kUnion ? "sunionstore"
+                                          : "sdiffstore");
+  }
   ReplySet(ctx.reply, members);
 }
 
@@ -309,11 +309,7 @@ void SPop(CommandContext& ctx) {
   std::vector<std::string_view> effect = {"SREM", ctx.arg(1)};
   for (const std::string& m : popped) effect.push_back(m);
   ctx.server.Propagate(ctx.client, effect);
-  if (s->empty()) {
-    DeleteEmptied(ctx, ctx.arg(1));
-  } else {
-    ctx.db().Touch(ctx.arg(1));
-  }
+  ReportRemoval(ctx, ctx.arg(1), s->empty(), kNotifySet, "spop");
   if (count < 0) return ctx.reply.Bulk(popped[0]);
   ReplySet(ctx.reply, popped);
 }

@@ -13,6 +13,7 @@
 #include "base/numbers.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -29,13 +30,14 @@ Database::Entry* WriteString(CommandContext& ctx, std::string_view key, bool* fa
 
 // Stores `v` as the new value of `key`, keeping the deadline of `e` (the
 // current entry, or nullptr to create the key).
-void StoreKeepTtl(CommandContext& ctx, Database::Entry* e, std::string_view key, Value v) {
+void StoreKeepTtl(CommandContext& ctx, Database::Entry* e, std::string_view key, Value v,
+                  std::string_view event) {
   if (e) {
     e->value = std::move(v);
   } else {
     ctx.db().Insert(key, std::move(v));
   }
-  KeyModified(ctx, ctx.db(), key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyString, event);
 }
 
 // Redis incrDecrCommand.
@@ -51,7 +53,7 @@ void IncrDecr(CommandContext& ctx, int64_t incr) {
     return ctx.reply.Error(err::kIncrOverflow);
   }
   value += incr;
-  StoreKeepTtl(ctx, e, key, Value(FormatInt64(value)));
+  StoreKeepTtl(ctx, e, key, Value(FormatInt64(value)), "incrby");
   ctx.reply.Integer(value);
 }
 
@@ -102,7 +104,7 @@ void IncrByFloat(CommandContext& ctx) {
   ctx.server.Propagate(ctx.client, effect);
   Value v(std::move(s));
   v.set_no_int(true);  // Redis stores the text as is: "embstr" even for "10"
-  StoreKeepTtl(ctx, e, key, std::move(v));
+  StoreKeepTtl(ctx, e, key, std::move(v), "incrbyfloat");
 }
 
 void Append(CommandContext& ctx) {
@@ -125,7 +127,7 @@ void Append(CommandContext& ctx) {
     e->value.set_raw(true);
     len = s.size();
   }
-  KeyModified(ctx, ctx.db(), key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyString, "append");
   ctx.reply.Integer(static_cast<int64_t>(len));
 }
 
@@ -179,7 +181,7 @@ void SetRange(CommandContext& ctx) {
   if (s.size() < end) s.resize(end, '\0');
   memcpy(s.data() + offset, value.data(), value.size());
   e->value.set_raw(true);
-  KeyModified(ctx, ctx.db(), key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyString, "setrange");
   ctx.reply.Integer(static_cast<int64_t>(s.size()));
 }
 

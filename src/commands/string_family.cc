@@ -17,6 +17,7 @@
 #include "commands/string_edit.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -76,7 +77,8 @@ void SetGeneric(CommandContext& ctx, const StringOptions& opts, int64_t deadline
     db.SetExpire(e, deadline_ms);
     PropagateSetPxAt(ctx, key, value, deadline_ms);
   }
-  KeyModified(ctx, db, key);
+  KeyChanged(ctx, db, key, kNotifyString, "set");
+  if (deadline_ms >= 0) KeyEvent(ctx, db, kNotifyGeneric, "expire", key);
   if (!opts.has(O::kGet)) ok(ctx.reply);
 }
 
@@ -111,7 +113,8 @@ void SetExGeneric(CommandContext& ctx, bool seconds) {
   Database::Entry* e = db.Set(ctx.arg(1), Value(std::string(ctx.arg(3))));
   db.SetExpire(e, deadline);
   PropagateSetPxAt(ctx, ctx.arg(1), ctx.arg(3), deadline);
-  KeyModified(ctx, db, ctx.arg(1));
+  KeyChanged(ctx, db, ctx.arg(1), kNotifyString, "set");
+  KeyEvent(ctx, db, kNotifyGeneric, "expire", ctx.arg(1));
   ctx.reply.Ok();
 }
 
@@ -122,13 +125,13 @@ void GetSet(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   if (!ReplyGet(ctx, key)) return;
   ctx.db().Set(key, Value(std::string(ctx.arg(2))));
-  KeyModified(ctx, ctx.db(), key);
+  KeyChanged(ctx, ctx.db(), key, kNotifyString, "set");
 }
 
 void GetDel(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   if (!ReplyGet(ctx, key)) return;
-  if (ctx.db().Delete(key)) KeyModified(ctx, ctx.db(), key);
+  if (ctx.db().Delete(key)) KeyChanged(ctx, ctx.db(), key, kNotifyGeneric, "del");
 }
 
 void GetEx(CommandContext& ctx) {
@@ -150,15 +153,15 @@ void GetEx(CommandContext& ctx) {
   if (opts.has_expire() && deadline <= now) {  // only EXAT/PXAT can be past
     db.Delete(key);
     PropagateDel(ctx, key);
+    KeyChanged(ctx, db, key, kNotifyGeneric, "del");
   } else if (opts.has_expire()) {
     db.SetExpire(e, deadline);
     PropagateExpireAt(ctx, key, deadline);
+    KeyChanged(ctx, db, key, kNotifyGeneric, "expire");
   } else if (opts.has(O::kPersist) && e->expire_ms >= 0) {
     db.SetExpire(e, -1);
-  } else {
-    return;  // nothing changed
+    KeyChanged(ctx, db, key, kNotifyGeneric, "persist");
   }
-  KeyModified(ctx, db, key);
 }
 
 void MGet(CommandContext& ctx) {
@@ -183,7 +186,7 @@ void MSetGeneric(CommandContext& ctx, bool nx) {
   Database& db = ctx.db();
   for (size_t i = 1; i < ctx.argc(); i += 2) {
     db.Set(ctx.arg(i), Value(std::string(ctx.arg(i + 1))));
-    KeyModified(ctx, db, ctx.arg(i));
+    KeyChanged(ctx, db, ctx.arg(i), kNotifyString, "set");
   }
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }

@@ -219,7 +219,11 @@ void AlgebraGeneric(CommandContext& ctx, SetOp op, bool store) {
     return ReplyList(ctx.reply, result, MaybeScores(ctx.reply, a.withscores));
   }
   // The inputs are not used past this point: dst may be one of them.
-  StoreZSetResult(ctx, ctx.arg(1), result, BuildOrder::kWhole);
+  StoreZSetResult(ctx, ctx.arg(1),
+                  op == SetOp::kUnion   ? "zunionstore"
+                  : op == SetOp::kInter ? "zinterstore"
+                                        : "zdiffstore",
+                  result, BuildOrder::kWhole);
 }
 
 }  // namespace

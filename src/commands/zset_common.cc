@@ -51,25 +51,23 @@ PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_ty
   return v ? &v->set() : nullptr;
 }
 
-void DeleteEmptied(CommandContext& ctx, std::string_view key) {
+void ReportRemoval(CommandContext& ctx, std::string_view key, bool emptied, NotifyClass cls,
+                   std::string_view event) {
   std::string k(key);  // `key` may view the entry being freed
-  ctx.db().Delete(k);
-  ctx.db().Touch(k);
+  if (emptied) ctx.db().Delete(k);
+  KeyChanged(ctx, ctx.db(), k, cls, event);
+  if (emptied) KeyEvent(ctx, ctx.db(), kNotifyGeneric, "del", k);
 }
 
 ScoredMembers PopEnd(CommandContext& ctx, std::string_view key, SortedSet* z, bool from_top,
-                     uint64_t count) {
+                     uint64_t count, std::string_view event) {
   const uint64_t size = z->size();
   const uint64_t n = std::min(count, size);
   RankSlice s{.first = from_top ? size - n : 0, .count = n, .reverse = from_top};
   ScoredMembers out = CopySlice(*z, s);
   if (n == 0) return out;
   z->RemoveRankRange(s.first, s.first + n - 1);
-  if (z->empty()) {
-    DeleteEmptied(ctx, key);
-  } else {
-    ctx.db().Touch(key);
-  }
+  ReportRemoval(ctx, key, z->empty(), kNotifyZset, event);
   return out;
 }
 

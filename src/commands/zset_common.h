@@ -22,6 +22,7 @@
 #include "core/sorted_set.h"
 #include "net/reply.h"
 #include "server/command.h"
+#include "server/notify.h"
 
 namespace rankd {
 
@@ -41,19 +42,22 @@ SortedSet* FindZSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_
 PlainSet* FindSetRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
 PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
 
-// Deletes `key` (a sorted set or set left empty by a command) and marks it
-// modified.
-void DeleteEmptied(CommandContext& ctx, std::string_view key);
+// Reports a removal from the sorted set or set at `key` (KeyChanged with
+// `event`, e.g. "zrem"); when the removal left it empty, first deletes the
+// key and then adds Redis's "del" event.
+void ReportRemoval(CommandContext& ctx, std::string_view key, bool emptied, NotifyClass cls,
+                   std::string_view event);
 
 // A member list already collected.
 using ScoredMembers = std::vector<std::pair<std::string, double>>;
 
 // Removes up to `count` members from the low end of `z` (the set at `key`),
-// or from the high end if `from_top`, and returns them in pop order. Deletes
-// the key when emptied, else touches it; removing nothing changes nothing
-// (an empty board stays). O(log n + count).
+// or from the high end if `from_top`, and returns them in pop order.
+// Reports the removal as `event` (ReportRemoval: deletes the key when
+// emptied); removing nothing changes nothing (an empty board stays).
+// O(log n + count).
 ScoredMembers PopEnd(CommandContext& ctx, std::string_view key, SortedSet* z, bool from_top,
-                     uint64_t count);
+                     uint64_t count, std::string_view event);
 
 // ---- SSCAN / ZSCAN ----
 // The preamble both share, in Redis's order: the cursor (args[2], else ERR

@@ -84,7 +84,7 @@ void ZPopDue(CommandContext& ctx) {
   const uint64_t n = z ? std::min(a.count, DueCount(*z, a.now_ms)) : 0;
   if (n == 0) return ctx.reply.EmptyArray();
   std::string key(ctx.arg(1));
-  ScoredMembers popped = PopEnd(ctx, key, z, /*from_top=*/false, n);
+  ScoredMembers popped = PopEnd(ctx, key, z, /*from_top=*/false, n, "zpopdue");
   PropagateRemoval(ctx, key, popped);
   const ListShape shape = a.has_count && ctx.reply.resp3() ? ListShape::kPairs : ListShape::kFlat;
   ReplyList(ctx.reply, popped, shape);
@@ -111,7 +111,7 @@ void BZPopDue(CommandContext& ctx) {
       continue;
     }
     std::string key_copy(key);
-    ScoredMembers popped = PopEnd(ctx, key_copy, z, /*from_top=*/false, 1);
+    ScoredMembers popped = PopEnd(ctx, key_copy, z, /*from_top=*/false, 1, "zpopdue");
     ctx.reply.ArrayHeader(3);
     ctx.reply.Bulk(key_copy);
     ReplyListItem(ctx.reply, popped[0].first, popped[0].second, ListShape::kFlat);

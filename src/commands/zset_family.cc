@@ -96,7 +96,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
   if (created && z->empty()) {
     ctx.db().Delete(key);  // never left behind, even by a failed first write
   } else if (added || updated) {
-    ctx.db().Touch(key);
+    KeyChanged(ctx, ctx.db(), key, kNotifyZset, a.opts.incr ? "zincr" : "zadd");
     if (z->board()) {  // a board's stamps carry the time: log the result (lb_effects.h)
       std::vector<std::string_view> members;
       for (size_t i = 0; i < a.pairs; i++) members.push_back(ctx.arg(a.first_pair + 2 * i + 1));
@@ -127,11 +127,8 @@ void ZRem(CommandContext& ctx) {
     if (z->Remove(ctx.arg(i))) deleted++;
     if (z->empty()) break;
   }
-  if (deleted && z->empty()) {  // a no-op ZREM leaves an empty board alone
-    DeleteEmptied(ctx, ctx.arg(1));
-  } else if (deleted) {
-    ctx.db().Touch(ctx.arg(1));
-  }
+  // A no-op ZREM leaves an empty board alone.
+  if (deleted) ReportRemoval(ctx, ctx.arg(1), z->empty(), kNotifyZset, "zrem");
   ctx.reply.Integer(deleted);
 }
 
@@ -174,11 +171,10 @@ void ZRemRangeGeneric(CommandContext& ctx, RemoveBy by) {
   RankSlice s = SelectRange(*z, a);
   if (s.count == 0) return ctx.reply.Integer(0);
   uint64_t deleted = z->RemoveRankRange(s.first, s.first + s.count - 1);
-  if (z->empty()) {
-    DeleteEmptied(ctx, ctx.arg(1));
-  } else {
-    ctx.db().Touch(ctx.arg(1));
-  }
+  ReportRemoval(ctx, ctx.arg(1), z->empty(), kNotifyZset,
+                by == RemoveBy::kRank    ? "zremrangebyrank"
+                : by == RemoveBy::kScore ? "zremrangebyscore"
+                                         : "zremrangebylex");
   ctx.reply.Integer(static_cast<int64_t>(deleted));
 }
 

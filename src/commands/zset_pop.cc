@@ -27,6 +27,8 @@ namespace {
 
 enum class End { kMin, kMax };
 
+std::string_view PopEvent(End end) { return end == End::kMin ? "zpopmin" : "zpopmax"; }
+
 // Logs the effect as "ZPOPMIN|ZPOPMAX key [count]".
 void PropagatePop(CommandContext& ctx, std::string_view key, End end, const uint64_t* count) {
   std::string n = count ? FormatInt64(static_cast<int64_t>(*count)) : std::string();
@@ -46,7 +48,8 @@ void PopGeneric(CommandContext& ctx, End end) {
   SortedSet* z = FindZSetWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!z || count == 0) return ctx.reply.EmptyArray();
-  ScoredMembers popped = PopEnd(ctx, ctx.arg(1), z, end == End::kMax, count < 0 ? 1 : count);
+  ScoredMembers popped =
+      PopEnd(ctx, ctx.arg(1), z, end == End::kMax, count < 0 ? 1 : count, PopEvent(end));
   ListShape shape = count >= 0 && ctx.reply.resp3() ? ListShape::kPairs : ListShape::kFlat;
   ReplyList(ctx.reply, popped, shape);
 }
@@ -103,7 +106,7 @@ bool ServeFirst(CommandContext& ctx, Args keys, End end, int64_t count, bool fla
     if (!z || z->empty()) continue;
     const uint64_t n = std::min<uint64_t>(count, z->size());
     std::string key_copy(key);
-    ScoredMembers popped = PopEnd(ctx, key_copy, z, end == End::kMax, n);
+    ScoredMembers popped = PopEnd(ctx, key_copy, z, end == End::kMax, n, PopEvent(end));
     if (flat_single) {
       ctx.reply.ArrayHeader(3);
       ctx.reply.Bulk(key_copy);

@@ -78,7 +78,7 @@ void ZRangeStore(CommandContext& ctx) {
   const BuildOrder order = a.by == ZRangeArgs::By::kRank && items.size() > limits.max_compact_entries
                                ? BuildOrder::kWhole
                                : BuildOrder::kSequential;
-  StoreZSetResult(ctx, ctx.arg(1), items, order);  // a board stays one (lb_store.h)
+  StoreZSetResult(ctx, ctx.arg(1), "zrangestore", items, order);  // a board stays one (lb_store.h)
 }
 
 }  // namespace rankd

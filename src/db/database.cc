@@ -16,6 +16,7 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
   Entry* e = table_.Find(key);
   if (!e) return nullptr;
   if (IsExpired(e)) {
+    if (expiry_paused_) return nullptr;
     if (on_expired) on_expired(index_, key);
     std::string k(key);  // `key` may point into the entry
     Free(table_.Remove(k));
@@ -33,11 +34,14 @@ const Database::Entry* Database::Peek(std::string_view key) const {
 }
 
 Database::Entry* Database::Insert(std::string_view key, Value value) {
+  // Paused expiry leaves expired entries in place: a write replaces them.
+  if (expiry_paused_ && table_.Find(key)) Free(table_.Remove(std::string(key)));
   Entry* e = new Entry;
   e->key_bytes.assign(key);
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
   table_.Insert(e);
+  if (on_new_key) on_new_key(index_, e->key());
   return e;
 }
 
@@ -66,11 +70,13 @@ Database::Entry* Database::Detach(std::string_view key) {
 }
 
 void Database::Attach(Entry* e) {
+  if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
   table_.Insert(e);
   if (e->expire_ms >= 0) {
     e->expire_pos = static_cast<uint32_t>(expiring_.size());
     expiring_.push_back(e);
   }
+  if (on_new_key) on_new_key(index_, e->key());
 }
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {
@@ -159,6 +165,7 @@ Database::Entry* Database::Random() {
 
 void Database::Clear() {
   ++*mod_counter_;
+  if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
   expiring_.clear();
   table_.Clear();
@@ -195,6 +202,7 @@ void Database::SignalReady(std::string_view key) {
       ready_keys_.emplace_back(key);
     }
   }
+  if (on_touch) on_touch(index_, key);
 }
 
 void Database::TouchWatchedExisting(const Database* replacement) {

@@ -123,6 +123,19 @@ class Database {
   // before it is freed: the log records it as a DEL.
   std::function<void(int db, std::string_view key)> on_expired;
 
+  // While paused (CLIENT PAUSE), expired keys read as missing but are not
+  // deleted, and ActiveExpire is not called (the server's cron checks).
+  void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
+
+  // Called by every Touch (after WATCH and blocked-key bookkeeping) and by
+  // Clear: the hub's "key changed" / "everything gone" signals.
+  std::function<void(int db, std::string_view key)> on_touch;
+  std::function<void(int db)> on_flush;
+
+  // Called with each key added to this database (Insert, Attach), after
+  // it is in place: Redis's "new" keyspace event.
+  std::function<void(int db, std::string_view key)> on_new_key;
+
   // Every Touch increments *counter (the server's count of modifications).
   void set_modification_counter(uint64_t* counter) { mod_counter_ = counter; }
 
@@ -143,6 +156,7 @@ class Database {
   std::vector<std::string> ready_keys_;
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
+  bool expiry_paused_ = false;
   uint64_t local_mods_ = 0;
   uint64_t* mod_counter_ = &local_mods_;
 };

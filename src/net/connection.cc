@@ -50,6 +50,18 @@ void Connection::Kill() { server_->Kill(this); }
 
 void Connection::ScheduleFlush() { server_->MarkWrite(this); }
 
+bool Connection::EnforceOutputLimit() {
+  if (killed_ || !server_->OverOutputLimit(this)) return false;
+  server_->Kill(this);
+  return true;
+}
+
+OutputLimit NetServer::LimitFor(const Connection* c) const {
+  if (c->pubsub_class_) return limits_.pubsub_output;
+  return {limits_.output_buffer_hard_limit, limits_.output_buffer_soft_limit,
+          limits_.output_buffer_soft_seconds};
+}
+
 RespParser::Limits NetServer::ParserLimits(const Connection* c) const {
   RespParser::Limits l;
   l.max_bulk_len = limits_.max_bulk_len;
@@ -103,21 +115,19 @@ void NetServer::ReadFrom(Connection* c) {
 }
 
 void NetServer::ArmOutputLimit(Connection* c) {
-  const int64_t hard = limits_.output_buffer_hard_limit;
+  const int64_t hard = LimitFor(c).hard;
   c->reply_.set_limit(hard > 0 ? c->out_pos_ + static_cast<size_t>(hard) : 0);
 }
 
 bool NetServer::OverOutputLimit(Connection* c) {
   const uint64_t out = c->output_buffer_size();
-  bool over = c->reply_.overflowed() ||
-              (limits_.output_buffer_hard_limit > 0 &&
-               out > static_cast<uint64_t>(limits_.output_buffer_hard_limit));
-  if (limits_.output_buffer_soft_limit > 0 &&
-      out > static_cast<uint64_t>(limits_.output_buffer_soft_limit)) {
+  const OutputLimit l = LimitFor(c);
+  bool over = c->reply_.overflowed() || (l.hard > 0 && out > static_cast<uint64_t>(l.hard));
+  if (l.soft > 0 && out > static_cast<uint64_t>(l.soft)) {
     const int64_t now = MonoMs();
     if (c->soft_limit_since_ms_ < 0) {
       c->soft_limit_since_ms_ = now;
-    } else if (now - c->soft_limit_since_ms_ > limits_.output_buffer_soft_seconds * 1000) {
+    } else if (now - c->soft_limit_since_ms_ > l.soft_seconds * 1000) {
       over = true;
     }
   } else {
@@ -152,11 +162,8 @@ void NetServer::ProcessInput(Connection* c) {
     }
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
+    if (c->EnforceOutputLimit()) break;
     const size_t out = c->output_buffer_size();
-    if (OverOutputLimit(c)) {
-      Kill(c);
-      break;
-    }
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
       c->throttled_ = true;  // until the client reads (WriteTo)

@@ -41,6 +41,13 @@
 
 namespace rankd {
 
+// One client-output-buffer-limit class: a connection whose pending output
+// exceeds `hard`, or stays above `soft` for `soft_seconds`, is closed.
+// 0 disables a bound.
+struct OutputLimit {
+  int64_t hard = 0, soft = 0, soft_seconds = 0;
+};
+
 struct NetLimits {
   int64_t max_bulk_len = 512LL * 1024 * 1024;     // proto-max-bulk-len
   int64_t query_buffer_limit = 1024LL * 1024 * 1024;  // client-query-buffer-limit
@@ -59,6 +66,9 @@ struct NetLimits {
   // drains below it, so a client that stops reading cannot grow the server.
   // 0: no limit.
   int64_t output_buffer_pause = 64LL * 1024 * 1024;
+  // The limits of connections in the pub/sub class (set_pubsub_class):
+  // client-output-buffer-limit pubsub.
+  OutputLimit pubsub_output{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
 };
 
 class NetServer;
@@ -107,6 +117,16 @@ class Connection {
   // OnCommand (a timer, another client's command) is written this iteration.
   void ScheduleFlush();
 
+  // Puts the connection in the pub/sub output-limit class (NetLimits::
+  // pubsub_output) or back in the normal one.
+  void set_pubsub_class(bool v) { pubsub_class_ = v; }
+  // Checks the output buffer against this connection's class limits and
+  // Kill()s it when they are exceeded (as Redis, the soft limit counts from
+  // the first check that found it over). Returns true if it was killed. For
+  // writers that append to another connection's reply() (PUBLISH), so a
+  // slow reader is dropped before the server buffers without bound.
+  bool EnforceOutputLimit();
+
   // While true, the parser applies Redis's pre-AUTH protocol limits (more
   // than 10 arguments or a bulk over 2048 bytes closes the connection). Set
   // it in OnOpen when requirepass is set; clear it after a successful AUTH.
@@ -137,6 +157,7 @@ class Connection {
   bool throttled_ = false;   // output over output_buffer_pause: not reading
   int64_t soft_limit_since_ms_ = -1;  // monotonic: output went over the soft limit; -1: not
   bool unauthenticated_ = false;
+  bool pubsub_class_ = false;
   bool in_write_list_ = false, in_input_list_ = false;
 };
 
@@ -214,15 +235,18 @@ class NetServer {
   void MarkWrite(Connection* c);
   void MarkInput(Connection* c);
   void Kill(Connection* c);
-  // Gives c's reply builder the hard limit, counted from what is unsent.
+  // Gives c's reply builder its class's hard limit, counted from what is
+  // unsent.
   void ArmOutputLimit(Connection* c);
-  // True (and logs) if c is over its output hard limit, or over the soft
-  // limit for longer than allowed; keeps the soft-limit clock.
+  // True (and logs) if c is over its class's output hard limit, or over the
+  // soft limit for longer than allowed; keeps the soft-limit clock.
   bool OverOutputLimit(Connection* c);
   void BeforeSleep();
   void ReapClosed();
   void Cron();
   RespParser::Limits ParserLimits(const Connection* c) const;
+  // The client-output-buffer-limit class of `c`: normal or pubsub.
+  OutputLimit LimitFor(const Connection* c) const;
 
   EventLoop* loop_;
   ConnectionHandler* handler_;

@@ -97,10 +97,7 @@ void NetServer::BeforeSleep() {
     c->in_write_list_ = false;
     if (c->killed_) continue;
     c->flushable_ = c->reply_.buffer().size();
-    if (OverOutputLimit(c)) {
-      Kill(c);
-      continue;
-    }
+    if (c->EnforceOutputLimit()) continue;
     if (!c->want_write_) WriteTo(c);  // else EPOLLOUT takes it from here
   }
   write_list_.clear();
@@ -154,7 +151,7 @@ void NetServer::Cron() {
     if (c->in_.empty() && c->in_.capacity() > 0 && idle > kIdleBufferFreeMs) c->in_.Release();
     // A client over its soft output limit that stopped reading gets no new
     // replies to trigger the check: the cron does it.
-    if (c->soft_limit_since_ms_ >= 0 && OverOutputLimit(c)) Kill(c);
+    if (c->soft_limit_since_ms_ >= 0) c->EnforceOutputLimit();
   }
 }
 

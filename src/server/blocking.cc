@@ -84,6 +84,17 @@ void Server::Unblock(Client& c) {
   if (c.conn) c.conn->Resume();
 }
 
+bool Server::UnblockClient(Client& c, bool error) {
+  if (!c.blocked.active) return false;
+  if (error) {
+    c.reply->Error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+  } else {
+    c.reply->NullArray();  // the blocking commands' timeout reply
+  }
+  Unblock(c);
+  return true;
+}
+
 void Server::ServeReadyKeys() {
   // Serving a client may write keys others wait on: loop until quiet.
   for (int round = 0; round < 1000; round++) {

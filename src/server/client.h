@@ -12,9 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "base/str_hash.h"
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/reply.h"
+#include "server/tracking.h"
 
 namespace rankd {
 
@@ -50,6 +53,27 @@ struct Client {
     uint64_t timer = 0;             // timeout timer id, 0 when waiting forever
     uint64_t wake_timer = 0;        // Server::Block's wake_at_ms timer, 0 when none
   } blocked;
+
+  // Pub/sub: names subscribed, by PubSub::Kind (channels, patterns, shard
+  // channels). RESP2 clients with any are in the subscribed context.
+  absl::flat_hash_set<std::string, StrHash, StrEq> subscriptions[3];
+  // Channels + patterns (what SUBSCRIBE / PSUBSCRIBE confirmations count).
+  size_t subscription_count() const { return subscriptions[0].size() + subscriptions[1].size(); }
+  size_t all_subscription_count() const {
+    return subscription_count() + subscriptions[2].size();
+  }
+
+  // MONITOR: receives every command the server runs (server/monitor.cc).
+  bool monitor = false;
+
+  // CLIENT PAUSE: the command held back until the pause ends (empty: none).
+  std::vector<std::string> postponed;
+  // CLIENT REPLY: OFF drops every reply; SKIP drops the next command's.
+  bool reply_off = false, reply_skip = false, reply_skip_next = false;
+  // CLIENT TRACKING (server/tracking.h).
+  TrackingState tracking;
+  // CLIENT NO-EVICT (shown as flag 'e').
+  bool no_evict = false;
 
   int resp() const { return reply->version(); }
 };

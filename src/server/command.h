@@ -45,6 +45,9 @@ enum CommandFlags : uint32_t {
   kStale = 1 << 10,      // allowed on a stale replica
   kMayReplicate = 1 << 11,
   kNoPropagate = 1 << 12,  // never written to the append-only log
+  // Shown to MONITOR before it runs instead of after (scripts, whose own
+  // commands follow them; Redis's skip_monitor plus an explicit feed).
+  kSkipMonitor = 1 << 13,
 };
 
 struct CommandContext;

@@ -10,11 +10,12 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "base/split.h"
+#include "server/notify.h"
 
 namespace rankd {
 
 struct ConfigTable::Param {
-  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit };
+  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit, kNotify };
   std::string_view name;
   std::string_view alias;
   Kind kind;
@@ -78,6 +79,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
         "allkeys-lfu", "allkeys-random", "noeviction"}},
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
+      {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
+      {"tracking-table-max-keys", "", K::kInt, &c->tracking_table_max_keys, 0, LONG_MAX},
       {"busy-reply-threshold", "lua-time-limit", K::kInt, &c->busy_reply_threshold, 0,
        LONG_MAX},
       {"zset-max-listpack-entries", "zset-max-ziplist-entries", K::kInt,
@@ -192,6 +195,11 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
       cfg->obuf_pubsub = next.obuf_pubsub;
       break;
     }
+    case K::kNotify:
+      if (!ParseNotifyFlags(value, static_cast<int64_t*>(p->field))) {
+        return "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
+      }
+      break;
     case K::kSave: {
       auto words = SplitSpaces(value);
       if (words.size() % 2 != 0) return "Invalid save parameters";
@@ -265,6 +273,8 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
         return fmt("normal", cfg->obuf_normal) + " " + fmt("slave", cfg->obuf_replica) + " " +
                fmt("pubsub", cfg->obuf_pubsub);
       }
+      case K::kNotify:
+        return FormatNotifyFlags(*static_cast<int64_t*>(p.field));
       case K::kSave: {
         std::string s;
         for (auto [a, b] : *static_cast<std::vector<std::pair<int64_t, int64_t>>*>(p.field)) {

@@ -48,6 +48,8 @@ struct Config {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
+  int64_t notify_keyspace_events = 0;   // NotifyClass bits (server/notify.h)
+  int64_t tracking_table_max_keys = 1000000;
   // Data types.
   int64_t zset_max_listpack_entries = 128;
   int64_t zset_max_listpack_value = 64;

@@ -7,6 +7,7 @@
 
 #include "base/numbers.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -18,6 +19,7 @@ Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touc
     stats.keyspace_hits++;
   } else {
     stats.keyspace_misses++;
+    ctx.server.NotifyKeyspaceEvent(kNotifyKeyMiss, "keymiss", key, ctx.db().index());
   }
   return e;
 }

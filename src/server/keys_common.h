@@ -24,7 +24,7 @@ namespace rankd {
 // Redis lookupKeyRead: the live entry or nullptr; counts keyspace_hits /
 // keyspace_misses and, unless `touch` is false (Redis LOOKUP_NOTOUCH: TYPE,
 // EXISTS, TTL, OBJECT), refreshes the key's access time. Deletes the key if
-// it has expired.
+// it has expired. A miss publishes Redis's "keymiss" event (class m).
 Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touch = true);
 
 // Redis lookupKeyWrite: like LookupRead but never counted in the stats.
@@ -52,7 +52,8 @@ std::string InvalidExpireError(const CommandContext& ctx);
 
 // Marks `key` of `db` modified (Redis signalModifiedKey): WATCHers, blocked
 // clients, and the server's modification count, which is how the dispatcher
-// knows to log the command and count it in `dirty`.
+// knows to log the command and count it in `dirty`. Emits no keyspace event:
+// writes report through KeyChanged (server/notify.h) instead.
 void KeyModified(CommandContext& ctx, Database& db, std::string_view key);
 
 // Logs an effect in place of the command as received (Server::Propagate),

@@ -7,10 +7,19 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/numbers.h"
 #include "server/errors.h"
+#include "server/notify.h"
 
 namespace rankd {
 namespace {
+
+// Commands a RESP2 client may send while subscribed (Redis 7.0).
+bool AllowedWhileSubscribed(std::string_view name) {
+  return name == "ping" || name == "subscribe" || name == "ssubscribe" ||
+         name == "unsubscribe" || name == "sunsubscribe" || name == "psubscribe" ||
+         name == "punsubscribe" || name == "quit" || name == "reset";
+}
 
 bool IsTxControl(std::string_view name) {
   return name == "exec" || name == "discard" || name == "multi" || name == "watch" ||
@@ -37,9 +46,17 @@ Server::Server(Config config)
     dbs_.push_back(std::make_unique<Database>(i));
     dbs_.back()->set_modification_counter(&modifications_);
     dbs_.back()->on_expired = [this](int db, std::string_view key) {
+      NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
       if (!effect_log_) return;
       std::string_view args[] = {"DEL", key};
       effect_log_->Append(db, args);
+    };
+    dbs_.back()->on_touch = [this](int, std::string_view key) {
+      tracking_.KeyChanged(key, current_client_);
+    };
+    dbs_.back()->on_flush = [this](int) { tracking_.Flushed(); };
+    dbs_.back()->on_new_key = [this](int db, std::string_view key) {
+      NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
@@ -83,6 +100,8 @@ void Server::ApplyConfig(std::string_view name) {
   limits.output_buffer_hard_limit = config_.obuf_normal.hard;
   limits.output_buffer_soft_limit = config_.obuf_normal.soft;
   limits.output_buffer_soft_seconds = config_.obuf_normal.soft_seconds;
+  limits.pubsub_output = {config_.obuf_pubsub.hard, config_.obuf_pubsub.soft,
+                          config_.obuf_pubsub.soft_seconds};
   net_.set_limits(limits);
 }
 
@@ -109,7 +128,8 @@ void Server::Cron() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
-    if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+    // No expiry while clients are paused (Redis: the dataset must not change).
+    if (db->expires_size() > 0 && pause_mode_ == PauseMode::kNone) db->ActiveExpire(budget_us);
   }
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
@@ -153,16 +173,32 @@ void Server::OnClose(Connection* conn) {
   if (!c) return;
   if (c->blocked.active) Unblock(*c);
   UnwatchAll(*c);
+  pubsub_.Forget(*c);
+  RemoveMonitor(*c);
+  if (!c->postponed.empty()) ForgetPostponed(*c);
+  tracking_.Disable(*c);
   delete c;
   conn->user_data = nullptr;
 }
 
 void Server::OnCommand(Connection* conn, std::span<const std::string_view> args) {
-  Dispatch(*static_cast<Client*>(conn->user_data), args);
+  Client& c = *static_cast<Client*>(conn->user_data);
+  const size_t reply_start = c.reply->buffer().size();
+  Dispatch(c, args);
+  // CLIENT REPLY: the state after the command decides (OFF silences its own
+  // +OK, ON does not); SKIP silences the command after CLIENT REPLY SKIP.
+  if (c.reply_off || c.reply_skip) c.reply->buffer().resize(reply_start);
+  c.reply_skip = c.reply_skip_next;
+  c.reply_skip_next = false;
+  // CLIENT CACHING covers the next command (a whole transaction).
+  if (!c.in_multi && !EqualsIgnoreCase(args[0], "client")) c.tracking.caching = false;
+  tracking_.SendDeferred();
+  tracking_.CommandDone();
   if (!blocked_.empty()) ServeReadyKeys();
 }
 
 void Server::BeforeFlush() {
+  tracking_.Flush(config_.tracking_table_max_keys);
   if (effect_log_) effect_log_->BeforeFlush();
 }
 
@@ -208,6 +244,15 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
   if (error.empty() && c.in_multi && (spec->flags & kNoMulti)) error = err::kNotInMulti;
+  if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
+    error = "ERR Replica can't interact with the keyspace";
+  }
+  if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
+      !AllowedWhileSubscribed(spec->name)) {
+    error = "ERR Can't execute '" + std::string(full_name) +
+            "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
+            "context";
+  }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
   if (!error.empty()) {
     // A rejected command inside MULTI dooms the transaction; a rejected EXEC,
@@ -221,10 +266,12 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
       c.multi_error = false;
       c.queued.clear();
       UnwatchAll(c);
-      return reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
+      reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
+      return FeedMonitors(c, args);  // as Redis execCommandAbort
     }
     return reply.Error(error);
   }
+  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
   if (c.in_multi && !IsTxControl(spec->name)) {
     c.queued.emplace_back(args.begin(), args.end());
     return reply.SimpleString("QUEUED");
@@ -251,8 +298,17 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;
   propagated_ = false;
+  const bool monitored = !monitors_.empty() && !retrying && !(spec.flags & kAdmin);
+  if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
+  Client* const outer_client = current_client_;
+  if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
+  current_client_ = outer_client;
+  if ((spec.flags & kReadOnly) && c.tracking.on && !c.tracking.bcast) {
+    tracking_.RememberKeys(c, spec, args);
+  }
+  if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {
     stats_.dirty++;
@@ -267,6 +323,28 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);
+  }
+}
+
+void Server::NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key,
+                                 int db) {
+  const int64_t flags = config_.notify_keyspace_events;
+  if (!(flags & cls) || pubsub_.empty()) return;
+  // "__keyspace@<db>__:<key>" / "__keyevent@<db>__:<event>"
+  auto channel = [db](std::string_view prefix, std::string_view tail) {
+    std::string ch;
+    ch.reserve(prefix.size() + 24 + tail.size());
+    ch.append(prefix);
+    AppendInt64(&ch, db);
+    ch.append("__:");
+    ch.append(tail);
+    return ch;
+  };
+  if (flags & kNotifyKeyspace) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyspace@", key), event);
+  }
+  if (flags & kNotifyKeyevent) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyevent@", event), key);
   }
 }
 

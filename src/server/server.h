@@ -31,6 +31,8 @@
 #include "server/client.h"
 #include "server/command.h"
 #include "server/config.h"
+#include "server/pubsub.h"
+#include "server/tracking.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -119,6 +121,8 @@ class Server : public ConnectionHandler {
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
   SlowLog& slowlog() { return slowlog_; }
+  PubSub& pubsub() { return pubsub_; }
+  Tracking& tracking() { return tracking_; }
   int port() const { return net_.port(); }
 
   // The spec for `name` (any case), or nullptr.
@@ -157,6 +161,12 @@ class Server : public ConnectionHandler {
   // command does not run. Unset: writes always allowed.
   std::function<std::string_view(Client&, const CommandSpec&)> write_gate;
 
+  // Redis notifyKeyspaceEvent: publishes `event` on __keyspace@<db>__:<key>
+  // and `key` on __keyevent@<db>__:<event>, as notify-keyspace-events
+  // enables `cls` and the K / E targets. Cheap when disabled or when nobody
+  // subscribes. Families call KeyChanged / KeyEvent (server/notify.h).
+  void NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key, int db);
+
   // Counts every Database::Touch on any database: how Call() sees that a
   // command changed something.
   uint64_t modifications() const { return modifications_; }
@@ -176,6 +186,24 @@ class Server : public ConnectionHandler {
   // WATCH bookkeeping used by the transaction family.
   void WatchKey(Client& c, std::string_view key);
   void UnwatchAll(Client& c);
+
+  // CLIENT PAUSE (server/client_pause.cc): postpones the commands `mode`
+  // covers for `duration_ms` (extending, never shortening, a pause in
+  // force); UnpauseClients ends it and runs the postponed commands in order.
+  enum class PauseMode { kNone, kWrite, kAll };
+  void PauseClients(int64_t duration_ms, PauseMode mode);
+  void UnpauseClients();
+  PauseMode pause_mode() const { return pause_mode_; }
+
+  // Ends a blocked client's wait (CLIENT UNBLOCK): with `error` it gets
+  // -UNBLOCKED, else its command's timeout reply. False if not blocked.
+  bool UnblockClient(Client& c, bool error);
+
+  // MONITOR (server/monitor.cc): adds or removes a monitoring client, and
+  // shows `args`, run by `c`, to every monitor.
+  void AddMonitor(Client& c);
+  void RemoveMonitor(Client& c);
+  void FeedMonitors(const Client& c, std::span<const std::string_view> args);
 
   // Calls fn(Client&) for each connected client in id order (CLIENT LIST).
   template <class Fn>
@@ -201,6 +229,9 @@ class Server : public ConnectionHandler {
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
+  bool PauseCovers(const Client& c, const CommandSpec& spec) const;
+  void Postpone(Client& c, std::span<const std::string_view> args);
+  void ForgetPostponed(Client& c);
   void Unblock(Client& c);
   // (Re-)arms the time at which a blocked client's keys become ready.
   void ArmWake(Client& c, int64_t wake_at_ms);
@@ -220,6 +251,16 @@ class Server : public ConnectionHandler {
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
   SlowLog slowlog_;
+  PubSub pubsub_;
+  Tracking tracking_{this};
+  // The connected client whose command is running (NOLOOP, deferred
+  // invalidations); nullptr between commands and for timers.
+  Client* current_client_ = nullptr;
+  std::vector<Client*> monitors_;
+  PauseMode pause_mode_ = PauseMode::kNone;
+  int64_t pause_end_ms_ = 0;  // monotonic
+  uint64_t pause_timer_ = 0;
+  std::deque<Client*> postponed_;  // paused clients, in arrival order
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;

@@ -1,0 +1,74 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// CLIENT PAUSE / UNPAUSE as Redis 7.0. While paused, a client whose command
+// the pause covers (every command under ALL; under WRITE those that may
+// write: kWrite, kMayReplicate, or EXEC of a transaction holding one) is
+// postponed: its connection stops reading and the command waits. When the
+// pause ends (its deadline or UNPAUSE) postponed clients run their
+// commands in the order they arrived. Expiry pauses too: the active cycle
+// does not run and expired keys read as missing without being deleted, so
+// the keyspace does not change while paused.
+
+#include <algorithm>
+
+#include "base/clock.h"
+#include "server/server.h"
+
+namespace rankd {
+
+bool Server::PauseCovers(const Client& c, const CommandSpec& spec) const {
+  if (pause_mode_ == PauseMode::kNone || !c.conn) return false;
+  if (pause_mode_ == PauseMode::kAll) return true;
+  if (spec.flags & (kWrite | kMayReplicate)) return true;
+  if (spec.name != "exec" || !c.in_multi) return false;
+  for (const auto& cmd : c.queued) {
+    const CommandSpec* q = FindCommand(cmd[0]);
+    if (q && (q->flags & (kWrite | kMayReplicate))) return true;
+  }
+  return false;
+}
+
+void Server::Postpone(Client& c, std::span<const std::string_view> args) {
+  c.postponed.assign(args.begin(), args.end());
+  c.conn->Pause();
+  postponed_.push_back(&c);
+}
+
+void Server::PauseClients(int64_t duration_ms, PauseMode mode) {
+  // A stricter mode and a later end win, as Redis pauseClients.
+  if (mode > pause_mode_) pause_mode_ = mode;
+  const int64_t end = MonoMs() + duration_ms;
+  if (end > pause_end_ms_) {
+    pause_end_ms_ = end;
+    if (pause_timer_) loop_.CancelTimer(pause_timer_);
+    pause_timer_ = loop_.AddTimer(duration_ms, [this] {
+      pause_timer_ = 0;
+      UnpauseClients();
+    });
+  }
+  for (auto& d : dbs_) d->set_expiry_paused(true);
+}
+
+void Server::UnpauseClients() {
+  if (pause_timer_) loop_.CancelTimer(pause_timer_);
+  pause_timer_ = 0;
+  pause_mode_ = PauseMode::kNone;
+  pause_end_ms_ = 0;
+  for (auto& d : dbs_) d->set_expiry_paused(false);
+  std::deque<Client*> waiting;
+  waiting.swap(postponed_);
+  for (Client* c : waiting) {
+    std::vector<std::string> saved = std::move(c->postponed);
+    c->postponed.clear();
+    std::vector<std::string_view> args(saved.begin(), saved.end());
+    c->conn->Resume();  // its later commands follow this one
+    Dispatch(*c, args);
+  }
+  if (!blocked_.empty()) ServeReadyKeys();
+}
+
+void Server::ForgetPostponed(Client& c) {
+  postponed_.erase(std::remove(postponed_.begin(), postponed_.end(), &c), postponed_.end());
+}
+
+}  // namespace rankd
