@@ -7,18 +7,10 @@ import time
 import pytest
 
 from resp_client import RespClient
-from script_pair import Pair
 
 pytestmark = pytest.mark.differential
 
 LIB_BODY = "redis.register_function('f', function(k, a) return {k, a} end)"
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 SHEBANGS = [

@@ -3,7 +3,6 @@ format letter and MessagePack type both ways, the size boundaries, and the error
 
 import pytest
 
-from script_pair import Pair
 
 pytestmark = pytest.mark.differential
 
@@ -11,13 +10,6 @@ HEX = ("local function hex(s) return (s:gsub('.', function(c) "
        "return string.format('%02x', c:byte()) end)) end ")
 # Unpacked values as strings, so floats compare exactly as Lua prints them.
 SHOW = "local t = {%s} for i = 1, #t do t[i] = tostring(t[i]) end return t"
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 STRUCT_PACK = [

@@ -12,17 +12,9 @@ import time
 import pytest
 
 from resp_client import RespClient, RespError
-from script_pair import Pair
 from server_process import target_is_redis
 
 pytestmark = pytest.mark.differential
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 # What a healthy sandbox answers: run after every tampering attempt.

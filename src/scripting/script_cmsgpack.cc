@@ -326,19 +326,19 @@ int UnpackLimit(lua_State* L) {
   return UnpackFrom(L, limit, offset);
 }
 
+constexpr luaL_Reg kFunctions[] = {
+    {"pack", Pack},
+    {"unpack", Unpack},
+    {"unpack_one", UnpackOne},
+    {"unpack_limit", UnpackLimit},
+    {nullptr, nullptr},
+};
+
 }  // namespace
 
 void OpenCmsgpackLibrary(lua_State* L) {
-  lua_newtable(L);
-  lua_pushcfunction(L, Pack);
-  lua_setfield(L, -2, "pack");
-  lua_pushcfunction(L, Unpack);
-  lua_setfield(L, -2, "unpack");
-  lua_pushcfunction(L, UnpackOne);
-  lua_setfield(L, -2, "unpack_one");
-  lua_pushcfunction(L, UnpackLimit);
-  lua_setfield(L, -2, "unpack_limit");
-  lua_setglobal(L, "cmsgpack");
+  luaL_register(L, "cmsgpack", kFunctions);  // the global table
+  lua_pop(L, 1);
 }
 
 }  // namespace rankd

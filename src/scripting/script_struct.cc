@@ -235,17 +235,14 @@ int Size(lua_State* L) {
   return 1;
 }
 
+constexpr luaL_Reg kFunctions[] = {
+    {"pack", Pack}, {"unpack", Unpack}, {"size", Size}, {nullptr, nullptr}};
+
 }  // namespace
 
 void OpenStructLibrary(lua_State* L) {
-  lua_newtable(L);
-  lua_pushcfunction(L, Pack);
-  lua_setfield(L, -2, "pack");
-  lua_pushcfunction(L, Unpack);
-  lua_setfield(L, -2, "unpack");
-  lua_pushcfunction(L, Size);
-  lua_setfield(L, -2, "size");
-  lua_setglobal(L, "struct");
+  luaL_register(L, "struct", kFunctions);  // the global table
+  lua_pop(L, 1);
 }
 
 }  // namespace rankd
