@@ -236,3 +236,12 @@ def test_sigterm_waits_for_a_busy_script(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+def test_script_flush_starts_a_fresh_lua_state(pair):
+    # As Redis 7.0's scriptingReset: library settings a script changed do not survive.
+    pair.run("EVAL", "return cjson.decode_max_depth(2)", 0)
+    pair.run("EVAL", "return cjson.decode('[[[1]]]')[1][1][1]", 0)
+    pair.run("SCRIPT", "FLUSH")
+    pair.run("EVAL", "return cjson.decode('[[[1]]]')[1][1][1]", 0)
+    pair.run("EVAL", HEALTH, 0)

@@ -68,7 +68,9 @@ std::string Lower(std::string_view s) {
 }  // namespace
 
 ScriptEngine::ScriptEngine(Server* server)
-    : server_(server), eval_(this, LuaSandbox::Kind::kEval), functions_(this) {
+    : server_(server),
+      eval_(std::make_unique<LuaSandbox>(this, LuaSandbox::Kind::kEval)),
+      functions_(this) {
   client_.authenticated = true;
   client_.name = "lua";
   // One pass over the network without timers, as Redis's
@@ -91,10 +93,10 @@ std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &offset);
   if (!err.empty()) return err;
   std::string error;
-  if (!eval_.Compile(body.substr(offset), &error)) {
+  if (!eval_->Compile(body.substr(offset), &error)) {
     return "ERR Error compiling script (new function): " + error;
   }
-  script.ref = luaL_ref(eval_.state(), LUA_REGISTRYINDEX);
+  script.ref = luaL_ref(eval_->state(), LUA_REGISTRYINDEX);
   scripts_[*sha] = script;
   return "";
 }
@@ -104,9 +106,10 @@ bool ScriptEngine::ScriptExists(std::string_view sha) const {
 }
 
 void ScriptEngine::FlushScripts() {
-  for (auto& [sha, script] : scripts_) luaL_unref(eval_.state(), LUA_REGISTRYINDEX, script.ref);
+  // A fresh Lua state, as Redis 7.0's scriptingReset: nothing a script left
+  // behind (cjson settings, garbage, metatables of its own tables) survives.
   scripts_.clear();
-  lua_gc(eval_.state(), LUA_GCCOLLECT, 0);
+  eval_ = std::make_unique<LuaSandbox>(this, LuaSandbox::Kind::kEval);
 }
 
 template <class Body>
@@ -152,8 +155,8 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   run.name = sha;
   int ref = script.ref;
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) {
-    lua_rawgeti(eval_.state(), LUA_REGISTRYINDEX, ref);
-    eval_.Run(sha, keys, args, reply);
+    lua_rawgeti(eval_->state(), LUA_REGISTRYINDEX, ref);
+    eval_->Run(sha, keys, args, reply);
   });
 }
 
