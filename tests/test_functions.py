@@ -131,3 +131,20 @@ def test_function_stats_shows_the_full_command(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+EVAL_SHEBANGS = [
+    "#!LUA\nreturn 1", "#!lua flags=NO-WRITES\nreturn 1", "#!lua flags=no-writes,allow-oom\nreturn 1",
+    "#!lua flags=\nreturn 1", "#!lua name=x\nreturn 1", "#!lua flags=no-writes flags=allow-oom\nreturn 1",
+    "#!lua  flags=no-writes\nreturn 1", "#!\nreturn 1", "#!lua\treturn 1", "#!lua",
+    "#!lua flags=no-writes,,x\nreturn 1", '#!lua flags="no-writes"\nreturn 1', "#!lua x\nreturn 1",
+    "#!lua flags=no-cluster\nreturn 1", "#!lua flags=no-writes\nreturn redis.call('set', 'k', 1)",
+    '#!lua flags="a\nreturn 1',
+]
+
+
+def test_eval_shebangs(pair):
+    for script in EVAL_SHEBANGS:
+        pair.run("EVAL", script, 0)
+        pair.run("EVAL_RO", script, 0)
+        pair.run("SCRIPT", "LOAD", script)

@@ -7,12 +7,15 @@ extern "C" {
 #include <lua.h>
 }
 
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/split.h"
+#include "net/split_args.h"
 #include "scripting/script_sha1.h"
 #include "server/command.h"
 #include "server/errors.h"
@@ -33,23 +36,23 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
   *shebang = false, *no_writes = false, *body_offset = 0;
   if (body.substr(0, 2) != "#!") return "";
   size_t eol = body.find('\n');
-  std::string_view line = body.substr(0, eol);
-  *body_offset = eol == std::string_view::npos ? body.size() : eol;
-  std::vector<std::string_view> parts = SplitSpaces(line);
-  if (parts.empty() || parts[0] != "#!lua") {
-    return "ERR Unexpected engine in script shebang: " + std::string(parts.empty() ? line : parts[0]);
-  }
+  if (eol == std::string_view::npos) return "ERR Invalid script shebang";
+  *body_offset = eol;
+  std::optional<std::vector<std::string>> parts = SplitArgs(body.substr(0, eol));
+  if (!parts || parts->empty()) return "ERR Invalid engine in script shebang";
+  if ((*parts)[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + (*parts)[0];
   *shebang = true;
-  for (size_t i = 1; i < parts.size(); i++) {
-    if (parts[i].substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(parts[i]);
-    std::string_view flags = parts[i].substr(6);
-    for (size_t a = 0; a <= flags.size();) {
-      size_t b = flags.find(',', a);
-      if (b == std::string_view::npos) b = flags.size();
+  for (size_t i = 1; i < parts->size(); i++) {
+    std::string_view part = (*parts)[i];
+    if (part.substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(part);
+    std::string_view flags = part.substr(6);
+    // "flags=" is no flag; otherwise every comma-separated name must be one.
+    for (size_t a = 0; !flags.empty() && a <= flags.size();) {
+      size_t b = std::min(flags.find(',', a), flags.size());
       std::string_view f = flags.substr(a, b - a);
       if (f == "no-writes") {
         *no_writes = true;
-      } else if (!f.empty() && f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
+      } else if (f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
                  f != "allow-cross-slot-keys") {
         return "ERR Unexpected flag in script shebang: " + std::string(f);
       }
