@@ -148,3 +148,22 @@ def test_eval_shebangs(pair):
         pair.run("EVAL", script, 0)
         pair.run("EVAL_RO", script, 0)
         pair.run("SCRIPT", "LOAD", script)
+
+
+def test_restore_is_all_or_nothing(pair):
+    pair.run("FUNCTION", "LOAD", "#!lua name=a\nredis.register_function('fa', function() return 1 end)")
+    pair.run("FUNCTION", "LOAD", "#!lua name=b\nredis.register_function('fb', function() return 2 end)")
+    dump = pair.raw(pair.a, "FUNCTION", "DUMP")[0]  # both servers restore rankd's payload
+    pair.run("FUNCTION", "DELETE", "a")
+    pair.run("FUNCTION", "RESTORE", dump)  # b collides: a must not appear
+    pair.run_list("FUNCTION", "LIST")
+    pair.run("FCALL", "fa", 0)
+    pair.run("FUNCTION", "LOAD", "#!lua name=c\nredis.register_function('fa', function() return 3 end)")
+    pair.run("FUNCTION", "RESTORE", dump, "REPLACE")  # fa is c's: nothing changes
+    pair.run_list("FUNCTION", "LIST")
+    pair.run("FCALL", "fa", 0)
+    pair.run("FUNCTION", "RESTORE", dump[:-1])
+    pair.run("FUNCTION", "RESTORE", dump[:-10] + b"\x0b\x00" + dump[-8:])
+    pair.run("FUNCTION", "RESTORE", b"")
+    pair.run("FUNCTION", "RESTORE", dump, "FLUSH")
+    pair.run_list("FUNCTION", "LIST")
