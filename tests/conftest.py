@@ -71,6 +71,16 @@ def redis_ref():
 
 
 @pytest.fixture
+def pair(server, redis_ref):
+    """script_pair.Pair: the same commands on rankd and redis-server 7.0, raw replies
+    compared (after FLUSHALL, SCRIPT FLUSH and FUNCTION FLUSH on both)."""
+    from script_pair import Pair
+    p = Pair(server, redis_ref)
+    yield p
+    p.close()
+
+
+@pytest.fixture
 def server_factory():
     started = []
 

@@ -7,18 +7,10 @@ import time
 import pytest
 
 from resp_client import RespClient
-from script_pair import Pair
 
 pytestmark = pytest.mark.differential
 
 LIB_BODY = "redis.register_function('f', function(k, a) return {k, a} end)"
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 SHEBANGS = [
@@ -139,3 +131,39 @@ def test_function_stats_shows_the_full_command(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+EVAL_SHEBANGS = [
+    "#!LUA\nreturn 1", "#!lua flags=NO-WRITES\nreturn 1", "#!lua flags=no-writes,allow-oom\nreturn 1",
+    "#!lua flags=\nreturn 1", "#!lua name=x\nreturn 1", "#!lua flags=no-writes flags=allow-oom\nreturn 1",
+    "#!lua  flags=no-writes\nreturn 1", "#!\nreturn 1", "#!lua\treturn 1", "#!lua",
+    "#!lua flags=no-writes,,x\nreturn 1", '#!lua flags="no-writes"\nreturn 1', "#!lua x\nreturn 1",
+    "#!lua flags=no-cluster\nreturn 1", "#!lua flags=no-writes\nreturn redis.call('set', 'k', 1)",
+    '#!lua flags="a\nreturn 1',
+]
+
+
+def test_eval_shebangs(pair):
+    for script in EVAL_SHEBANGS:
+        pair.run("EVAL", script, 0)
+        pair.run("EVAL_RO", script, 0)
+        pair.run("SCRIPT", "LOAD", script)
+
+
+def test_restore_is_all_or_nothing(pair):
+    pair.run("FUNCTION", "LOAD", "#!lua name=a\nredis.register_function('fa', function() return 1 end)")
+    pair.run("FUNCTION", "LOAD", "#!lua name=b\nredis.register_function('fb', function() return 2 end)")
+    dump = pair.raw(pair.a, "FUNCTION", "DUMP")[0]  # both servers restore rankd's payload
+    pair.run("FUNCTION", "DELETE", "a")
+    pair.run("FUNCTION", "RESTORE", dump)  # b collides: a must not appear
+    pair.run_list("FUNCTION", "LIST")
+    pair.run("FCALL", "fa", 0)
+    pair.run("FUNCTION", "LOAD", "#!lua name=c\nredis.register_function('fa', function() return 3 end)")
+    pair.run("FUNCTION", "RESTORE", dump, "REPLACE")  # fa is c's: nothing changes
+    pair.run_list("FUNCTION", "LIST")
+    pair.run("FCALL", "fa", 0)
+    pair.run("FUNCTION", "RESTORE", dump[:-1])
+    pair.run("FUNCTION", "RESTORE", dump[:-10] + b"\x0b\x00" + dump[-8:])
+    pair.run("FUNCTION", "RESTORE", b"")
+    pair.run("FUNCTION", "RESTORE", dump, "FLUSH")
+    pair.run_list("FUNCTION", "LIST")

@@ -12,17 +12,9 @@ import time
 import pytest
 
 from resp_client import RespClient, RespError
-from script_pair import Pair
 from server_process import target_is_redis
 
 pytestmark = pytest.mark.differential
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 # What a healthy sandbox answers: run after every tampering attempt.
@@ -244,3 +236,12 @@ def test_sigterm_waits_for_a_busy_script(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+def test_script_flush_starts_a_fresh_lua_state(pair):
+    # As Redis 7.0's scriptingReset: library settings a script changed do not survive.
+    pair.run("EVAL", "return cjson.decode_max_depth(2)", 0)
+    pair.run("EVAL", "return cjson.decode('[[[1]]]')[1][1][1]", 0)
+    pair.run("SCRIPT", "FLUSH")
+    pair.run("EVAL", "return cjson.decode('[[[1]]]')[1][1][1]", 0)
+    pair.run("EVAL", HEALTH, 0)

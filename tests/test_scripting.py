@@ -14,7 +14,6 @@ import time
 import pytest
 
 from resp_client import RespClient, RespError
-from script_pair import Pair
 from server_process import target_is_redis
 from util import seed_script
 
@@ -50,13 +49,6 @@ if n < tonumber(ARGV[3]) then
   return {1, n + 1}
 end
 return {0, n}"""
-
-
-@pytest.fixture
-def pair(server, redis_ref):
-    p = Pair(server, redis_ref)
-    yield p
-    p.close()
 
 
 def test_seed000_leaderboard_scripts(pair):

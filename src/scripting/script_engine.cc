@@ -7,12 +7,15 @@ extern "C" {
 #include <lua.h>
 }
 
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/split.h"
+#include "net/split_args.h"
 #include "scripting/script_sha1.h"
 #include "server/command.h"
 #include "server/errors.h"
@@ -33,23 +36,23 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
   *shebang = false, *no_writes = false, *body_offset = 0;
   if (body.substr(0, 2) != "#!") return "";
   size_t eol = body.find('\n');
-  std::string_view line = body.substr(0, eol);
-  *body_offset = eol == std::string_view::npos ? body.size() : eol;
-  std::vector<std::string_view> parts = SplitSpaces(line);
-  if (parts.empty() || parts[0] != "#!lua") {
-    return "ERR Unexpected engine in script shebang: " + std::string(parts.empty() ? line : parts[0]);
-  }
+  if (eol == std::string_view::npos) return "ERR Invalid script shebang";
+  *body_offset = eol;
+  std::optional<std::vector<std::string>> parts = SplitArgs(body.substr(0, eol));
+  if (!parts || parts->empty()) return "ERR Invalid engine in script shebang";
+  if ((*parts)[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + (*parts)[0];
   *shebang = true;
-  for (size_t i = 1; i < parts.size(); i++) {
-    if (parts[i].substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(parts[i]);
-    std::string_view flags = parts[i].substr(6);
-    for (size_t a = 0; a <= flags.size();) {
-      size_t b = flags.find(',', a);
-      if (b == std::string_view::npos) b = flags.size();
+  for (size_t i = 1; i < parts->size(); i++) {
+    std::string_view part = (*parts)[i];
+    if (part.substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(part);
+    std::string_view flags = part.substr(6);
+    // "flags=" is no flag; otherwise every comma-separated name must be one.
+    for (size_t a = 0; !flags.empty() && a <= flags.size();) {
+      size_t b = std::min(flags.find(',', a), flags.size());
       std::string_view f = flags.substr(a, b - a);
       if (f == "no-writes") {
         *no_writes = true;
-      } else if (!f.empty() && f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
+      } else if (f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
                  f != "allow-cross-slot-keys") {
         return "ERR Unexpected flag in script shebang: " + std::string(f);
       }
@@ -68,7 +71,9 @@ std::string Lower(std::string_view s) {
 }  // namespace
 
 ScriptEngine::ScriptEngine(Server* server)
-    : server_(server), eval_(this, LuaSandbox::Kind::kEval), functions_(this) {
+    : server_(server),
+      eval_(std::make_unique<LuaSandbox>(this, LuaSandbox::Kind::kEval)),
+      functions_(this) {
   client_.authenticated = true;
   client_.name = "lua";
   // One pass over the network without timers, as Redis's
@@ -91,10 +96,10 @@ std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &offset);
   if (!err.empty()) return err;
   std::string error;
-  if (!eval_.Compile(body.substr(offset), &error)) {
+  if (!eval_->Compile(body.substr(offset), &error)) {
     return "ERR Error compiling script (new function): " + error;
   }
-  script.ref = luaL_ref(eval_.state(), LUA_REGISTRYINDEX);
+  script.ref = luaL_ref(eval_->state(), LUA_REGISTRYINDEX);
   scripts_[*sha] = script;
   return "";
 }
@@ -104,9 +109,10 @@ bool ScriptEngine::ScriptExists(std::string_view sha) const {
 }
 
 void ScriptEngine::FlushScripts() {
-  for (auto& [sha, script] : scripts_) luaL_unref(eval_.state(), LUA_REGISTRYINDEX, script.ref);
+  // A fresh Lua state, as Redis 7.0's scriptingReset: nothing a script left
+  // behind (cjson settings, garbage, metatables of its own tables) survives.
   scripts_.clear();
-  lua_gc(eval_.state(), LUA_GCCOLLECT, 0);
+  eval_ = std::make_unique<LuaSandbox>(this, LuaSandbox::Kind::kEval);
 }
 
 template <class Body>
@@ -152,8 +158,8 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   run.name = sha;
   int ref = script.ref;
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) {
-    lua_rawgeti(eval_.state(), LUA_REGISTRYINDEX, ref);
-    eval_.Run(sha, keys, args, reply);
+    lua_rawgeti(eval_->state(), LUA_REGISTRYINDEX, ref);
+    eval_->Run(sha, keys, args, reply);
   });
 }
 

@@ -70,6 +70,8 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   // the error text.
   std::string LoadScript(std::string_view body, std::string* sha);
   bool ScriptExists(std::string_view sha) const;
+  // SCRIPT FLUSH: forgets every script and starts a new EVAL Lua state.
+  // REQUIRES: no script runs (SCRIPT is noscript and refused while busy).
   void FlushScripts();
 
   FunctionLibraries& functions() { return functions_; }
@@ -120,7 +122,7 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   void Execute(Client& caller, Run run, Body body);
 
   Server* const server_;
-  LuaSandbox eval_;
+  std::unique_ptr<LuaSandbox> eval_;  // replaced by SCRIPT FLUSH
   FunctionLibraries functions_;
   struct Script {
     int ref = 0;             // Lua registry reference of the compiled body

@@ -447,13 +447,19 @@ std::string FunctionLibraries::Restore(std::string_view payload, std::string_vie
     if (!ReadRdbString(body, &pos, &code)) return "ERR payload is not a valid function dump";
     codes.push_back(std::move(code));
   }
+  // All or nothing, as Redis: on an error the libraries from before return.
+  std::vector<std::string> before;
+  for (const auto& [name, lib] : libraries_) before.push_back(lib.code);
   if (flush) Flush();
   for (const std::string& code : codes) {
     std::string name;
     std::string err = Load(code, replace, &name);
+    if (err.empty()) continue;
     // RESTORE words the collision without quotes (Redis functionsLibCtxFunctionsAppend).
     if (err == "ERR Library '" + name + "' already exists") err = "ERR Library " + name + " already exists";
-    if (!err.empty()) return err;
+    Flush();
+    for (const std::string& old_code : before) Load(old_code, false, &name);
+    return err;
   }
   return "";
 }

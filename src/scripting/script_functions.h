@@ -71,7 +71,8 @@ class FunctionLibraries {
   // code as an uncompressed RDB string, RDB version 10, CRC64 Jones LE).
   std::string Dump() const;
   // FUNCTION RESTORE with policy "FLUSH", "APPEND" or "REPLACE" (any
-  // case). Returns "" or the error text. Libraries are all-or-nothing.
+  // case). Returns "" or the error text. All or nothing: after an error the
+  // libraries are those from before (reloaded from their code).
   std::string Restore(std::string_view payload, std::string_view policy);
 
   bool running() const { return sandbox_.running(); }

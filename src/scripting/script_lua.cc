@@ -20,6 +20,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "scripting/script_libs.h"
 #include "scripting/script_lua_api.h"
 #include "scripting/script_readonly.h"
 #include "scripting/script_resp.h"
@@ -199,6 +200,8 @@ void LuaSandbox::OpenLibraries() {
                                      "/usr/lib/x86_64-linux-gnu/lua/5.1/bit.so", nullptr};
   LoadModule(L_, "cjson", kCjson, "luaopen_cjson");
   LoadModule(L_, "bit", kBit, "luaopen_bit");
+  OpenStructLibrary(L_);
+  OpenCmsgpackLibrary(L_);
   InstallLibraryOverrides(L_);
   InstallReadonlyOverrides(L_);
   lua_pushcfunction(L_, LoadString);

@@ -3,8 +3,9 @@
 // LuaSandbox: one Lua 5.1 state set up as Redis 7.0 sets up its scripting
 // engine, and the code that runs one script in it.
 //
-// The state holds the libraries Redis loads (base, table, string, math, plus
-// cjson and bit when Debian's modules are installed; os, io, print, require,
+// The state holds the libraries Redis loads (base, table, string, math,
+// struct and cmsgpack (script_libs.h), plus cjson and bit when Debian's
+// modules are installed; os, io, print, require,
 // loadfile, dofile and debug are removed), the `redis` API table
 // (call/pcall/error_reply/status_reply/sha1hex/log/setresp/set_repl/...),
 // and a protected global table: reading an unknown global raises "Script

@@ -75,6 +75,18 @@ TEST_F(SandboxTest, NoBytecode) {
   EXPECT_EQ(Eval("return loadstring('return 7')()"), ":7\r\n");
 }
 
+// Byte strings taken from redis-server 7.0.
+TEST_F(SandboxTest, StructAndCmsgpack) {
+  EXPECT_EQ(Eval("return struct.pack('>i2I3', -2, 70000)"), "$5\r\n\xff\xfe\x01\x11\x70\r\n");
+  EXPECT_EQ(Eval("return {struct.unpack('<hB', '\\254\\255\\7')}"), "*3\r\n:-2\r\n:7\r\n:4\r\n");
+  EXPECT_EQ(Eval("return struct.size('!8bd')"), ":16\r\n");
+  EXPECT_EQ(Eval("return cmsgpack.pack({1, 'a', {x=true}}, -33, 1.5)"),
+            std::string("$15\r\n\x93\x01\xa1" "a\x81\xa1x\xc3\xd0\xdf\xca\x3f\xc0\x00\x00\r\n", 22));
+  EXPECT_EQ(Eval("local t = cmsgpack.unpack(cmsgpack.pack({1, {2, 'x'}})) return {t[1], t[2][2]}"),
+            "*2\r\n:1\r\n$1\r\nx\r\n");
+  EXPECT_EQ(Eval("return {cmsgpack.unpack_one('\\1\\2', 1)}"), "*2\r\n:-1\r\n:2\r\n");
+}
+
 TEST_F(SandboxTest, SandboxMatchesRedis) {
   EXPECT_EQ(Eval("return x"),
             "-ERR user_script:1: Script attempted to access nonexistent global variable 'x' "

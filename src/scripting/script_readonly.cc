@@ -202,6 +202,13 @@ bool IsReadonly(lua_State* L, int idx) {
   return found;
 }
 
+bool PushRealTable(lua_State* L, int idx) {
+  Lookup(L, kProxyToReal, idx);
+  if (!lua_isnil(L, -1)) return true;
+  lua_pop(L, 1);
+  return false;
+}
+
 void PushReadonly(lua_State* L, int idx) {
   idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
   luaL_checkstack(L, 8, "readonly tables nested too deeply");

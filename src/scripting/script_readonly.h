@@ -56,4 +56,9 @@ void PushRealGlobals(lua_State* L);
 // True if the value at `idx` is a read-only proxy.
 bool IsReadonly(lua_State* L, int idx);
 
+// If the value at `idx` is a read-only proxy, pushes the real table behind
+// it (for readers such as cmsgpack.pack) and returns true; else pushes
+// nothing.
+bool PushRealTable(lua_State* L, int idx);
+
 }  // namespace rankd
