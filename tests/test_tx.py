@@ -299,14 +299,7 @@ def test_exec_with_args_outside_multi_aborts(raw):
         "EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
 
 
-# SHUTDOWN's spec (src/commands/server_family.cc) still lacks kNoMulti: that file belongs to
-# the introspection work of issue 11 and gets the flag there.
-_SHUTDOWN_FLAG = pytest.mark.xfail(not target_is_redis(), strict=False,
-                                   reason="SHUTDOWN needs kNoMulti in server_family.cc")
-
-
-@pytest.mark.parametrize("cmd", [["SAVE"], pytest.param(["SHUTDOWN"], marks=_SHUTDOWN_FLAG),
-                                 pytest.param(["SHUTDOWN", "NOSAVE"], marks=_SHUTDOWN_FLAG)])
+@pytest.mark.parametrize("cmd", [["SAVE"], ["SHUTDOWN"], ["SHUTDOWN", "NOSAVE"]])
 def test_no_multi_commands_refused_inside_multi(server, raw, cmd):
     # Redis 7.0's no-multi commands: an EXEC must never shut the server down or save.
     raw.execute("MULTI")

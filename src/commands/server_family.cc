@@ -305,7 +305,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
     {"debug", -2, kAdmin | kNoScript, 0, 0, 0, &Debug},
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
-    {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
+    {"shutdown", -1, kAdmin | kNoScript | kNoMulti | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
     {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Monitor},
     {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
