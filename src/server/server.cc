@@ -64,6 +64,11 @@ SortedSetLimits Server::zset_limits() const {
           static_cast<size_t>(config_.zset_max_listpack_value)};
 }
 
+HashLimits Server::hash_limits() const {
+  return {static_cast<size_t>(config_.hash_max_listpack_entries),
+          static_cast<size_t>(config_.hash_max_listpack_value)};
+}
+
 PlainSetLimits Server::set_limits() const {
   return {static_cast<size_t>(config_.set_max_intset_entries)};
 }

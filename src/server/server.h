@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "base/status.h"
 #include "base/str_hash.h"
+#include "core/hash.h"
 #include "core/plain_set.h"
 #include "core/sorted_set.h"
 #include "db/database.h"
@@ -111,6 +112,8 @@ class Server : public ConnectionHandler {
   ConfigTable& config_table() { return config_table_; }
   SortedSetLimits zset_limits() const;
   PlainSetLimits set_limits() const;
+  HashLimits hash_limits() const;
+  ListLimits list_limits() const { return {config_.list_max_listpack_size}; }
   EventLoop& loop() { return loop_; }
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
