@@ -123,3 +123,148 @@ def _hash_encoding(g):
 def _hash_arity(g):
     name = g.choice(sorted(HASH_ARITY))
     return wrong_arity(g, name, HASH_ARITY[name])
+
+
+# ---------------------------------------------------------------------------
+# Lists
+
+family("list", ("LLEN", "__probe__"))
+
+LIST_ARITY = {
+    "LPUSH": -3, "RPUSH": -3, "LPUSHX": -3, "RPUSHX": -3, "LPOP": -2, "RPOP": -2, "LLEN": 2,
+    "LRANGE": 4, "LINDEX": 3, "LSET": 4, "LINSERT": 5, "LREM": 4, "LTRIM": 4, "LPOS": -3,
+    "LMOVE": 5, "RPOPLPUSH": 3, "LMPOP": -4, "BLPOP": -3, "BRPOP": -3, "BLMOVE": 6,
+    "BRPOPLPUSH": 4, "BLMPOP": -5,
+}
+ELEMENTS = ["a", "b", "c", "a", "1", "2", "", "hello", "-5"]
+BLOCK_TIMEOUTS = ["0.01", "0.01", "0.02", "-1", "abc", "0.001"]
+INDEXES = ["0", "1", "2", "-1", "-2", "3", "5", "-10", "100", "x", "9223372036854775807",
+           "-9223372036854775808"]
+
+
+def element(g):
+    if g.chance(0.02):
+        return g.choice(LONG)
+    return g.choice(ELEMENTS)
+
+
+def end(g):
+    return g.choice(["LEFT", "RIGHT", "left", "right"] + (["MIDDLE"] if g.chance(0.05) else []))
+
+
+def index(g):
+    return g.choice(INDEXES) if g.chance(0.3) else str(g.randint(-6, 6))
+
+
+def list_keys(g, most=3):
+    n = g.randint(1, most)
+    keys = [g.key("list") for _ in range(n)]
+    numkeys = str(n) if g.chance(0.9) else g.choice(["0", "-1", "x", str(n + 1)])
+    return numkeys, keys
+
+
+@generator("list", "LPUSH", weight=4)
+def _lpush(g):
+    name = g.choice(["LPUSH", "RPUSH", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX"])
+    return [name, g.key("list")] + [element(g) for _ in range(g.randint(1, 5))]
+
+
+@generator("list", "LPUSH bulk", weight=0.1)
+def _lpush_bulk(g):
+    return [g.choice(["LPUSH", "RPUSH"]), g.key("list")] + [
+        "e%d" % g.randint(0, 50) for _ in range(g.randint(100, 400))]
+
+
+@generator("list", "LPOP", weight=2)
+def _lpop(g):
+    args = [g.choice(["LPOP", "RPOP"]), g.key("list")]
+    if g.chance(0.4):
+        args.append(g.choice(["0", "1", "2", "3", "10", "-1", "x"]))
+    return args
+
+
+@generator("list", "LRANGE", weight=2)
+def _lrange(g):
+    r = g.rng.random()
+    if r < 0.5:
+        return ["LRANGE", g.key("list"), index(g), index(g)]
+    if r < 0.8:
+        return ["LINDEX", g.key("list"), index(g)]
+    return ["LLEN", g.key("list")]
+
+
+@generator("list", "LSET")
+def _lset(g):
+    return ["LSET", g.key("list"), index(g), element(g)]
+
+
+@generator("list", "LINSERT")
+def _linsert(g):
+    where = g.choice(["BEFORE", "AFTER", "before", "after"] + (["X"] if g.chance(0.05) else []))
+    return ["LINSERT", g.key("list"), where, element(g), element(g)]
+
+
+@generator("list", "LREM")
+def _lrem(g):
+    return ["LREM", g.key("list"), g.choice(["0", "1", "2", "-1", "-2", "5", "x"]), element(g)]
+
+
+@generator("list", "LTRIM", weight=0.5)
+def _ltrim(g):
+    return ["LTRIM", g.key("list"), index(g), index(g)]
+
+
+@generator("list", "LPOS")
+def _lpos(g):
+    args = ["LPOS", g.key("list"), element(g)]
+    for _ in range(g.randint(0, 3)):
+        opt = g.choice(["RANK", "COUNT", "MAXLEN", "rank", "FOO"])
+        args.append(opt)
+        if g.chance(0.95):
+            args.append(g.choice(["1", "2", "-1", "-2", "0", "3", "x", "-9223372036854775808"]))
+    return args
+
+
+@generator("list", "LMOVE", weight=1.5)
+def _lmove(g):
+    if g.chance(0.3):
+        return ["RPOPLPUSH", g.key("list"), g.key("list")]
+    return ["LMOVE", g.key("list"), g.key("list"), end(g), end(g)]
+
+
+@generator("list", "LMPOP")
+def _lmpop(g):
+    n, keys = list_keys(g)
+    args = ["LMPOP", n] + keys + [end(g)]
+    if g.chance(0.5):
+        args += ["COUNT", g.choice(["1", "2", "5", "0", "-1", "x"])]
+    return args
+
+
+@generator("list", "BLPOP", weight=0.5)
+def _blpop(g):
+    r = g.rng.random()
+    t = g.choice(BLOCK_TIMEOUTS)
+    if r < 0.4:
+        keys = [g.key("list") for _ in range(g.randint(1, 3))]
+        return [g.choice(["BLPOP", "BRPOP"])] + keys + [t]
+    if r < 0.6:
+        return ["BRPOPLPUSH", g.key("list"), g.key("list"), t]
+    if r < 0.8:
+        return ["BLMOVE", g.key("list"), g.key("list"), end(g), end(g), t]
+    n, keys = list_keys(g)
+    args = ["BLMPOP", t, n] + keys + [end(g)]
+    if g.chance(0.5):
+        args += ["COUNT", g.choice(["1", "2", "5", "0"])]
+    return args
+
+
+@generator("list", "LIST ENCODING", weight=0.3)
+def _list_encoding(g):
+    return ["OBJECT", "ENCODING", g.key("list")]
+
+
+@generator("list", "LIST ARITY", weight=0.2)
+def _list_arity(g):
+    name = g.choice(sorted(LIST_ARITY))
+    return wrong_arity(g, name, LIST_ARITY[name])

@@ -13,14 +13,15 @@ from differential import Cmd, Pools, Runner, probe_families, seeds
 
 pytestmark = pytest.mark.differential
 
-TYPE_FAMILIES = ["hash"]
-POOLS = Pools(hash=["h1", "h2", "h3"], str=["k1"])
+TYPE_FAMILIES = ["hash", "list"]
+POOLS = Pools(hash=["h1", "h2", "h3"], list=["l1", "l2", "l3"], str=["k1"])
 MEMBERS = {"small": ["a", "b", "c"]}
 FOUNDATION_MIX = ["keys", "strings", "expire", "tx", "db"]
 FAMILY_WEIGHTS = {"keys": 0.3, "strings": 0.1, "expire": 0.15, "tx": 0.4, "db": 0.1}
 
 DEFAULT_CONFIG = [("CONFIG", "SET", "hash-max-listpack-entries", "512"),
-                  ("CONFIG", "SET", "hash-max-listpack-value", "64")]
+                  ("CONFIG", "SET", "hash-max-listpack-value", "64"),
+                  ("CONFIG", "SET", "list-max-listpack-size", "-2")]
 
 
 def big_preload(seed):
@@ -28,14 +29,16 @@ def big_preload(seed):
     h1 = ["HSET", "h1"]
     for i in rng.sample(range(700), 600):
         h1 += ["bf%03d" % i, str(rng.randint(0, 1000))]
-    return [Cmd(*h1)]
+    l1 = ["RPUSH", "l1"] + ["e%d" % rng.randint(0, 99) for _ in range(3000)]
+    return [Cmd(*h1), Cmd(*l1)]
 
 
 SCENARIOS = {
     "small": (lambda seed: [], {}),
     "big": (big_preload, {"big": True}),
     "tiny": (lambda seed: [Cmd("CONFIG", "SET", "hash-max-listpack-entries", "3"),
-                           Cmd("CONFIG", "SET", "hash-max-listpack-value", "4")], {}),
+                           Cmd("CONFIG", "SET", "hash-max-listpack-value", "4"),
+                           Cmd("CONFIG", "SET", "list-max-listpack-size", "2")], {}),
 }
 SEEDS = {"small": seeds(12), "big": seeds(6), "tiny": seeds(8)}
 LENGTH = {"small": 700, "big": 500, "tiny": 700}
