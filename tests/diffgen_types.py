@@ -268,3 +268,63 @@ def _list_encoding(g):
 def _list_arity(g):
     name = g.choice(sorted(LIST_ARITY))
     return wrong_arity(g, name, LIST_ARITY[name])
+
+
+# ---------------------------------------------------------------------------
+# SORT / SORT_RO over lists, sets and sorted sets
+
+family("sort", ("SORT_RO", "__probe__"))
+
+SORT_ELEMS = ["a", "b", "c", "1", "2", "10", "-3", "1.5", "", "x y"]
+WEIGHTS = ["1", "2", "3", "-1", "0", "10", "1.5", "2.5", "7", "abc", "1e400", ""]
+
+
+@generator("sort", "SORT data", weight=2)
+def _sort_data(g):
+    r = g.rng.random()
+    e = g.choice(SORT_ELEMS)
+    if r < 0.35:
+        return ["RPUSH", g.key("list")] + [g.choice(SORT_ELEMS) for _ in range(g.randint(1, 4))]
+    if r < 0.5:
+        return ["SADD", g.key("set")] + [g.choice(SORT_ELEMS) for _ in range(g.randint(1, 3))]
+    if r < 0.6:
+        return ["ZADD", g.key("zset"), str(g.randint(0, 5)), e]
+    if r < 0.85:
+        return ["SET", "w_" + e, g.choice(WEIGHTS) if g.chance(0.3) else str(g.randint(-5, 9))]
+    return ["HSET", "o_" + e, "f", g.choice(WEIGHTS) if g.chance(0.3) else str(g.randint(-5, 9)),
+            "n", g.choice(SORT_ELEMS)]
+
+
+@generator("sort", "SORT", weight=3)
+def _sort(g):
+    name = g.choice(["SORT", "SORT", "SORT_RO", "sort"])
+    key = g.key("list", "set", "zset")
+    args = [name, key]
+    by = alpha = None
+    opts = []
+    for _ in range(g.randint(0, 4)):
+        r = g.rng.random()
+        if r < 0.2:
+            by = g.choice(["w_*", "o_*->f", "o_*->n", "nosort", "w_*->", "o_*->missing", "#"])
+            opts.append(["BY", by])
+        elif r < 0.35:
+            opts.append(["LIMIT", g.choice(["0", "1", "2", "-1", "5", "x"]),
+                         g.choice(["1", "2", "0", "-1", "10", "x"])])
+        elif r < 0.55:
+            opts.append(["GET", g.choice(["#", "w_*", "o_*->n", "o_*->f", "nokey", "w_*->x"])])
+        elif r < 0.7:
+            opts.append([g.choice(["ASC", "DESC", "desc"])])
+        elif r < 0.85:
+            alpha = True
+            opts.append(["ALPHA"])
+        elif r < 0.95:
+            opts.append(["STORE", g.key("list") if g.chance(0.8) else g.key()])
+        else:
+            opts.append([g.choice(["FOO", "LIMIT", "BY", "GET"])])
+    for o in opts:
+        args += o
+    nosort = by is not None and "*" not in by
+    mode = None
+    if (alpha and by and not nosort) or (nosort and g.kind_of(key) == "set"):
+        mode = "sorted"   # ties / set order: Redis leaves the order open
+    return Cmd(*args, mode=mode)

@@ -13,8 +13,9 @@ from differential import Cmd, Pools, Runner, probe_families, seeds
 
 pytestmark = pytest.mark.differential
 
-TYPE_FAMILIES = ["hash", "list"]
-POOLS = Pools(hash=["h1", "h2", "h3"], list=["l1", "l2", "l3"], str=["k1"])
+TYPE_FAMILIES = ["hash", "list", "sort"]
+POOLS = Pools(hash=["h1", "h2", "h3"], list=["l1", "l2", "l3"], set=["s1"], zset=["z1"],
+              str=["k1"])
 MEMBERS = {"small": ["a", "b", "c"]}
 FOUNDATION_MIX = ["keys", "strings", "expire", "tx", "db"]
 FAMILY_WEIGHTS = {"keys": 0.3, "strings": 0.1, "expire": 0.15, "tx": 0.4, "db": 0.1}

@@ -158,3 +158,34 @@ def test_served_blocking_pop_is_logged_as_a_pop(server_factory, tmp_path):
         assert c.execute("EXISTS", "q") == 0
         assert c.execute("LRANGE", "d", 0, -1) == [b"b"]
         assert c.execute("HGET", "h", "x") == b"1.1"
+
+
+def test_sort_by_hash_fields_get_and_store(target):
+    with conn(target) as c:
+        c.execute("RPUSH", "ids", "3", "1", "2", "10")
+        c.execute("SADD", "tags", "b", "a", "c")
+        c.execute("ZADD", "zs", "1", "x", "2", "y")
+        for i, (name, pts) in {"1": ("ann", "30"), "2": ("bob", "10"), "3": ("cat", "20")}.items():
+            c.execute("HSET", "user:" + i, "name", name, "pts", pts)
+            c.execute("SET", "w_" + i, str(100 - int(pts)))
+        assert c.execute("SORT", "ids") == [b"1", b"2", b"3", b"10"]
+        assert c.execute("SORT", "ids", "DESC", "LIMIT", "1", "2") == [b"3", b"2"]
+        assert c.execute("SORT", "ids", "BY", "user:*->pts", "GET", "#", "GET", "user:*->name") == \
+            [b"10", None, b"2", b"bob", b"3", b"cat", b"1", b"ann"]
+        assert c.execute("SORT", "ids", "BY", "w_*", "DESC", "GET", "user:*->name") == \
+            [b"bob", b"cat", b"ann", None]
+        assert c.execute("SORT", "ids", "BY", "nosort", "DESC", "LIMIT", "0", "2") == [b"10", b"2"]
+        assert c.execute("SORT", "tags", "ALPHA") == [b"a", b"b", b"c"]
+        assert c.execute("SORT", "tags", "BY", "nosort", "STORE", "out") == 3
+        assert c.execute("LRANGE", "out", 0, -1) == [b"a", b"b", b"c"]
+        assert c.execute("SORT", "zs", "BY", "nosort", "DESC") == [b"y", b"x"]
+        assert c.execute("OBJECT", "ENCODING", "zs") == b"skiplist"
+        assert c.execute("SORT", "tags") == RespError(
+            "ERR One or more scores can't be converted into double")
+        assert c.execute("SORT_RO", "ids", "STORE", "x") == RespError("ERR syntax error")
+        assert c.execute("SORT", "ids", "LIMIT", "0", "x") == RespError(
+            "ERR value is not an integer or out of range")
+        assert c.execute("SORT", "user:1") == RespError(
+            "WRONGTYPE Operation against a key holding the wrong kind of value")
+        assert c.execute("SORT", "nothing", "STORE", "out") == 0
+        assert c.execute("EXISTS", "out") == 0

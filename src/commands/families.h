@@ -23,13 +23,15 @@ std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> HashCommands();         // hash_family.cc
 std::span<const CommandSpec> ListCommands();         // list_family.cc
+std::span<const CommandSpec> SortCommands();         // sort_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, HashCommands, ListCommands, ScriptingCommands, PersistCommands,
+                      StringCommands, ZSetCommands, SetCommands, HashCommands, ListCommands, SortCommands,
+                      ScriptingCommands, PersistCommands,
                       LeaderboardCommands}) {
     server.RegisterCommands(family());
   }
