@@ -22,6 +22,7 @@ std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> HashCommands();         // hash_family.cc
+std::span<const CommandSpec> HashExpireCommands();   // hash_expire.cc
 std::span<const CommandSpec> ListCommands();         // list_family.cc
 std::span<const CommandSpec> SortCommands();         // sort_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
@@ -30,7 +31,7 @@ std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, HashCommands, ListCommands, SortCommands,
+                      StringCommands, ZSetCommands, SetCommands, HashCommands, HashExpireCommands, ListCommands, SortCommands,
                       ScriptingCommands, PersistCommands,
                       LeaderboardCommands}) {
     server.RegisterCommands(family());

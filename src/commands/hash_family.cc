@@ -44,6 +44,16 @@ void TryConversion(Hash* h, Args args, const HashLimits& limits) {
   }
 }
 
+// Hash::Set that keeps the field's deadline, as HINCRBY / HINCRBYFLOAT do
+// in Redis 7.4 (HSET clears it). Returns the deadline (-1: none).
+int64_t SetKeepTtl(Hash* h, std::string_view field, std::string_view value,
+                   const HashLimits& limits) {
+  const int64_t deadline = h->Contains(field) ? h->FieldExpire(field) : -1;
+  h->Set(field, value, limits);
+  if (deadline >= 0) h->SetFieldExpire(field, deadline);
+  return deadline;
+}
+
 // HSET / HMSET key field value [field value ...]
 void HSetGeneric(CommandContext& ctx, bool hmset) {
   if (ctx.argc() % 2 == 1) return ctx.reply.Error(WrongArityError(hmset ? "hmset" : "hset"));
@@ -181,7 +191,7 @@ void HIncrBy(CommandContext& ctx) {
     return ctx.reply.Error(err::kIncrOverflow);
   }
   value += incr;
-  h->Set(ctx.arg(2), FormatInt64(value), ctx.server.hash_limits());
+  SetKeepTtl(h, ctx.arg(2), FormatInt64(value), ctx.server.hash_limits());
   ctx.db().Touch(ctx.arg(1));
   ctx.reply.Integer(value);
 }
@@ -200,10 +210,15 @@ void HIncrByFloat(CommandContext& ctx) {
   value += incr;
   if (std::isnan(value) || std::isinf(value)) return ctx.reply.Error(err::kIncrFloatNaN);
   std::string s = FormatLongDouble(value);
-  h->Set(ctx.arg(2), s, ctx.server.hash_limits());
+  const int64_t deadline = SetKeepTtl(h, ctx.arg(2), s, ctx.server.hash_limits());
   ctx.db().Touch(ctx.arg(1));
   const std::string_view effect[] = {"HSET", ctx.arg(1), ctx.arg(2), s};
   ctx.server.Propagate(ctx.client, effect);
+  if (deadline >= 0) {  // HSET clears a field's deadline: log it again
+    const std::string ms = FormatInt64(deadline);
+    const std::string_view again[] = {"HPEXPIREAT", ctx.arg(1), ms, "FIELDS", "1", ctx.arg(2)};
+    ctx.server.Propagate(ctx.client, again);
+  }
   ctx.reply.Bulk(s);
 }
 

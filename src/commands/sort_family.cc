@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/numbers.h"
 #include "commands/families.h"
 #include "commands/type_lookup.h"
@@ -99,6 +100,8 @@ std::optional<std::string> LookupByPattern(CommandContext& ctx, std::string_view
   if (!e) return std::nullopt;
   if (!field.empty()) {
     if (e->value.type() != ValueType::kHash) return std::nullopt;
+    if (e->value.hash().has_field_deadlines()) e = ctx.db().ExpireFields(e, WallMs());
+    if (!e) return std::nullopt;
     std::optional<std::string_view> v = e->value.hash().Get(field);
     if (!v) return std::nullopt;
     return std::string(*v);

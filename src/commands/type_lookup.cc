@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "base/clock.h"
 #include "db/database.h"
 #include "server/keys_common.h"
 
@@ -18,14 +19,24 @@ Value* Typed(Database::Entry* e, bool* wrong_type) {
 
 }  // namespace
 
+// A hash whose fields passed their deadline loses them before anyone
+// looks (Redis 7.4: expired fields are never visible); it may go entirely.
+Hash* LiveHash(CommandContext& ctx, Database::Entry* e) {
+  if (!e->value.hash().has_field_deadlines()) return &e->value.hash();
+  e = ctx.db().ExpireFields(e, WallMs());
+  return e ? &e->value.hash() : nullptr;
+}
+
 Hash* FindHashRead(CommandContext& ctx, std::string_view key, bool* wrong_type) {
-  Value* v = Typed<ValueType::kHash>(LookupRead(ctx, key), wrong_type);
-  return v ? &v->hash() : nullptr;
+  Database::Entry* e = LookupRead(ctx, key);
+  if (!Typed<ValueType::kHash>(e, wrong_type)) return nullptr;
+  return LiveHash(ctx, e);
 }
 
 Hash* FindHashWrite(CommandContext& ctx, std::string_view key, bool* wrong_type) {
-  Value* v = Typed<ValueType::kHash>(LookupWrite(ctx, key), wrong_type);
-  return v ? &v->hash() : nullptr;
+  Database::Entry* e = LookupWrite(ctx, key);
+  if (!Typed<ValueType::kHash>(e, wrong_type)) return nullptr;
+  return LiveHash(ctx, e);
 }
 
 Hash* HashForWrite(CommandContext& ctx, std::string_view key, bool* wrong_type) {

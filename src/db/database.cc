@@ -38,6 +38,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
   table_.Insert(e);
+  NoteIfFieldDeadlines(e);
   return e;
 }
 
@@ -47,6 +48,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
   if (!keep_ttl) SetExpire(e, -1);
+  NoteIfFieldDeadlines(e);
   return e;
 }
 
@@ -67,6 +69,7 @@ Database::Entry* Database::Detach(std::string_view key) {
 
 void Database::Attach(Entry* e) {
   table_.Insert(e);
+  NoteIfFieldDeadlines(e);
   if (e->expire_ms >= 0) {
     e->expire_pos = static_cast<uint32_t>(expiring_.size());
     expiring_.push_back(e);
@@ -161,6 +164,7 @@ void Database::Clear() {
   ++*mod_counter_;
   TouchWatchedExisting(nullptr);
   expiring_.clear();
+  field_ttl_keys_.clear();
   table_.Clear();
 }
 
@@ -169,6 +173,7 @@ void Database::SwapContents(Database& other) {
   other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
+  std::swap(field_ttl_keys_, other.field_ttl_keys_);
   ++*mod_counter_;
   for (auto& [key, n] : blocked_keys_) {
     if (Peek(key)) ready_keys_.push_back(key);

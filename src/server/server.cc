@@ -41,6 +41,13 @@ Server::Server(Config config)
       std::string_view args[] = {"DEL", key};
       effect_log_->Append(db, args);
     };
+    dbs_.back()->on_fields_expired = [this](int db, std::string_view key,
+                                            const std::vector<std::string>& fields) {
+      if (!effect_log_) return;
+      std::vector<std::string_view> args = {"HDEL", key};
+      args.insert(args.end(), fields.begin(), fields.end());
+      effect_log_->Append(db, args);
+    };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();
@@ -113,6 +120,7 @@ void Server::Cron() {
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
     if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+    if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
   }
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
