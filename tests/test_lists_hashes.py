@@ -189,3 +189,15 @@ def test_sort_by_hash_fields_get_and_store(target):
             "WRONGTYPE Operation against a key holding the wrong kind of value")
         assert c.execute("SORT", "nothing", "STORE", "out") == 0
         assert c.execute("EXISTS", "out") == 0
+
+
+def test_client_is_served_from_the_key_signalled_first(target):
+    with conn(target) as w, conn(target) as c:
+        w.send_raw(b"*4\r\n$5\r\nBLPOP\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\n0\r\n")
+        wait_blocked(target, 1)
+        c.execute("MULTI")
+        c.execute("LPUSH", "b", "x")
+        c.execute("LPUSH", "a", "y")
+        assert c.execute("EXEC") == [1, 1]
+        assert w.read_reply(timeout=5) == [b"b", b"x"]
+        assert c.execute("LRANGE", "a", 0, -1) == [b"y"]

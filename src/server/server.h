@@ -136,6 +136,11 @@ class Server : public ConnectionHandler {
   // REQUIRES: !ctx.no_block and the command has not replied.
   void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms);
 
+  // While a blocked client's command is retried: the ready key it is being
+  // served for (Redis 7.0 serves a client from the key that was signalled,
+  // not from the first of its keys); empty otherwise.
+  std::string_view serving_key() const { return serving_key_; }
+
   // --- Effects (persistence) ---
   // Installs the log every write effect is appended to (nullptr: none).
   void set_effect_log(EffectLog* log) { effect_log_ = log; }
@@ -217,6 +222,7 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
+  std::string_view serving_key_;
 };
 
 }  // namespace rankd
