@@ -156,9 +156,17 @@ def measure_load(server, count=1_000_000):
     element once RSS has settled."""
     before = server.rss()
     load_zset("127.0.0.1", server.port, "lb", count)
-    # Steady state: allocators return freed pages asynchronously (rankd's
-    # jemalloc purges dirty pages after ~1 s), so sample until RSS stops
-    # falling, for at most 15 s. Both servers are measured the same way.
+    growth = settled_growth(server, before)
+    card = server.command("ZCARD", "lb")
+    if not card.startswith(b":%d" % count):
+        raise RuntimeError("%s: ZCARD lb replied %r after loading" % (server.name, card))
+    return growth / count
+
+
+def settled_growth(server, before):
+    """RSS growth since `before` at steady state: allocators return freed pages
+    asynchronously (rankd's jemalloc purges dirty pages after ~1 s), so sample until RSS
+    stops falling, for at most 15 s. Both servers are measured the same way."""
     after = server.rss()
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -168,10 +176,7 @@ def measure_load(server, count=1_000_000):
             after = min(after, now)
             break
         after = now
-    card = server.command("ZCARD", "lb")
-    if not card.startswith(b":%d" % count):
-        raise RuntimeError("%s: ZCARD lb replied %r after loading" % (server.name, card))
-    return (after - before) / count
+    return after - before
 
 
 SANITY = [

@@ -67,6 +67,8 @@ DEFAULT_MODES = {
     "TTL": ("approx", 2), "PTTL": ("approx", 2000),
     "EXPIRETIME": ("approx", 2), "PEXPIRETIME": ("approx", 2000),
     "OBJECT IDLETIME": "ignore", "OBJECT FREQ": "ignore", "MEMORY USAGE": "ignore",
+    "HGETALL": "hash", "HKEYS": "hash", "HVALS": "hash",
+    "HRANDFIELD": "randmember",
     "TIME": "ignore", "INFO": "ignore", "CLIENT ID": "ignore", "CLIENT LIST": "ignore",
     "CLIENT INFO": "ignore", "HELLO": "ignore",
 }
@@ -419,8 +421,58 @@ def compare(cmd, ra, raw_a, rb, raw_b, conn_a, conn_b):
                 return "RANDOMKEY returned a key that does not exist: %r" % ra
         return None
     if mode == "randmember":
+        if cmd.check == "HRANDFIELD":
+            return _compare_hrandfield(cmd, ra, rb, conn_a)
         return _compare_randmember(cmd, ra, rb, conn_a)
+    if mode == "hash":
+        return _compare_hash(cmd, ra, rb, conn_b)
     return "replies differ (mode %r)" % (mode,)
+
+
+def _compare_hash(cmd, ra, rb, conn_b):
+    """HGETALL / HKEYS / HVALS: a listpack hash replies in insertion order on both
+    servers (exact); a hashtable in each one's table order (compared as a multiset)."""
+    if conn_b.execute("OBJECT", "ENCODING", cmd.args[1]) == b"listpack":
+        return "replies differ (listpack hashes reply in insertion order)"
+    if skeleton(ra) != skeleton(rb):
+        return "reply shapes differ"
+    if isinstance(ra, Map):
+        ka = sorted((canon(k), canon(v)) for k, v in ra.pairs)
+        kb = sorted((canon(k), canon(v)) for k, v in rb.pairs)
+    elif cmd.check == "HGETALL":
+        ka = sorted((canon(k), canon(v)) for k, v in _pairs(ra))
+        kb = sorted((canon(k), canon(v)) for k, v in _pairs(rb))
+    else:
+        ka = sorted(canon(x) for x in ra)
+        kb = sorted(canon(x) for x in rb)
+    return None if ka == kb else "replies differ (as multisets)"
+
+
+def _compare_hrandfield(cmd, ra, rb, conn_a):
+    """HRANDFIELD: same shape; every field of the target's reply is in the target's hash
+    (with its value when WITHVALUES)."""
+    if skeleton(ra) != skeleton(rb):
+        return "HRANDFIELD reply shapes differ"
+    if ra is None or ra is NULL or not ra:
+        return None
+    if isinstance(ra, bytes):
+        fields, values = [ra], None
+    elif len(cmd.args) > 3:
+        if isinstance(ra[0], list):
+            fields, values = [p[0] for p in ra], [p[1] for p in ra]
+        else:
+            fields, values = ra[0::2], ra[1::2]
+    else:
+        fields, values = list(ra), None
+    count = int(cmd.args[2]) if len(cmd.args) > 2 else 1
+    if count > 0 and len(set(fields)) != len(fields):
+        return "HRANDFIELD with a positive count returned duplicates"
+    actual = conn_a.execute("HMGET", cmd.args[1], *fields)
+    if any(v is None or v is NULL for v in actual):
+        return "HRANDFIELD returned a missing field"
+    if values is not None and list(values) != list(actual):
+        return "HRANDFIELD values %r differ from HMGET %r" % (values, actual)
+    return None
 
 
 def _compare_randmember(cmd, ra, rb, conn_a):
@@ -600,6 +652,10 @@ class Runner:
                     self.step(Cmd("ZRANGE", key, 0, -1, "WITHSCORES"))
                 elif t == b"set":
                     self.step(Cmd("SMEMBERS", key))
+                elif t == b"hash":
+                    self.step(Cmd("HGETALL", key))
+                elif t == b"list":
+                    self.step(Cmd("LRANGE", key, 0, -1))
                 self.step(Cmd("OBJECT", "ENCODING", key))
                 self.step(Cmd("EXPIRETIME", key, check="EXPIRETIME"))
 

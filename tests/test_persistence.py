@@ -60,6 +60,10 @@ def dump(proc, dbs=range(16)):
                 value = c.zrange(key, 0, -1, withscores=True)
             elif kind == b"set":
                 value = sorted(c.smembers(key))
+            elif kind == b"hash":
+                value = sorted(c.hgetall(key).items())
+            elif kind == b"list":
+                value = c.lrange(key, 0, -1)
             else:
                 value = None
             out[(db, key)] = (kind, pexp, value)
@@ -319,8 +323,12 @@ def test_debug_reload_keeps_data_and_encodings(server_factory, tmp_path):
     c.sadd("ints", 1, 2, 3)
     c.sadd("strs", "x", "y")
     c.set("s", "hello", ex=1000)
+    c.hset("hsmall", mapping={"a": 1, "b": "x"})
+    c.hset("hlarge", mapping={"f%d" % i: i for i in range(600)})
+    c.rpush("list", *["e%d" % i for i in range(5000)])
     before = dump(p)
-    enc = {k: c.object("encoding", k) for k in (b"small", b"large", b"ints", b"strs")}
+    enc = {k: c.object("encoding", k)
+           for k in (b"small", b"large", b"ints", b"strs", b"hsmall", b"hlarge", b"list")}
     assert c.execute_command("DEBUG", "RELOAD") == b"OK"
     assert dump(p) == before
     assert {k: c.object("encoding", k) for k in enc} == enc

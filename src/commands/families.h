@@ -24,6 +24,10 @@ std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> ZSetDueCommands();      // zset_due_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> GeoCommands();          // geo_family.cc
+std::span<const CommandSpec> HashCommands();         // hash_family.cc
+std::span<const CommandSpec> HashExpireCommands();   // hash_expire.cc
+std::span<const CommandSpec> ListCommands();         // list_family.cc
+std::span<const CommandSpec> SortCommands();         // sort_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
@@ -34,13 +38,17 @@ inline void RegisterAllCommands(Server& server) {
            BitCommands,
            ExpireCommands,
            GeoCommands,
+           HashCommands,
+           HashExpireCommands,
            KeyCommands,
            LeaderboardCommands,
+           ListCommands,
            PersistCommands,
            PubSubCommands,
            ScriptingCommands,
            ServerCommands,
            SetCommands,
+           SortCommands,
            StringCommands,
            TransactionCommands,
            ZSetCommands,

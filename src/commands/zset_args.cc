@@ -202,4 +202,32 @@ std::string ParseNumKeys(Args args, size_t index, int64_t* numkeys) {
   return {};
 }
 
+std::string_view ParseMPop(Args args, size_t numkeys_index, std::string_view first_word,
+                           std::string_view last_word, MPopArgs* out) {
+  int64_t numkeys;
+  if (!ParseInt64(args[numkeys_index], &numkeys) || numkeys < 1) return err::kNumKeysPositive;
+  // The direction word must follow the keys.
+  if (numkeys >= static_cast<int64_t>(args.size() - numkeys_index - 1)) return err::kSyntax;
+  out->keys = args.subspan(numkeys_index + 1, numkeys);
+  const size_t where = numkeys_index + 1 + numkeys;
+  if (EqualsIgnoreCase(args[where], first_word)) {
+    out->from_last = false;
+  } else if (EqualsIgnoreCase(args[where], last_word)) {
+    out->from_last = true;
+  } else {
+    return err::kSyntax;
+  }
+  bool count_seen = false;
+  for (size_t j = where + 1; j < args.size(); j++) {
+    if (!count_seen && EqualsIgnoreCase(args[j], "count") && j + 1 < args.size()) {
+      j++;
+      if (!ParseInt64(args[j], &out->count) || out->count < 1) return err::kCountPositive;
+      count_seen = true;
+    } else {
+      return err::kSyntax;
+    }
+  }
+  return {};
+}
+
 }  // namespace rankd

@@ -72,6 +72,19 @@ struct ZRangeForm {
 // Blocking timeout in seconds as Redis 7.0 reads it (long double, rounded up
 // to milliseconds, 0 = forever). Errors: "ERR timeout is not a float or out
 // of range", "ERR timeout is negative".
+// The arguments of ZMPOP / LMPOP (and their blocking forms) from the
+// numkeys at args[numkeys_index]: numkeys keys, then `first_word` (MIN,
+// LEFT) or `last_word` (MAX, RIGHT), then [COUNT count]. Returns Redis's
+// error text, or empty on success.
+struct MPopArgs {
+  Args keys;
+  bool from_last = false;  // MAX / RIGHT
+  int64_t count = 1;
+};
+[[nodiscard]] std::string_view ParseMPop(Args args, size_t numkeys_index,
+                                         std::string_view first_word, std::string_view last_word,
+                                         MPopArgs* out);
+
 [[nodiscard]] std::string_view ParseTimeout(std::string_view arg, int64_t* timeout_ms);
 
 // A SCAN cursor (strtoul rules: "-1" wraps, as in Redis). False: "ERR

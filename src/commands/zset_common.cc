@@ -96,6 +96,8 @@ T* OpenScan(CommandContext& ctx, T* (*find)(CommandContext&, std::string_view, b
 }
 template PlainSet* OpenScan(CommandContext&, PlainSet* (*)(CommandContext&, std::string_view, bool*),
                             uint64_t*, ScanArgs*);
+template Hash* OpenScan(CommandContext&, Hash* (*)(CommandContext&, std::string_view, bool*),
+                        uint64_t*, ScanArgs*);
 template SortedSet* OpenScan(CommandContext&,
                              SortedSet* (*)(CommandContext&, std::string_view, bool*), uint64_t*,
                              ScanArgs*);

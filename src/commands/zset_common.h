@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commands/zset_args.h"
+#include "core/hash.h"
 #include "core/plain_set.h"
 #include "core/sorted_set.h"
 #include "net/reply.h"

@@ -54,40 +54,6 @@ void PopGeneric(CommandContext& ctx, End end) {
   ReplyList(ctx.reply, popped, shape);
 }
 
-// The arguments of ZMPOP / BZMPOP after the command (and timeout).
-struct MPopArgs {
-  Args keys;
-  End end = End::kMin;
-  int64_t count = 1;
-};
-
-std::string_view ParseMPop(Args args, size_t numkeys_index, MPopArgs* out) {
-  int64_t numkeys;
-  if (!ParseInt64(args[numkeys_index], &numkeys) || numkeys < 1) return err::kNumKeysPositive;
-  // The MIN|MAX word must follow the keys.
-  if (numkeys >= static_cast<int64_t>(args.size() - numkeys_index - 1)) return err::kSyntax;
-  out->keys = args.subspan(numkeys_index + 1, numkeys);
-  const size_t where = numkeys_index + 1 + numkeys;
-  if (EqualsIgnoreCase(args[where], "min")) {
-    out->end = End::kMin;
-  } else if (EqualsIgnoreCase(args[where], "max")) {
-    out->end = End::kMax;
-  } else {
-    return err::kSyntax;
-  }
-  bool count_seen = false;
-  for (size_t j = where + 1; j < args.size(); j++) {
-    if (!count_seen && EqualsIgnoreCase(args[j], "count") && j + 1 < args.size()) {
-      j++;
-      if (!ParseInt64(args[j], &out->count) || out->count < 1) return err::kCountPositive;
-      count_seen = true;
-    } else {
-      return err::kSyntax;
-    }
-  }
-  return {};
-}
-
 // Pops from the first key holding a sorted set. Returns false (without
 // replying) when none does; replies with the error on WRONGTYPE, except
 // while a blocked client is retried, when a key of another type is skipped
@@ -149,19 +115,25 @@ void BZPopMax(CommandContext& ctx) { BPopGeneric(ctx, End::kMax); }
 // ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]
 void ZMPop(CommandContext& ctx) {
   MPopArgs a;
-  if (std::string_view e = ParseMPop(ctx.args, 1, &a); !e.empty()) return ctx.reply.Error(e);
-  if (!ServeFirst(ctx, a.keys, a.end, a.count, false)) ctx.reply.NullArray();
+  if (std::string_view e = ParseMPop(ctx.args, 1, "min", "max", &a); !e.empty()) {
+    return ctx.reply.Error(e);
+  }
+  if (!ServeFirst(ctx, a.keys, a.from_last ? End::kMax : End::kMin, a.count, false)) {
+    ctx.reply.NullArray();
+  }
 }
 
 // BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]
 void BZMPop(CommandContext& ctx) {
   MPopArgs a;
-  if (std::string_view e = ParseMPop(ctx.args, 2, &a); !e.empty()) return ctx.reply.Error(e);
+  if (std::string_view e = ParseMPop(ctx.args, 2, "min", "max", &a); !e.empty()) {
+    return ctx.reply.Error(e);
+  }
   int64_t timeout_ms;
   if (std::string_view e = ParseTimeout(ctx.arg(1), &timeout_ms); !e.empty()) {
     return ctx.reply.Error(e);
   }
-  if (ServeFirst(ctx, a.keys, a.end, a.count, false)) return;
+  if (ServeFirst(ctx, a.keys, a.from_last ? End::kMax : End::kMin, a.count, false)) return;
   BlockOrNull(ctx, a.keys, timeout_ms);
 }
 

@@ -295,6 +295,13 @@ uint64_t SortedSet::Scan(uint64_t cursor, size_t count, Visitor fn) const {
   return 0;
 }
 
+void SortedSet::ConvertToTree() {
+  Impl& s = *impl_;
+  if (s.tree || s.board) return;
+  s.tree = BuildTree(s.compact, 0);
+  s.compact = CompactSet();
+}
+
 void SortedSet::ShrinkIfFits(const SortedSetLimits& limits) {
   Impl& s = *impl_;
   if (!s.tree || s.tree->size() > limits.max_compact_entries) return;

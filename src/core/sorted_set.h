@@ -170,6 +170,10 @@ class SortedSet {
   // only within one server process. O(count) amortized.
   uint64_t Scan(uint64_t cursor, size_t count, Visitor fn) const;
 
+  // Converts a compact set to the tree encoding (no-op otherwise). SORT
+  // does this, as Redis converts a listpack to a skiplist before sorting.
+  void ConvertToTree();
+
   // If the set is a tree that now fits the compact limits, converts it back
   // (Redis does this for the results of store commands and on load).
   void ShrinkIfFits(const SortedSetLimits& limits);

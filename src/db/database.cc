@@ -42,6 +42,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   e->access_ms = CachedMonoMs();
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
+  NoteIfFieldDeadlines(e);
   return e;
 }
 
@@ -51,6 +52,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
   if (!keep_ttl) SetExpire(e, -1);
+  NoteIfFieldDeadlines(e);
   return e;
 }
 
@@ -72,6 +74,7 @@ Database::Entry* Database::Detach(std::string_view key) {
 void Database::Attach(Entry* e) {
   if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
   table_.Insert(e);
+  NoteIfFieldDeadlines(e);
   if (e->expire_ms >= 0) {
     e->expire_pos = static_cast<uint32_t>(expiring_.size());
     expiring_.push_back(e);
@@ -168,6 +171,7 @@ void Database::Clear() {
   if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
   expiring_.clear();
+  field_ttl_keys_.clear();
   table_.Clear();
 }
 
@@ -176,6 +180,7 @@ void Database::SwapContents(Database& other) {
   other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
+  std::swap(field_ttl_keys_, other.field_ttl_keys_);
   ++*mod_counter_;
   for (auto& [key, n] : blocked_keys_) {
     if (Peek(key)) ready_keys_.push_back(key);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "base/str_hash.h"
 #include "core/scan_table.h"
 #include "db/value.h"
@@ -136,6 +137,26 @@ class Database {
   // it is in place: Redis's "new" keyspace event.
   std::function<void(int db, std::string_view key)> on_new_key;
 
+  // --- Hash field deadlines (HEXPIRE & co.) ---
+  // Registers `key` as a hash with field deadlines, for active expiry.
+  // Insert / Set / Attach register such hashes themselves (RENAME, COPY,
+  // MOVE, loading); HEXPIRE calls this for a hash it gave a first deadline.
+  void NoteFieldDeadlines(std::string_view key) { field_ttl_keys_.emplace(key); }
+  // Removes the fields of hash entry `e` whose deadline is <= now_ms,
+  // reporting them through on_fields_expired, and deletes the key (touching
+  // it) when no field is left. Returns `e`, or nullptr when it was deleted.
+  // REQUIRES: e holds a hash.
+  Entry* ExpireFields(Entry* e, int64_t now_ms);
+  // Active expiry of hash fields: visits up to `max_keys` registered hashes
+  // and expires their due fields; forgets keys that no longer hold a hash
+  // with deadlines. Returns the number of fields removed.
+  size_t ActiveExpireFields(int64_t now_ms, size_t max_keys);
+  bool has_field_deadlines() const { return !field_ttl_keys_.empty(); }
+  // Called with the fields of `key` removed because their deadline passed;
+  // the log records them as HDEL key field...
+  std::function<void(int db, std::string_view key, const std::vector<std::string>& fields)>
+      on_fields_expired;
+
   // Every Touch increments *counter (the server's count of modifications).
   void set_modification_counter(uint64_t* counter) { mod_counter_ = counter; }
 
@@ -147,6 +168,12 @@ class Database {
   void Free(Entry* e);  // unlinks from expiring_ and deletes
   void RemoveFromExpiring(Entry* e);
   void TouchWatchedExisting(const Database* replacement);
+  // Registers `e` in field_ttl_keys_ when it is a hash with field deadlines.
+  void NoteIfFieldDeadlines(const Entry* e) {
+    if (e->value.type() == ValueType::kHash && e->value.hash().has_field_deadlines()) {
+      NoteFieldDeadlines(e->key());
+    }
+  }
 
   int index_;
   ScanTable<Entry> table_;
@@ -154,6 +181,7 @@ class Database {
   absl::flat_hash_map<std::string, std::vector<Watcher*>, StrHash, StrEq> watched_;
   absl::flat_hash_map<std::string, int, StrHash, StrEq> blocked_keys_;  // key -> blocked count
   std::vector<std::string> ready_keys_;
+  absl::flat_hash_set<std::string, StrHash, StrEq> field_ttl_keys_;
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
   bool expiry_paused_ = false;

@@ -18,6 +18,10 @@ Value Value::Clone() const {
       return Value(zset().Clone());
     case ValueType::kSet:
       return Value(set().Clone());
+    case ValueType::kHash:
+      return Value(hash().Clone());
+    case ValueType::kList:
+      return Value(list().Clone());
   }
   return Value();
 }
@@ -34,12 +38,16 @@ std::string_view Value::EncodingName() const {
       return zset().encoding() == SortedSet::Encoding::kCompact ? "listpack" : "skiplist";
     case ValueType::kSet:
       return set().EncodingName();
+    case ValueType::kHash:
+      return hash().EncodingName();
+    case ValueType::kList:
+      return list().EncodingName();
   }
   return "";
 }
 
 std::string_view Value::TypeName() const {
-  static constexpr std::string_view kNames[] = {"string", "zset", "set"};
+  static constexpr std::string_view kNames[] = {"string", "zset", "set", "hash", "list"};
   return kNames[static_cast<int>(type())];
 }
 
@@ -51,6 +59,10 @@ size_t Value::MemoryUsage() const {
       return sizeof(Value) + zset().MemoryUsage();
     case ValueType::kSet:
       return sizeof(Value) + set().MemoryUsage();
+    case ValueType::kHash:
+      return sizeof(Value) + hash().MemoryUsage();
+    case ValueType::kList:
+      return sizeof(Value) + list().MemoryUsage();
   }
   return sizeof(Value);
 }

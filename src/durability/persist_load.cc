@@ -74,6 +74,8 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   SnapshotLoadOptions opts;
   opts.zset_limits = server_->zset_limits();
   opts.set_limits = server_->set_limits();
+  opts.hash_limits = server_->hash_limits();
+  opts.list_limits = server_->list_limits();
   opts.now_ms = WallMs();
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   opts.on_aux = [&](std::string_view key, std::string_view value) {

@@ -36,6 +36,11 @@
 //                        max_member_len (varint) count x (member (lp),
 //                        score (double), seq (varint), ms (fixed64))
 //                        ascending engine order; count may be 0
+//              | hash:   count (varint) count x (field (lp), value (lp))
+//              | hash with field deadlines (kTypeHashTtl): count (varint)
+//                        count x (field (lp), value (lp), deadline_ms+1 (varint),
+//                        0 = no deadline)
+//              | list:   count (varint) count x element (lp)  head to tail
 //      crc    := fixed32 masked CRC-32C of every byte before it
 //    lp = length-prefixed (varint length + bytes); integers little-endian;
 //    a double is its IEEE-754 bits as fixed64.
@@ -71,9 +76,19 @@ constexpr size_t kSnapshotHeaderSize = 8 + 4;
 constexpr size_t kSnapshotTrailerSize = 1 + 4;  // kOpEof + crc
 
 enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF };
-// Entry value types: the same numbers as ValueType, plus kTypeBoard for a
-// sorted set in board mode (a ValueType::kZSet whose board() is set).
-enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2, kTypeBoard = 3 };
+// Entry value types: the first three are the ValueType numbers; kTypeBoard
+// is a sorted set in board mode (a ValueType::kZSet whose board() is set);
+// hashes and lists (added in version 1 without a bump: old files never hold
+// them) have their own numbers, which differ from their ValueType's.
+enum EntryType : uint8_t {
+  kTypeString = 0,
+  kTypeZSet = 1,
+  kTypeSet = 2,
+  kTypeBoard = 3,
+  kTypeHash = 4,
+  kTypeList = 5,
+  kTypeHashTtl = 6,
+};
 constexpr uint8_t kFlagHasExpiry = 0x01;
 
 // ---- Multi-part log (appenddirname) ----

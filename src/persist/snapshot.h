@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "core/hash.h"
 #include "core/plain_set.h"
+#include "core/quick_list.h"
 #include "core/sorted_set.h"
 #include "db/database.h"
 #include "persist/env.h"
@@ -47,6 +49,8 @@ Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_p
 struct SnapshotLoadOptions {
   SortedSetLimits zset_limits;
   PlainSetLimits set_limits;
+  HashLimits hash_limits;
+  ListLimits list_limits;
   // Keys whose deadline is <= now_ms are skipped.
   int64_t now_ms = 0;
   // Called about once a second during long loads, and once at the end;

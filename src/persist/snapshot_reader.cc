@@ -215,7 +215,8 @@ class Loader {
     Value value;
     Status s = ReadValue(type, &value);
     if (!s.ok()) return s;
-    if (expire_ms >= 0 && opts_ && expire_ms <= opts_->now_ms) {
+    const bool emptied = db_ && value.type() == ValueType::kHash && value.hash().empty();
+    if (emptied || (expire_ms >= 0 && opts_ && expire_ms <= opts_->now_ms)) {
       stats_->keys_expired++;
       return Status::OK();
     }
@@ -277,7 +278,54 @@ class Loader {
       if (build) *out = Value(std::move(set));
       return Status::OK();
     }
+    if (type == format::kTypeHash || type == format::kTypeHashTtl) {
+      return ReadHash(n, type == format::kTypeHashTtl, out);
+    }
+    if (type == format::kTypeList) {
+      std::unique_ptr<QuickList> list;
+      if (build) list = std::make_unique<QuickList>();
+      for (uint64_t i = 0; i < n; i++) {
+        std::string_view v;
+        if (!src_.String(&v)) return src_.status();
+        if (build) list->PushBack(v, opts_->list_limits);
+        MaybeProgress();
+      }
+      if (build) *out = Value(std::move(list));
+      return Status::OK();
+    }
     return src_.Corrupt("unknown value type " + std::to_string(type));
+  }
+
+  // A hash of `n` pairs; with `ttl`, each pair has a deadline (+1, 0 none).
+  // Fields already past their deadline are dropped; a hash left empty is a
+  // key already gone (stats count it as expired).
+  Status ReadHash(uint64_t n, bool ttl, Value* out) {
+    const bool build = db_ != nullptr;
+    std::unique_ptr<Hash> h;
+    if (build) h = std::make_unique<Hash>();
+    for (uint64_t i = 0; i < n; i++) {
+      std::string_view f, v;
+      if (!src_.String(&f)) return src_.status();
+      std::string field(f);  // the next read may move the buffer
+      if (!src_.String(&v)) return src_.status();
+      uint64_t deadline = 0;
+      std::string value(v);
+      if (ttl && !src_.Varint(&deadline)) return src_.status();
+      if (build) {
+        if (!h->Set(field, value, opts_->hash_limits)) {
+          return src_.Corrupt("duplicate hash field");
+        }
+        const int64_t ms = static_cast<int64_t>(deadline) - 1;
+        if (ms >= 0 && ms <= opts_->now_ms) {
+          h->Delete(field);
+        } else if (ms >= 0) {
+          h->SetFieldExpire(field, ms);
+        }
+      }
+      MaybeProgress();
+    }
+    if (build) *out = Value(std::move(h));
+    return Status::OK();
   }
 
   // A leaderboard (format::kTypeBoard): members come with their stamps.

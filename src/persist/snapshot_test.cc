@@ -77,6 +77,40 @@ TEST(SnapshotTest, ExpiredKeysAreNotResurrected) {
   EXPECT_EQ(dst.ptrs[0]->Peek("never")->expire_ms, -1);
 }
 
+TEST(SnapshotTest, ExpiredHashFieldsAreNotResurrected) {
+  FaultEnv env;
+  Dbs src(1);
+  Database& db = *src.ptrs[0];
+  auto h = std::make_unique<Hash>();
+  h->Set("soon", "1", HashLimits{});
+  h->Set("later", "2", HashLimits{});
+  h->Set("never", "3", HashLimits{});
+  h->SetFieldExpire("soon", WallMs() + 200);
+  h->SetFieldExpire("later", WallMs() + 3600000);
+  db.Insert("h", Value(std::move(h)));
+  auto all = std::make_unique<Hash>();
+  all->Set("f", "1", HashLimits{});
+  all->SetFieldExpire("f", WallMs() + 200);
+  db.Insert("all", Value(std::move(all)));
+  SnapshotWriteStats ws;
+  ASSERT_TRUE(WriteSnapshot(&env, "dump", "tmp", src.ptrs, &ws).ok());
+  Dbs dst(1);
+  SnapshotLoadOptions o = Options();
+  o.now_ms += 1000;  // loading after "soon" passed
+  SnapshotLoadStats ls;
+  ASSERT_TRUE(LoadSnapshot(&env, "dump", dst.Lookup(), o, &ls).ok());
+  EXPECT_EQ(ls.keys_loaded, 1u);
+  EXPECT_EQ(ls.keys_expired, 1u);
+  EXPECT_EQ(dst.ptrs[0]->Peek("all"), nullptr);
+  const Hash& got = dst.ptrs[0]->Peek("h")->value.hash();
+  EXPECT_EQ(got.size(), 2u);
+  EXPECT_FALSE(got.Contains("soon"));
+  EXPECT_EQ(got.FieldExpire("later"), db.Peek("h")->value.hash().FieldExpire("later"));
+  EXPECT_EQ(got.FieldExpire("never"), -1);
+  // The loaded hash is registered for active field expiry.
+  EXPECT_TRUE(dst.ptrs[0]->has_field_deadlines());
+}
+
 TEST(SnapshotTest, EveryByteFlipAndTruncationIsRejected) {
   FaultEnv env;
   Dbs src(2);

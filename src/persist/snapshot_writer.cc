@@ -110,11 +110,54 @@ Status WriteSet(SnapshotSink& sink, const PlainSet& set) {
   return s;
 }
 
+// Field deadlines are written only for hashes that have some
+// (format::kTypeHashTtl), so plain hashes cost nothing extra.
+Status WriteHash(SnapshotSink& sink, const Hash& h) {
+  std::string& buf = sink.buf();
+  const bool ttl = h.has_field_deadlines();
+  coding::PutVarint64(&buf, h.size());
+  Status s;
+  h.ForEach([&](std::string_view f, std::string_view v) {
+    coding::PutLengthPrefixed(&buf, f);
+    coding::PutLengthPrefixed(&buf, v);
+    if (ttl) coding::PutVarint64(&buf, static_cast<uint64_t>(h.FieldExpire(f) + 1));
+    if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
+Status WriteList(SnapshotSink& sink, const QuickList& l) {
+  std::string& buf = sink.buf();
+  coding::PutVarint64(&buf, l.size());
+  Status s;
+  l.ForEach(0, l.size(), false, [&](std::string_view v) {
+    coding::PutLengthPrefixed(&buf, v);
+    if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
+uint8_t EntryTypeOf(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kString:
+      return format::kTypeString;
+    case ValueType::kZSet:
+      return v.zset().board() ? format::kTypeBoard : format::kTypeZSet;
+    case ValueType::kSet:
+      return format::kTypeSet;
+    case ValueType::kHash:
+      return v.hash().has_field_deadlines() ? format::kTypeHashTtl : format::kTypeHash;
+    case ValueType::kList:
+      return format::kTypeList;
+  }
+  return format::kTypeString;
+}
+
 Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
   std::string& buf = sink.buf();
   buf.push_back(static_cast<char>(format::kOpEntry));
-  const bool board = e.value.type() == ValueType::kZSet && e.value.zset().board();
-  const uint8_t type = board ? uint8_t{format::kTypeBoard} : static_cast<uint8_t>(e.value.type());
+  const uint8_t type = EntryTypeOf(e.value);
+  const bool board = type == format::kTypeBoard;
   buf.push_back(static_cast<char>(type));
   buf.push_back(static_cast<char>(e.expire_ms >= 0 ? format::kFlagHasExpiry : 0));
   if (e.expire_ms >= 0) coding::PutFixed64(&buf, static_cast<uint64_t>(e.expire_ms));
@@ -131,6 +174,12 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       break;
     case ValueType::kSet:
       if (Status s = WriteSet(sink, e.value.set()); !s.ok()) return s;
+      break;
+    case ValueType::kHash:
+      if (Status s = WriteHash(sink, e.value.hash()); !s.ok()) return s;
+      break;
+    case ValueType::kList:
+      if (Status s = WriteList(sink, e.value.list()); !s.ok()) return s;
       break;
   }
   return sink.MaybeFlush();

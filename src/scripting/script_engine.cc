@@ -187,7 +187,7 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if ((spec->arity > 0 && argc != spec->arity) || argc < -spec->arity) {
     return out.Error("ERR Wrong number of args calling Redis command from script");
   }
-  if (spec->flags & (kNoScript | kBlocking)) {
+  if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
   if (spec->flags & kWrite) {

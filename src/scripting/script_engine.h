@@ -7,7 +7,7 @@
 //
 //   unknown command        -> "ERR Unknown Redis command called from script"
 //   wrong arity            -> "ERR Wrong number of args calling Redis command from script"
-//   noscript / blocking    -> "ERR This Redis command is not allowed from script"
+//   noscript               -> "ERR This Redis command is not allowed from script"
 //   write from a read-only -> "ERR Write commands are not allowed from read-only scripts."
 //   script (EVAL_RO, FCALL_RO, #!lua flags=no-writes)
 //

@@ -114,7 +114,9 @@ void Server::ServeReadyKeys() {
           size_t before = c->reply->buffer().size();
           int saved_db = c->db_index;
           c->db_index = c->blocked.db;
+          serving_key_ = key;
           Call(*c, *spec, spec->name, args, false, true);
+          serving_key_ = {};
           c->db_index = saved_db;
           if (c->reply->buffer().size() != before) Unblock(*c);
         }

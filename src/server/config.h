@@ -56,6 +56,10 @@ struct Config {
   int64_t set_max_intset_entries = 512;
   int64_t set_max_listpack_entries = 128;
   int64_t set_max_listpack_value = 64;
+  int64_t hash_max_listpack_entries = 512;
+  int64_t hash_max_listpack_value = 64;
+  int64_t list_max_listpack_size = -2;  // > 0: entries per chunk; -1..-5: 4..64 KB
+  int64_t list_compress_depth = 0;      // accepted; chunks are not compressed
   // Persistence.
   bool appendonly = false;
   std::string appendfilename = "appendonly.aof";

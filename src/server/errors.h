@@ -67,5 +67,14 @@ inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kLongOutOfRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+inline constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
+inline constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
+inline constexpr std::string_view kNaNOrInfinity = "ERR value is NaN or Infinity";
+inline constexpr std::string_view kNoSuchKeyList = "ERR no such key";
+inline constexpr std::string_view kRankZero =
+    "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use "
+    "negative to start from the end of the list";
+inline constexpr std::string_view kCountNegativeLPos = "ERR COUNT can't be negative";
+inline constexpr std::string_view kMaxLenNegative = "ERR MAXLEN can't be negative";
 
 }  // namespace rankd::err

@@ -58,6 +58,13 @@ Server::Server(Config config)
     dbs_.back()->on_new_key = [this](int db, std::string_view key) {
       NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
+    dbs_.back()->on_fields_expired = [this](int db, std::string_view key,
+                                            const std::vector<std::string>& fields) {
+      if (!effect_log_) return;
+      std::vector<std::string_view> args = {"HDEL", key};
+      args.insert(args.end(), fields.begin(), fields.end());
+      effect_log_->Append(db, args);
+    };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();
@@ -79,6 +86,11 @@ void Server::RegisterCommands(std::span<const CommandSpec> table) {
 SortedSetLimits Server::zset_limits() const {
   return {static_cast<size_t>(config_.zset_max_listpack_entries),
           static_cast<size_t>(config_.zset_max_listpack_value)};
+}
+
+HashLimits Server::hash_limits() const {
+  return {static_cast<size_t>(config_.hash_max_listpack_entries),
+          static_cast<size_t>(config_.hash_max_listpack_value)};
 }
 
 PlainSetLimits Server::set_limits() const {
@@ -129,7 +141,10 @@ void Server::Cron() {
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
     // No expiry while clients are paused (Redis: the dataset must not change).
-    if (db->expires_size() > 0 && pause_mode_ == PauseMode::kNone) db->ActiveExpire(budget_us);
+    if (pause_mode_ == PauseMode::kNone) {
+      if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+      if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
+    }
   }
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;

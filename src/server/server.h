@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "base/status.h"
 #include "base/str_hash.h"
+#include "core/hash.h"
 #include "core/plain_set.h"
 #include "core/sorted_set.h"
 #include "db/database.h"
@@ -117,6 +118,8 @@ class Server : public ConnectionHandler {
   ConfigTable& config_table() { return config_table_; }
   SortedSetLimits zset_limits() const;
   PlainSetLimits set_limits() const;
+  HashLimits hash_limits() const;
+  ListLimits list_limits() const { return {config_.list_max_listpack_size}; }
   EventLoop& loop() { return loop_; }
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
@@ -145,6 +148,11 @@ class Server : public ConnectionHandler {
   // REQUIRES: !ctx.no_block and the command has not replied.
   void Block(CommandContext& ctx, std::span<const std::string_view> keys, int64_t timeout_ms,
              int64_t wake_at_ms = 0);
+
+  // While a blocked client's command is retried: the ready key it is being
+  // served for (Redis 7.0 serves a client from the key that was signalled,
+  // not from the first of its keys); empty otherwise.
+  std::string_view serving_key() const { return serving_key_; }
 
   // --- Effects (persistence) ---
   // Installs the log every write effect is appended to (nullptr: none).
@@ -266,6 +274,7 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
+  std::string_view serving_key_;
 };
 
 }  // namespace rankd
