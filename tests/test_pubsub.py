@@ -249,7 +249,6 @@ def test_slow_subscriber_hits_soft_limit(server_factory):
         payload = "y" * 32768
         for _ in range(100):  # 3.2 MB: over the soft limit, no hard limit
             r.publish("slow", payload)
-        assert r.pubsub_numsub("slow") == [(b"slow", 1)]  # over it only just now
         # Still over the soft limit after its seconds: the next write drops it.
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and r.publish("slow", payload) == 1:

@@ -76,12 +76,16 @@ void ServerSection(Server& s, InfoWriter& w) {
 }
 
 void ClientsSection(Server& s, InfoWriter& w) {
-  int64_t blocked = 0;
-  s.ForEachClient([&](Client& c) { blocked += c.blocked.active; });
+  int64_t blocked = 0, tracking = 0;
+  s.ForEachClient([&](Client& c) {
+    blocked += c.blocked.active;
+    tracking += c.tracking.on;
+  });
   w.Section("Clients");
   w.Field("connected_clients", static_cast<int64_t>(s.net().size()));
   w.Field("maxclients", s.config().maxclients);
   w.Field("blocked_clients", blocked);
+  w.Field("tracking_clients", tracking);
 }
 
 void MemorySection(Server& s, InfoWriter& w) {
@@ -119,6 +123,12 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("evicted_keys", 0);
   w.Field("keyspace_hits", static_cast<int64_t>(st.keyspace_hits));
   w.Field("keyspace_misses", static_cast<int64_t>(st.keyspace_misses));
+  w.Field("pubsub_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kChannel)));
+  w.Field("pubsub_patterns", static_cast<int64_t>(s.pubsub().NumPatterns()));
+  w.Field("pubsubshard_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kShard)));
+  w.Field("tracking_total_keys", static_cast<int64_t>(s.tracking().table_keys()));
+  w.Field("tracking_total_items", static_cast<int64_t>(s.tracking().table_items()));
+  w.Field("tracking_total_prefixes", static_cast<int64_t>(s.tracking().prefixes()));
 }
 
 void ReplicationSection(InfoWriter& w) {

@@ -1,7 +1,8 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Client: the server's per-connection state: selected database, name,
-// authentication, MULTI queue, WATCHed keys and blocking state. A Client
+// authentication, MULTI queue, WATCHed keys, blocking state, pub/sub
+// subscriptions, MONITOR, CLIENT PAUSE / REPLY / TRACKING state. A Client
 // without a connection serves scripts (its replies are captured).
 
 #pragma once

@@ -3,9 +3,10 @@
 #include "server/pubsub.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 
 #include "base/glob.h"
-#include "base/numbers.h"
 #include "server/client.h"
 
 namespace rankd {
@@ -15,12 +16,20 @@ constexpr std::string_view kSubscribeName[3] = {"subscribe", "psubscribe", "ssub
 constexpr std::string_view kUnsubscribeName[3] = {"unsubscribe", "punsubscribe",
                                                   "sunsubscribe"};
 
+// "$<len>\r\n<s>\r\n", built with one append: it runs for every PUBLISH.
 void AppendBulk(std::string* out, std::string_view s) {
-  out->push_back('$');
-  AppendInt64(out, static_cast<int64_t>(s.size()));
-  out->append("\r\n");
-  out->append(s);
-  out->append("\r\n");
+  char head[24];
+  head[0] = '$';
+  char* end = std::to_chars(head + 1, head + sizeof(head) - 2, s.size()).ptr;
+  *end++ = '\r';
+  *end++ = '\n';
+  const size_t head_len = static_cast<size_t>(end - head);
+  const size_t at = out->size();
+  out->resize(at + head_len + s.size() + 2);
+  char* p = out->data() + at;
+  memcpy(p, head, head_len);
+  memcpy(p + head_len, s.data(), s.size());
+  memcpy(p + head_len + s.size(), "\r\n", 2);
 }
 
 // Writes one pre-encoded frame (whose first byte is '*') to `c`, as a push
@@ -90,8 +99,7 @@ int64_t PubSub::Publish(Kind kind, std::string_view channel, std::string_view me
   int64_t receivers = 0;
   auto it = subs_[kind].find(channel);
   if (it != subs_[kind].end()) {
-    frame_.assign("*3\r\n");
-    AppendBulk(&frame_, kind == kShard ? "smessage" : "message");
+    frame_.assign(kind == kShard ? "*3\r\n$8\r\nsmessage\r\n" : "*3\r\n$7\r\nmessage\r\n");
     AppendBulk(&frame_, channel);
     AppendBulk(&frame_, message);
     // A delivery may drop a slow subscriber: Kill defers its OnClose (and
@@ -102,8 +110,7 @@ int64_t PubSub::Publish(Kind kind, std::string_view channel, std::string_view me
   if (kind != kChannel) return receivers;
   for (auto& [pattern, clients] : subs_[kPattern]) {
     if (!GlobMatch(pattern, channel)) continue;
-    frame_.assign("*4\r\n");
-    AppendBulk(&frame_, "pmessage");
+    frame_.assign("*4\r\n$8\r\npmessage\r\n");
     AppendBulk(&frame_, pattern);
     AppendBulk(&frame_, channel);
     AppendBulk(&frame_, message);

@@ -66,6 +66,8 @@ class PubSub {
   size_t NumSubscribers(Kind kind, std::string_view name) const;
   // PUBSUB NUMPAT: distinct patterns with at least one subscriber.
   size_t NumPatterns() const { return subs_[kPattern].size(); }
+  // Names of `kind` with at least one subscriber (INFO pubsub_channels, ...).
+  size_t NumNames(Kind kind) const { return subs_[kind].size(); }
 
  private:
   using SubscriberMap =

@@ -2,8 +2,15 @@
 //
 // Server: the command layer. It receives commands from the network
 // (ConnectionHandler), looks them up in the command registry, applies the
-// rules every command shares (arity, AUTH, MULTI queueing, WATCH, blocking,
-// stats, slowlog) and runs the handler against the selected Database.
+// rules every command shares (arity, AUTH, the RESP2 subscribed context,
+// MONITOR clients, CLIENT PAUSE, MULTI queueing, WATCH, blocking, stats,
+// slowlog, MONITOR feeds, CLIENT REPLY) and runs the handler against the
+// selected Database.
+//
+// It also owns the hub every write reports to (server/notify.h): keyspace
+// events go out through PubSub (server/pubsub.h), and the databases'
+// "key changed" and flush signals feed client-side caching
+// (server/tracking.h).
 //
 // One Server runs on one event-loop thread and owns every database; future
 // shards will each own a Server-like executor for their hash slots, with the

@@ -96,6 +96,7 @@ void Tracking::RememberKeys(Client& c, const CommandSpec& spec,
 }
 
 void Tracking::KeyChanged(std::string_view key, const Client* cause) {
+  if (table_.empty() && prefixes_.empty()) return;  // the common case: nobody tracks
   const uint64_t cause_id = cause ? cause->id : 0;
   for (auto& [prefix, p] : prefixes_) {
     if (key.substr(0, prefix.size()) == prefix) p.pending.emplace_back(key, cause_id);

@@ -87,6 +87,12 @@ class Tracking {
 
   // CLIENT TRACKINGINFO / INFO.
   size_t table_keys() const { return table_.size(); }
+  size_t table_items() const {
+    size_t n = 0;
+    for (const auto& [key, ids] : table_) n += ids.size();
+    return n;
+  }
+  size_t prefixes() const { return prefixes_.size(); }
 
  private:
   struct Prefix {
