@@ -63,33 +63,31 @@ std::string DescribeClient(Server& server, Client& c) {
   return s;
 }
 
+// CLIENT LIST | CLIENT LIST TYPE type | CLIENT LIST ID id [id ...], as
+// Redis 7.0 parses it: the ID form lists clients in argument order (a
+// repeated or unknown id is repeated or skipped), any integer is accepted.
 void ClientList(CommandContext& ctx) {
-  std::vector<uint64_t> ids;
-  bool filter_ids = false;
-  for (size_t i = 2; i < ctx.argc(); i++) {
-    if (EqualsIgnoreCase(ctx.arg(i), "TYPE") && i + 1 < ctx.argc()) {
-      std::string_view type = ctx.arg(++i);
-      if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
-          !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "pubsub")) {
-        return ctx.reply.Error("ERR Unknown client type '" + std::string(type) + "'");
-      }
-      if (!EqualsIgnoreCase(type, "normal")) return ctx.reply.Verbatim("");
-    } else if (EqualsIgnoreCase(ctx.arg(i), "ID") && i + 1 < ctx.argc()) {
-      filter_ids = true;
-      for (i++; i < ctx.argc(); i++) {
-        int64_t id;
-        if (!ParseInt64(ctx.arg(i), &id) || id <= 0) {
-          return ctx.reply.Error("ERR Invalid client ID");
-        }
-        ids.push_back(static_cast<uint64_t>(id));
-      }
-    } else {
-      return ctx.reply.Error(err::kSyntax);
-    }
-  }
   std::string out;
+  if (ctx.argc() == 4 && EqualsIgnoreCase(ctx.arg(2), "TYPE")) {
+    std::string_view type = ctx.arg(3);
+    if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
+        !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "slave") &&
+        !EqualsIgnoreCase(type, "pubsub")) {
+      return ctx.reply.Error("ERR Unknown client type '" + std::string(type) + "'");
+    }
+    if (!EqualsIgnoreCase(type, "normal")) return ctx.reply.Verbatim("");
+  } else if (ctx.argc() > 3 && EqualsIgnoreCase(ctx.arg(2), "ID")) {
+    for (size_t i = 3; i < ctx.argc(); i++) {
+      int64_t id;
+      if (!ParseInt64(ctx.arg(i), &id)) return ctx.reply.Error("ERR Invalid client ID");
+      Client* c = id > 0 ? ctx.server.FindClient(static_cast<uint64_t>(id)) : nullptr;
+      if (c) out += DescribeClient(ctx.server, *c) + "\n";
+    }
+    return ctx.reply.Verbatim(out);
+  } else if (ctx.argc() != 2) {
+    return ctx.reply.Error(err::kSyntax);
+  }
   ctx.server.ForEachClient([&](Client& c) {
-    if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
     out += DescribeClient(ctx.server, c);
     out += '\n';
   });

@@ -119,6 +119,8 @@ void Hello(CommandContext& ctx) {
 void Select(CommandContext& ctx) {
   int64_t index;
   if (!ParseInt64(ctx.arg(1), &index)) return ctx.reply.Error(err::kNotInteger);
+  // Redis reads the index as a C int first (getIntFromObjectOrReply).
+  if (index < INT32_MIN || index > INT32_MAX) return ctx.reply.Error(err::kIntOutOfRange);
   if (index < 0 || index >= ctx.server.db_count()) {
     return ctx.reply.Error(err::kDbIndexOutOfRange);
   }

@@ -236,23 +236,29 @@ FunctionLibraries::FunctionLibraries(ScriptHost* host)
 std::string FunctionLibraries::Load(std::string_view code, bool replace, std::string* name) {
   if (code.substr(0, 2) != "#!") return "ERR Missing library metadata";
   size_t eol = code.find('\n');
-  std::string_view shebang = code.substr(2, eol == std::string_view::npos ? code.size() - 2 : eol - 2);
-  std::vector<std::string_view> parts = SplitSpaces(shebang);
-  if (parts.empty() || parts[0] != "lua") {
-    return "ERR Engine '" + std::string(parts.empty() ? "" : parts[0]) + "' not found";
-  }
+  if (eol == std::string_view::npos) return "ERR Invalid library metadata";
+  // parts[0] is "#!<engine>": the line starts with "#!".
+  std::vector<std::string_view> parts = SplitSpaces(code.substr(0, eol));
+  // Redis 7.0's order: metadata, then engine, then the name's characters.
   name->clear();
+  bool named = false;
   for (size_t i = 1; i < parts.size(); i++) {
-    if (parts[i].substr(0, 5) != "name=") return "ERR Invalid metadata value given: " + std::string(parts[i]);
+    if (parts[i].size() < 5 || !EqualsIgnoreCase(parts[i].substr(0, 5), "name=")) {
+      return "ERR Invalid metadata value given: " + std::string(parts[i]);
+    }
+    if (named) return "ERR Invalid metadata value, name argument was given multiple times";
+    named = true;
     *name = std::string(parts[i].substr(5));
   }
-  if (name->empty()) return "ERR Library name was not given";
+  if (!named) return "ERR Library name was not given";
+  std::string_view engine = parts[0].substr(2);
+  if (engine != "lua") return "ERR Engine '" + std::string(engine) + "' not found";
   if (!ValidName(*name)) return "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
   if (!replace && libraries_.count(*name)) return "ERR Library '" + *name + "' already exists";
 
   lua_State* L = sandbox_.state();
   std::string error;
-  std::string_view body = eol == std::string_view::npos ? "" : code.substr(eol);
+  std::string_view body = code.substr(eol);
   if (!sandbox_.Compile(body, &error)) return "ERR Error compiling function: " + error;
   // Run the chunk in the proxy environment, with the load API visible.
   lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);

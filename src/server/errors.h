@@ -64,6 +64,8 @@ inline constexpr std::string_view kNumKeysOverArgs =
     "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
+inline constexpr std::string_view kIntOutOfRange =
+    "ERR value is out of range, value must between -2147483648 and 2147483647";
 inline constexpr std::string_view kLongOutOfRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
 

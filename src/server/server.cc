@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "server/errors.h"
+#include "server/redis_commands.h"
 
 namespace rankd {
 namespace {
@@ -27,6 +28,12 @@ std::string UnknownCommandError(std::span<const std::string_view> args) {
   }
   return "ERR unknown command '" + std::string(args[0].substr(0, 128)) +
          "', with args beginning with: " + list;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s.substr(0, 64));
+  for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+  return out;
 }
 
 }  // namespace
@@ -197,18 +204,27 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
   return spec;
 }
 
+bool Server::KnownToRedis(std::span<const std::string_view> args) const {
+  // Redis finds the command (MONITOR, CLIENT PAUSE) and then asks for AUTH.
+  const CommandSpec* spec = FindCommand(args[0]);
+  if (!spec) return IsRedis70Command(Lower(args[0]));
+  return args.size() >= 2 && !spec->subcommands.empty() &&
+         IsRedis70Command(Lower(args[0]) + "|" + Lower(args[1]));
+}
+
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (scripts_ && scripts_->RejectWhileBusy(c, args)) return;
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
+  if (!spec && !c.authenticated && KnownToRedis(args)) error = err::kNoAuth;
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
-    if (!c.in_multi) return reply.Error(error);
-    // A rejected command inside MULTI dooms the transaction; a rejected EXEC
-    // ends it at once with the reason (Redis execCommandAbort).
-    c.multi_error = true;
+    // A rejected command inside MULTI dooms the transaction (Redis
+    // flagTransaction); a rejected EXEC, in MULTI or not, discards it and
+    // answers with the reason (Redis execCommandAbort).
+    if (c.in_multi) c.multi_error = true;
     if (EqualsIgnoreCase(args[0], "exec")) {
       std::string_view reason = error;
       if (reason.substr(0, 4) == "ERR ") reason.remove_prefix(4);

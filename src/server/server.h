@@ -184,6 +184,9 @@ class Server : public ConnectionHandler {
 
  private:
   void Dispatch(Client& client, std::span<const std::string_view> args);
+  // Whether Redis 7.0 has the command (or subcommand) rankd could not
+  // resolve: an unauthenticated client then gets NOAUTH, as from Redis.
+  bool KnownToRedis(std::span<const std::string_view> args) const;
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
