@@ -36,3 +36,94 @@ NOAUTH_CASES = [
     ["FOOBAR"], ["GET"], ["PING"], ["HELLO", "3"],
     ["AUTH", "wrong"], ["AUTH", "pw"], ["EXEC", "x"], ["EXEC"], ["GET", "a"],
 ]
+
+# COMMAND GETKEYS / GETKEYSANDFLAGS / INFO / DOCS / LIST / COUNT forms whose replies do not
+# depend on the order of Redis's command table.
+KEYS300 = ["k%d" % i for i in range(300)]
+COMMAND_CASES = [
+    ["COMMAND", "GETKEYS", "EVAL", "x", "9223372036854775807"],
+    ["COMMAND", "GETKEYS", "EVAL", "x", "1", "a"], ["COMMAND", "GETKEYS", "EVAL", "x", "0"],
+    ["COMMAND", "GETKEYS", "EVAL", "x", "-1"], ["COMMAND", "GETKEYS", "EVAL", "x", "2", "a"],
+    ["COMMAND", "GETKEYS", "EVALSHA", "x", "2", "a", "b", "c"],
+    ["COMMAND", "GETKEYS", "EVAL_RO", "x", "2", "a", "b", "c"],
+    ["COMMAND", "GETKEYS", "EVALSHA_RO", "x", "1", "a", "b"],
+    ["COMMAND", "GETKEYS", "FCALL", "f", "2", "a", "b", "c"],
+    ["COMMAND", "GETKEYS", "FCALL_RO", "f", "1", "a", "b", "c"],
+    ["COMMAND", "GETKEYS", "EVAL", "x", "abc", "a"],
+    ["COMMAND", "GETKEYS", "EVAL", "x", "2abc", "a", "b"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2147483647", "a"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "1", "a"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "0", "a"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2", "a"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2", "a", "b", "WEIGHTS", "1", "2"],
+    ["COMMAND", "GETKEYS", "ZINTERSTORE", "d", "2", "a", "b"],
+    ["COMMAND", "GETKEYS", "ZDIFFSTORE", "d", "2", "a", "b"],
+    ["COMMAND", "GETKEYS", "ZUNION", "2", "a", "b", "WITHSCORES"],
+    ["COMMAND", "GETKEYS", "ZINTER", "2", "a", "b"], ["COMMAND", "GETKEYS", "ZDIFF", "3", "a", "b", "c"],
+    ["COMMAND", "GETKEYS", "ZINTERCARD", "2", "a", "b", "LIMIT", "1"],
+    ["COMMAND", "GETKEYS", "ZINTERCARD", "0", "a"],
+    ["COMMAND", "GETKEYS", "ZMPOP", "2", "a", "b", "MIN", "COUNT", "2"],
+    ["COMMAND", "GETKEYS", "ZMPOP", "3", "a", "b", "MIN"],
+    ["COMMAND", "GETKEYS", "BZMPOP", "0", "2", "a", "b", "MIN"],
+    ["COMMAND", "GETKEYS", "BZMPOP", "0", "x", "a", "b", "MIN"],
+    ["COMMAND", "GETKEYS", "SINTERCARD", "2", "a", "b"],
+    ["COMMAND", "GETKEYS", "SINTERCARD", "3", "a", "b"],
+    ["COMMAND", "GETKEYS", "MSET", "a", "1", "b", "2"], ["COMMAND", "GETKEYS", "MSET", "a", "1", "b"],
+    ["COMMAND", "GETKEYS", "MGET"] + KEYS300, ["COMMAND", "GETKEYS", "DEL"] + KEYS300,
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "300"] + KEYS300,
+    ["COMMAND", "GETKEYS", "EVAL", "x", "300"] + KEYS300 + ["arg"],
+    ["COMMAND", "GETKEYSANDFLAGS", "MSET"] + [x for k in KEYS300 for x in (k, "v")],
+    ["COMMAND", "GETKEYS", "BZPOPMIN", "a", "b", "0"],
+    ["COMMAND", "GETKEYS", "SET", "a", "b"], ["COMMAND", "GETKEYS", "SET", "a", "b", "GET"],
+    ["COMMAND", "GETKEYSANDFLAGS", "SET", "a", "b", "get"],
+    ["COMMAND", "GETKEYSANDFLAGS", "SET", "a", "b", "EX", "10"],
+    ["COMMAND", "GETKEYSANDFLAGS", "ZUNIONSTORE", "d", "2", "a", "b"],
+    ["COMMAND", "GETKEYSANDFLAGS", "EVAL", "x", "2", "a", "b"],
+    ["COMMAND", "GETKEYSANDFLAGS", "ZRANGESTORE", "d", "s", "0", "-1"],
+    ["COMMAND", "GETKEYSANDFLAGS", "RENAME", "a", "b"],
+    ["COMMAND", "GETKEYSANDFLAGS", "ZADD", "z", "1", "m"],
+    ["COMMAND", "GETKEYSANDFLAGS", "BZMPOP", "0", "2", "a", "b", "MAX"],
+    ["COMMAND", "GETKEYS", "OBJECT", "ENCODING", "k"], ["COMMAND", "GETKEYS", "OBJECT", "HELP"],
+    ["COMMAND", "GETKEYS", "OBJECT"], ["COMMAND", "GETKEYS", "OBJECT", "FOO", "k"],
+    ["COMMAND", "GETKEYS", "MEMORY", "USAGE", "k", "SAMPLES", "5"],
+    ["COMMAND", "GETKEYS", "CLIENT", "LIST"], ["COMMAND", "GETKEYS", "PING"],
+    ["COMMAND", "GETKEYS", "GET"], ["COMMAND", "GETKEYS", "GET", "a", "b"],
+    ["COMMAND", "GETKEYS", "NOSUCH", "a"], ["COMMAND", "GETKEYS", "client|list"],
+    ["COMMAND", "GETKEYS", "WATCH", "a", "b"], ["COMMAND", "GETKEYS", "COPY", "a", "b", "DB", "1"],
+    ["COMMAND", "GETKEYS", "SMOVE", "a", "b", "m"], ["COMMAND", "GETKEYS", "SUBSTR", "a", "0", "1"],
+    ["COMMAND", "GETKEYS"], ["COMMAND", "GETKEYS", "GET", "a"], ["COMMAND", "GETKEYSANDFLAGS"],
+    ["COMMAND", "GETKEYSANDFLAGS", "GET"], ["COMMAND", "COUNT", "x"],
+    ["COMMAND", "INFO", "nosuch", "get", "client|list", "ZADD", "eval", "bzmpop"],
+    ["COMMAND", "DOCS", "nosuch", "get", "ZADD", "eval", "client|list", "zunionstore"],
+    ["COMMAND", "LIST", "FILTERBY"], ["COMMAND", "LIST", "FILTERBY", "foo", "bar"],
+    ["COMMAND", "LIST", "FILTERBY", "PATTERN"], ["COMMAND", "LIST", "FILTERBY", "MODULE", "foo"],
+    ["COMMAND", "LIST", "x"], ["COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch"],
+    ["COMMAND", "LIST", "FILTERBY", "PATTERN", "zadd"],
+    ["COMMAND", "LIST", "FILTERBY", "PATTERN", "client|l*"],
+    ["COMMAND", "LIST", "FILTERBY", "pattern", "ZRANGEBYSCORE"],
+    ["COMMAND", "HELP"], ["COMMAND", "HELP", "x"], ["COMMAND", "FOO"],
+]
+
+family("introspect", ("COMMAND", "COUNT"), "COMMAND GETKEYS / GETKEYSANDFLAGS")
+
+MOVABLE = {  # command: (args before numkeys, args after the keys)
+    "EVAL": (["return 1"], ["a1"]), "EVALSHA": (["x" * 40], []), "EVAL_RO": (["s"], []),
+    "EVALSHA_RO": (["s"], []), "FCALL": (["f"], ["a"]), "FCALL_RO": (["f"], []),
+    "ZUNIONSTORE": (["d"], ["AGGREGATE", "MAX"]), "ZINTERSTORE": (["d"], []),
+    "ZDIFFSTORE": (["d"], []), "ZUNION": ([], ["WITHSCORES"]), "ZINTER": ([], []),
+    "ZDIFF": ([], []), "ZINTERCARD": ([], ["LIMIT", "3"]), "ZMPOP": ([], ["MIN"]),
+    "BZMPOP": (["0"], ["MAX", "COUNT", "2"]), "SINTERCARD": ([], []),
+}
+
+
+@generator("introspect", "COMMAND GETKEYS", weight=3)
+def _getkeys(g):
+    name = g.choice(sorted(MOVABLE))
+    before, after = MOVABLE[name]
+    nkeys = g.randint(0, 5)
+    numkeys = g.choice([str(nkeys)] * 4 + [str(nkeys + 1), str(nkeys - 1), "abc", "-1",
+                                           "2147483648", "9223372036854775807", ""])
+    keys = ["key%d" % i for i in range(nkeys)]
+    args = [name] + before + [numkeys] + keys + (after if g.chance(0.7) else [])
+    sub = "GETKEYSANDFLAGS" if g.chance(0.3) else "GETKEYS"
+    return Cmd("COMMAND", sub, *args, check="COMMAND " + sub)

@@ -237,12 +237,13 @@ void Reset(CommandContext& ctx) {
 
 // Subcommands, with Redis 7.0's arities; the container's handler serves them.
 constexpr uint32_t kClientFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr uint32_t kClientSelfFlags = kNoScript | kLoading | kStale;  // about oneself
 constexpr CommandSpec kClientSubcommands[] = {
-    {"id", 2, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"getname", 2, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"setname", 3, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"id", 2, kClientSelfFlags, 0, 0, 0, &ClientCmd},
+    {"getname", 2, kClientSelfFlags, 0, 0, 0, &ClientCmd},
+    {"setname", 3, kClientSelfFlags, 0, 0, 0, &ClientCmd},
     {"list", -2, kClientFlags, 0, 0, 0, &ClientCmd},
-    {"info", 2, kClientFlags, 0, 0, 0, &ClientCmd},
+    {"info", 2, kClientSelfFlags, 0, 0, 0, &ClientCmd},
     {"kill", -3, kClientFlags, 0, 0, 0, &ClientCmd},
     {"no-evict", 3, kClientFlags, 0, 0, 0, &ClientCmd},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ClientCmd},
@@ -261,24 +262,25 @@ constexpr CommandSpec kCommandSubcommands[] = {
     {"info", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"docs", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"list", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
-    {"getkeys", -3, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeys", -4, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeysandflags", -4, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"help", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
 };
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
 constexpr CommandSpec kServerCommands[] = {
     // name       arity flags                                  first last step handler
-    {"ping", -1, kFast | kStale, 0, 0, 0, &Ping},
-    {"echo", 2, kFast, 0, 0, 0, &Echo},
-    {"quit", -1, kNoAuth | kFast | kNoScript, 0, 0, 0, &Quit},
-    {"auth", -2, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Auth},
-    {"hello", -1, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Hello},
+    {"ping", -1, kFast, 0, 0, 0, &Ping},
+    {"echo", 2, kFast | kLoading | kStale, 0, 0, 0, &Echo},
+    {"quit", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Quit},
+    {"auth", -2, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Auth},
+    {"hello", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Hello},
     {"select", 2, kFast | kLoading | kStale, 0, 0, 0, &Select},
     {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
-    {"debug", -2, kAdmin | kNoScript, 0, 0, 0, &Debug},
+    {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Debug},
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
-    {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
+    {"reset", 1, kNoAuth | kNoScript | kFast | kLoading | kStale, 0, 0, 0, &Reset},
     {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
     {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},
