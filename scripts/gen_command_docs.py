@@ -50,7 +50,8 @@ FILES = [  # file suffix, function name, Redis groups, which names (files stay <
     ("zset", "ZSetCommandDocs", ["sorted-set"], lambda n: n < "zrange"),
     ("zset_range", "ZSetRangeCommandDocs", ["sorted-set"], lambda n: n >= "zrange"),
     ("set", "SetCommandDocs", ["set"], ALL),
-    ("server", "ServerCommandDocs", ["server"], ALL),
+    ("server", "ServerCommandDocs", ["server"], lambda n: n < "latency"),
+    ("server_admin", "ServerAdminCommandDocs", ["server"], lambda n: n >= "latency"),
     ("connection", "ConnectionCommandDocs", ["connection", "transactions"], ALL),
     ("scripting", "ScriptingCommandDocs", ["scripting"], ALL),
 ]

@@ -125,3 +125,142 @@ def test_command_fixed_cases(server, redis_ref, proto):
 def test_getkeys_sequences(server, redis_ref, seed, proto):
     Runner(server, redis_ref, ["introspect"], Pools(k=["a"]), seed=seed, proto=proto,
            length=200, label="introspect").run()
+
+
+# ---------------------------------------------------------------------------
+# INFO, LATENCY, CLIENT LIST fields: field names (and counts that do not depend on
+# timing) as redis-server 7.0's, after the same commands on fresh servers.
+
+INFO_WORKLOAD = [("SET", "k", "v"), ("GET", "k"), ("INCR", "k"), ("ZADD", "z", "1", "m"),
+                 ("FOO",), ("GET",), ("SELECT", "99"), ("ZADD", "k", "1", "m"),
+                 ("CLIENT", "ID"), ("CONFIG", "GET", "hz")]
+RANKD_ONLY_INFO_FIELDS = {"rankd_version"}
+UNORDERED_SECTIONS = {"Commandstats", "Latencystats", "Errorstats"}
+
+
+def _info(conn, *args):
+    text = bytes(conn.execute("INFO", *args)).decode()
+    sections, order = {}, []
+    for line in text.split("\r\n"):
+        if line.startswith("# "):
+            order.append(line[2:])
+            sections[line[2:]] = []
+        elif ":" in line:
+            name, value = line.split(":", 1)
+            sections[order[-1]].append((name, value))
+    return order, sections
+
+
+@pytest.fixture
+def fresh_pair(server_factory):
+    target = server_factory()
+    ref = reference_redis().start()
+    a, b = RespClient(target.host, target.port), RespClient(ref.host, ref.port)
+    for cmd in INFO_WORKLOAD:
+        assert type(a.execute(*cmd)) is type(b.execute(*cmd)), cmd
+    yield a, b
+    a.close()
+    b.close()
+    ref.stop()
+
+
+@pytest.mark.parametrize("args", [(), ("default",), ("all",), ("everything",),
+                                  ("server", "clients"), ("SERVER",), ("commandstats",),
+                                  ("errorstats", "stats"), ("cluster", "keyspace"),
+                                  ("modules",), ("nosuch",), ("latencystats",),
+                                  ("replication", "cpu", "memory", "persistence")])
+def test_info_sections_and_fields_match_redis(fresh_pair, args):
+    a, b = fresh_pair
+    order_a, secs_a = _info(a, *args)
+    order_b, secs_b = _info(b, *args)
+    assert order_a == order_b
+    for name in order_b:
+        fa = [f for f, _ in secs_a[name] if f not in RANKD_ONLY_INFO_FIELDS]
+        fb = [f for f, _ in secs_b[name]]
+        if name in UNORDERED_SECTIONS:
+            fa, fb = sorted(fa), sorted(fb)
+        assert fa == fb, "INFO section %s" % name
+
+
+def test_info_values_that_do_not_depend_on_timing(fresh_pair):
+    a, b = fresh_pair
+    _, sa = _info(a, "everything")
+    _, sb = _info(b, "everything")
+    va = {f: v for s in sa.values() for f, v in s}
+    vb = {f: v for s in sb.values() for f, v in s}
+    for field in ("role", "connected_slaves", "cluster_enabled", "redis_version",
+                  "redis_git_sha1", "redis_git_dirty", "redis_mode", "master_repl_offset",
+                  "errorstat_ERR", "errorstat_WRONGTYPE", "total_error_replies",
+                  "number_of_cached_scripts", "db0", "connected_clients", "loading"):
+        assert va[field] == vb[field], field
+    assert len(va["master_replid"]) == 40 and len(va["run_id"]) == 40
+    # calls, rejected_calls (arity) and failed_calls (error replies) per command.
+    for field in vb:
+        if field.startswith("cmdstat_"):
+            sa_, sb_ = (dict(p.split("=") for p in v[field].split(",")) for v in (va, vb))
+            for k in ("calls", "rejected_calls", "failed_calls"):
+                assert sa_[k] == sb_[k], (field, k)
+    assert va["latency_percentiles_usec_get"].startswith("p50=")
+
+
+LATENCY_CASES = [
+    ["LATENCY", "LATEST"], ["LATENCY", "HISTORY", "command"], ["LATENCY", "GRAPH", "command"],
+    ["LATENCY", "RESET"], ["LATENCY", "RESET", "a", "b"], ["LATENCY", "DOCTOR"],
+    ["LATENCY", "HELP"], ["LATENCY", "FOO"], ["LATENCY"], ["LATENCY", "HISTORY"],
+    ["LATENCY", "LATEST", "x"], ["LATENCY", "HISTOGRAM", "nosuch"],
+    ["CONFIG", "SET", "latency-monitor-threshold", "abc"],
+    ["CONFIG", "SET", "latency-tracking", "maybe"],
+    ["CONFIG", "GET", "latency-monitor-threshold"], ["CONFIG", "GET", "latency-tracking"],
+    ["CONFIG", "GET", "latency-tracking-info-percentiles"],
+]
+
+
+@pytest.mark.parametrize("proto", [2, 3])
+def test_latency_fixed_cases(server, redis_ref, proto):
+    run_commands(server, redis_ref, LATENCY_CASES, proto=proto, label="latency")
+
+
+def test_latency_spikes_and_histograms(fresh_pair):
+    from differential import skeleton
+    a, b = fresh_pair
+    for c in (a, b):
+        assert c.execute("CONFIG", "SET", "latency-monitor-threshold", "1") == b"OK"
+        assert c.execute("DEBUG", "SLEEP", "0.02") == b"OK"
+    for cmd in (("LATENCY", "LATEST"), ("LATENCY", "HISTORY", "command"),
+                ("LATENCY", "HISTOGRAM", "get", "set"), ("LATENCY", "HISTOGRAM", "client")):
+        ra, rb = a.execute(*cmd), b.execute(*cmd)
+        if cmd[1] != "HISTOGRAM":
+            assert skeleton(ra) == skeleton(rb), cmd
+        else:
+            assert sorted(ra[0::2]) == sorted(rb[0::2]), cmd
+    latest = a.execute("LATENCY", "LATEST")
+    assert latest[0][0] == b"command" and latest[0][2] >= 20 and latest[0][3] >= 20
+    graph = bytes(a.execute("LATENCY", "GRAPH", "command")).decode()
+    assert graph.startswith("command - high ") and "(all time high " in graph
+    doctor = bytes(a.execute("LATENCY", "DOCTOR")).decode()
+    assert doctor.startswith("Dave, I have observed latency spikes")
+    assert "1. command: 1 latency spikes" in doctor
+    assert a.execute("LATENCY", "RESET", "command", "x") == b.execute("LATENCY", "RESET", "command", "x") == 1
+    hist = a.execute("LATENCY", "HISTOGRAM", "get")
+    assert hist[0] == b"get" and hist[1][1] == 1   # the second GET was rejected (arity)
+
+
+def test_client_buffer_fields(fresh_pair):
+    a, b = fresh_pair
+
+    def fields(c, *cmd):
+        line = bytes(c.execute(*cmd)).decode().strip().split("\n")[0]
+        return dict(kv.split("=", 1) for kv in line.split(" "))
+    fa, fb = fields(a, "CLIENT", "INFO"), fields(b, "CLIENT", "INFO")
+    assert list(fa) == list(fb)
+    for f in ("argv-mem", "multi", "obl", "oll", "omem", "qbuf", "cmd", "flags"):
+        assert fa[f] == fb[f], f
+    assert int(fa["qbuf-free"]) > 0 and int(fa["tot-mem"]) > int(fa["qbuf-free"])
+    ida = a.execute("CLIENT", "ID")
+    a.execute("MULTI")
+    a.execute("SET", "x", "y" * 100)
+    other = RespClient(*a.sock.getpeername()[:2])
+    fa = fields(other, "CLIENT", "LIST", "ID", str(ida))
+    other.close()
+    a.execute("DISCARD")
+    assert fa["multi"] == "1" and int(fa["multi-mem"]) >= 100 and fa["argv-mem"] == "0"

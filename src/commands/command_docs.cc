@@ -149,7 +149,7 @@ const DocIndex& Index() {
   static const DocIndex* index = [] {
     auto* idx = new DocIndex;
     for (auto table : {KeyCommandDocs, StringCommandDocs, ZSetCommandDocs, ZSetRangeCommandDocs,
-                       SetCommandDocs, ServerCommandDocs, ConnectionCommandDocs,
+                       SetCommandDocs, ServerCommandDocs, ServerAdminCommandDocs, ConnectionCommandDocs,
                        ScriptingCommandDocs, LeaderboardCommandDocs}) {
       for (const CommandDoc& doc : table()) {
         idx->by_name[doc.name] = std::make_unique<ParsedDoc>(Parse(doc));

@@ -94,6 +94,7 @@ std::span<const CommandDoc> ZSetCommandDocs();
 std::span<const CommandDoc> ZSetRangeCommandDocs();
 std::span<const CommandDoc> SetCommandDocs();
 std::span<const CommandDoc> ServerCommandDocs();
+std::span<const CommandDoc> ServerAdminCommandDocs();
 std::span<const CommandDoc> ConnectionCommandDocs();
 std::span<const CommandDoc> ScriptingCommandDocs();
 std::span<const CommandDoc> LeaderboardCommandDocs();

@@ -256,6 +256,16 @@ constexpr CommandSpec kConfigSubcommands[] = {
     {"rewrite", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ConfigCmd},
 };
+constexpr uint32_t kLatencyFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kLatencySubcommands[] = {
+    {"latest", 2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"history", 3, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"reset", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"graph", 3, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"doctor", 2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"histogram", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &LatencyCmd},
+};
 constexpr uint32_t kCommandFlags = kLoading | kStale;
 constexpr CommandSpec kCommandSubcommands[] = {
     {"count", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
@@ -285,6 +295,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},
     {"config", -2, kConfigFlags, 0, 0, 0, &ConfigCmd, kConfigSubcommands},
+    {"latency", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd, kLatencySubcommands},
 };
 
 }  // namespace

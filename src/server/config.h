@@ -36,6 +36,7 @@ struct Config {
   OutputBufferLimit obuf_pubsub{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
   // Server.
   std::string dir = ".";
+  std::string config_file;  // absolute path of the file given at start-up, or ""
   int64_t databases = 16;
   std::string loglevel = "notice";
   std::string logfile;
@@ -48,6 +49,11 @@ struct Config {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
+  // Introspection and tooling.
+  int64_t latency_monitor_threshold = 0;  // ms; 0: off
+  bool latency_tracking = true;           // per-command histograms
+  std::vector<std::string> latency_tracking_info_percentiles = {"50", "99", "99.9"};
+  std::string enable_debug_command = "no";  // no | yes | local
   // Data types.
   int64_t zset_max_listpack_entries = 128;
   int64_t zset_max_listpack_value = 64;

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/memory.h"
 #include "server/errors.h"
 #include "server/redis_commands.h"
 
@@ -93,6 +94,7 @@ void Server::ApplyConfig(std::string_view name) {
 
 Status Server::Start() {
   ApplyConfig("");
+  stats_.memory_startup = stats_.memory_peak = AllocatedBytes();
   Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
   if (!s.ok()) return s;
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
@@ -124,6 +126,7 @@ void Server::Cron() {
     stats_.last_sample_commands = stats_.total_commands;
     stats_.last_sample_ms = now;
   }
+  stats_.memory_peak = std::max(stats_.memory_peak, AllocatedBytes());
   ServeReadyKeys();  // expiry may have touched keys
   loop_.AddTimer(period, [this] { Cron(); });
 }
@@ -146,6 +149,7 @@ void Server::OnOpen(Connection* conn) {
   c->id = conn->id();
   c->conn = conn;
   c->reply = conn->reply();
+  c->reply->set_error_counts(&stats_.errors);
   c->created_ms = MonoMs();
   c->authenticated = config_.requirepass.empty();
   conn->set_unauthenticated(!c->authenticated);
@@ -177,7 +181,8 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
 }
 
 const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
-                                   std::string_view* full_name, std::string* error) const {
+                                   std::string_view* full_name, std::string* error,
+                                   const CommandSpec** found) const {
   const CommandSpec* spec = FindCommand(args[0]);
   if (!spec) {
     *error = UnknownCommandError(args);
@@ -196,6 +201,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
     *full_name = subcommand_names_.at(sub);
     spec = sub;
   }
+  if (found) *found = spec;
   if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
       static_cast<int>(args.size()) < -spec->arity) {
     *error = WrongArityError(*full_name);
@@ -217,10 +223,12 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;
-  const CommandSpec* spec = Resolve(args, &full_name, &error);
+  const CommandSpec* found = nullptr;
+  const CommandSpec* spec = Resolve(args, &full_name, &error, &found);
   if (!spec && !c.authenticated && KnownToRedis(args)) error = err::kNoAuth;
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
+    CountRejected(found, full_name);
     // A rejected command inside MULTI dooms the transaction (Redis
     // flagTransaction); a rejected EXEC, in MULTI or not, discards it and
     // answers with the reason (Redis execCommandAbort).
@@ -243,6 +251,13 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
 }
 
+void Server::CountRejected(const CommandSpec* spec, std::string_view full_name) {
+  if (!spec) return;
+  ServerStats::CommandStat& stat = stats_.per_command[spec];
+  if (stat.name.empty()) stat.name.assign(full_name);
+  stat.rejected++;
+}
+
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {
   std::string_view full_name;
   std::string error;
@@ -262,6 +277,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const uint64_t mods_before = modifications_;
   const bool outer_propagated = propagated_;
   propagated_ = false;
+  const size_t reply_start = c.reply->buffer().size();
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   const int64_t duration = CyclesToUs(CycleNow() - start);
@@ -272,8 +288,16 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   propagated_ = outer_propagated;
   stats_.total_commands++;
   ServerStats::CommandStat& stat = stats_.per_command[&spec];
-  if (stat.calls++ == 0) stat.name.assign(full_name);
+  if (stat.calls++ == 0 && stat.name.empty()) stat.name.assign(full_name);
   stat.usec += duration;
+  if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
+    stat.failed++;
+  }
+  if (config_.latency_tracking) stat.latency.Add(duration);
+  if (config_.latency_monitor_threshold > 0 &&
+      duration / 1000 >= config_.latency_monitor_threshold) {
+    latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);
+  }
   if (!(spec.flags & kBlocking) || !c.blocked.active) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),

@@ -31,6 +31,7 @@
 #include "server/client.h"
 #include "server/command.h"
 #include "server/config.h"
+#include "server/latency.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -56,8 +57,16 @@ struct ServerStats {
     std::string name;  // "get", "client|list"
     uint64_t calls = 0;
     uint64_t usec = 0;
+    uint64_t failed = 0;    // calls that replied with an error
+    uint64_t rejected = 0;  // refused before running (arity, AUTH)
+    LatencyHistogram latency;
   };
   absl::flat_hash_map<const CommandSpec*, CommandStat> per_command;
+  // Error replies by code (INFO errorstats, total_error_replies).
+  ErrorCounts errors;
+  // INFO memory: allocator bytes once started, and the highest seen.
+  size_t memory_startup = 0;
+  size_t memory_peak = 0;
 };
 
 // The Lua engine as the server core sees it. The core owns it but does not
@@ -115,6 +124,7 @@ class Server : public ConnectionHandler {
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
   SlowLog& slowlog() { return slowlog_; }
+  LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
 
   // The spec for `name` (any case), or nullptr.
@@ -190,8 +200,13 @@ class Server : public ConnectionHandler {
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
+  // `*found`, when given, is set to the spec even when only its arity is
+  // wrong (rejected_calls).
   const CommandSpec* Resolve(std::span<const std::string_view> args,
-                             std::string_view* full_name, std::string* error) const;
+                             std::string_view* full_name, std::string* error,
+                             const CommandSpec** found = nullptr) const;
+  // Counts a command refused before it ran (INFO commandstats rejected_calls).
+  void CountRejected(const CommandSpec* spec, std::string_view full_name);
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
@@ -212,6 +227,7 @@ class Server : public ConnectionHandler {
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
   SlowLog slowlog_;
+  LatencyMonitor latency_;
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
