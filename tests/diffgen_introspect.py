@@ -127,3 +127,46 @@ def _getkeys(g):
     args = [name] + before + [numkeys] + keys + (after if g.chance(0.7) else [])
     sub = "GETKEYSANDFLAGS" if g.chance(0.3) else "GETKEYS"
     return Cmd("COMMAND", sub, *args, check="COMMAND " + sub)
+
+# DEBUG subcommands test tools use; DIGEST follows Redis's algorithm, so equal datasets
+# give equal digests. Needs an empty server with DEBUG enabled.
+DEBUG_CASES = [
+    ["DEBUG", "DIGEST"], ["ZADD", "z", "0.1", "a", "1.5", "b", "1e20", "c", "-0.0", "d", "3", "e"],
+    ["SADD", "s", "1", "2", "3", "x"], ["SADD", "i", "5", "10", "-3"], ["SET", "str", "hello"],
+    ["SET", "n", "12345"], ["SET", "e", "v", "EX", "100000"],
+    ["ZADD", "big"] + [x for i in range(200) for x in (str(i / 7), "m%d" % i)],
+    ["DEBUG", "DIGEST-VALUE", "z", "s", "i", "str", "n", "e", "big", "nokey"],
+    ["DEBUG", "DIGEST"], ["DEBUG", "DIGEST-VALUE"], ["DEBUG", "OBJECT", "nokey"],
+    ["DEBUG", "ERROR", "FOO bar"], ["DEBUG", "SET-ACTIVE-EXPIRE", "0"],
+    ["DEBUG", "SET-ACTIVE-EXPIRE", "1"], ["DEBUG", "POPULATE", "3"],
+    ["DEBUG", "POPULATE", "2", "p", "3"], ["DEBUG", "POPULATE", "2", "q", "20"],
+    ["DEBUG", "POPULATE", "-1"], ["DEBUG", "POPULATE", "x"],
+    ["MGET", "key:0", "key:2", "p:0", "q:1"], ["DEBUG", "DIGEST"], ["SELECT", "3"],
+    ["SET", "k", "v"], ["DEBUG", "DIGEST"], ["SELECT", "0"],
+    ["DEBUG", "LOG", "hello"], ["DEBUG", "CHANGE-REPL-ID"], ["DEBUG", "FOO"],
+    ["DEBUG", "SLEEP", "0"], ["DEBUG", "SLEEP", "x"], ["DEBUG"],
+    ["MULTI"], ["DEBUG", "DIGEST"], ["EXEC"],
+]
+
+# Config names Redis 7.0 has that rankd accepts without acting on them (Config::Compat),
+# and the introspection knobs. Needs a fresh server (CONFIG SET changes it).
+COMPAT_CONFIGS = [
+    "active-expire-effort", "dynamic-hz", "activerehashing", "enable-module-command",
+    "enable-protected-configs", "lfu-log-factor", "lfu-decay-time", "maxmemory-samples",
+    "maxmemory-eviction-tenacity", "tcp-backlog", "supervised", "always-show-logo",
+    "crash-log-enabled", "crash-memcheck-enabled", "io-threads", "io-threads-do-reads",
+    "jemalloc-bg-thread", "disable-thp", "set-proc-title", "proc-title-template",
+    "syslog-enabled", "syslog-ident", "syslog-facility", "oom-score-adj",
+    "oom-score-adj-values", "ignore-warnings", "latency-monitor-threshold",
+    "latency-tracking", "latency-tracking-info-percentiles",
+]
+CONFIG_CASES = [["CONFIG", "GET", name] for name in COMPAT_CONFIGS] + [
+    ["CONFIG", "SET", "active-expire-effort", "11"], ["CONFIG", "SET", "active-expire-effort", "0"],
+    ["CONFIG", "SET", "active-expire-effort", "5"], ["CONFIG", "SET", "tcp-backlog", "10"],
+    ["CONFIG", "SET", "maxmemory-samples", "65"], ["CONFIG", "SET", "oom-score-adj", "foo"],
+    ["CONFIG", "SET", "oom-score-adj", "yes"], ["CONFIG", "SET", "dynamic-hz", "maybe"],
+    ["CONFIG", "SET", "lfu-decay-time", "-1"], ["CONFIG", "SET", "enable-debug-command", "yes"],
+    ["CONFIG", "SET", "latency-tracking-info-percentiles", "50 99"],
+    ["CONFIG", "GET", "latency-tracking-info-percentiles"],
+    ["CONFIG", "SET", "latency-monitor-threshold", "-1"],
+] + [["CONFIG", "GET", name] for name in COMPAT_CONFIGS]

@@ -264,3 +264,47 @@ def test_client_buffer_fields(fresh_pair):
     other.close()
     a.execute("DISCARD")
     assert fa["multi"] == "1" and int(fa["multi-mem"]) >= 100 and fa["argv-mem"] == "0"
+
+
+# ---------------------------------------------------------------------------
+# DEBUG and enable-debug-command
+
+@pytest.mark.parametrize("proto", [2, 3])
+def test_debug_subcommands(server_factory, proto):
+    target = server_factory()
+    ref = reference_redis().start()
+    try:
+        run_commands(target, ref, gi.DEBUG_CASES, proto=proto, label="debug")
+    finally:
+        ref.stop()
+
+
+@pytest.mark.parametrize("mode", ["no", "local", "yes"])
+def test_enable_debug_command(server_factory, mode):
+    target = server_factory(["--enable-debug-command", mode])
+    ref = reference_redis(["--enable-debug-command", mode]).start()
+    cases = [["DEBUG", "SLEEP", "0"], ["DEBUG"], ["MULTI"], ["DEBUG", "DIGEST"], ["EXEC"],
+             ["CONFIG", "GET", "enable-debug-command"],
+             ["CONFIG", "SET", "enable-debug-command", "yes"]]
+    try:
+        run_commands(target, ref, cases, label="enable-debug-command-" + mode)
+    finally:
+        ref.stop()
+
+
+def test_debug_object_and_active_expire(r):
+    r.zadd("z", {"a": 1})
+    line = r.execute_command("DEBUG", "OBJECT", "z").decode()
+    assert line.startswith("Value at:") and " encoding:listpack " in line
+    assert "serializedlength:" in line and "lru_seconds_idle:" in line
+    assert r.execute_command("DEBUG", "SET-ACTIVE-EXPIRE", "0") == b"OK"
+    assert r.execute_command("DEBUG", "SET-ACTIVE-EXPIRE", "1") == b"OK"
+
+
+def test_compat_config_names(server_factory):
+    target = server_factory()
+    ref = reference_redis().start()
+    try:
+        run_commands(target, ref, gi.CONFIG_CASES, label="config-names")
+    finally:
+        ref.stop()

@@ -135,25 +135,6 @@ void Time(CommandContext& ctx) {
   ctx.reply.Bulk(FormatInt64(us % 1000000));
 }
 
-void Debug(CommandContext& ctx) {
-  if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
-  std::string_view sub = ctx.arg(1);
-  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.argc() == 3) {
-    double secs;
-    if (!ParseDouble(ctx.arg(2), &secs)) return ctx.reply.Error(err::kNotFloat);
-    if (secs > 0) usleep(static_cast<useconds_t>(secs * 1e6));
-    return ctx.reply.Ok();
-  }
-  if (EqualsIgnoreCase(sub, "HELP")) {
-    return ReplyHelp(ctx.reply, "debug",
-                     {"LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
-                      "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
-                      "SLEEP <seconds>", "    Stop the server for <seconds>."});
-  }
-  ctx.reply.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) +
-                  "'. Try DEBUG HELP.");
-}
-
 void Slowlog(CommandContext& ctx) {
   std::string_view sub = ctx.arg(1);
   SlowLog& log = ctx.server.slowlog();
@@ -287,7 +268,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"hello", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Hello},
     {"select", 2, kFast | kLoading | kStale, 0, 0, 0, &Select},
     {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
-    {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Debug},
+    {"debug", -2, kAdmin | kNoScript | kLoading | kStale | kProtected, 0, 0, 0, &DebugCmd},
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast | kLoading | kStale, 0, 0, 0, &Reset},

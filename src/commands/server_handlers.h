@@ -15,6 +15,7 @@ void CommandCmd(CommandContext& ctx);  // command_command.cc
 void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc
 void LatencyCmd(CommandContext& ctx);  // latency_command.cc
+void DebugCmd(CommandContext& ctx);    // debug_command.cc
 
 class Server;
 class InfoWriter;

@@ -45,6 +45,7 @@ enum CommandFlags : uint32_t {
   kStale = 1 << 10,      // allowed on a stale replica
   kMayReplicate = 1 << 11,
   kNoPropagate = 1 << 12,  // never written to the append-only log
+  kProtected = 1 << 13,    // refused unless enable-debug-command allows it (DEBUG)
 };
 
 struct CommandContext;

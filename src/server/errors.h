@@ -49,6 +49,10 @@ inline constexpr std::string_view kNumKeysZero =
 inline constexpr std::string_view kCountNegative = "ERR value is out of range, must be positive";
 inline constexpr std::string_view kMisconf =
     "MISCONF Errors writing to the AOF file: the server cannot persist writes";
+inline constexpr std::string_view kDebugNotAllowed =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+    "you can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
 inline constexpr std::string_view kBusy =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 

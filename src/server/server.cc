@@ -116,7 +116,7 @@ void Server::Cron() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
-    if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+    if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
   }
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
@@ -218,6 +218,15 @@ bool Server::KnownToRedis(std::span<const std::string_view> args) const {
          IsRedis70Command(Lower(args[0]) + "|" + Lower(args[1]));
 }
 
+bool Server::ProtectedAllowed(const Client& c) const {
+  const std::string& mode = config_.enable_debug_command;
+  if (mode == "yes") return true;
+  if (mode != "local" || !c.conn) return false;
+  // Redis islocalClient: a loopback address (rankd has no Unix sockets).
+  std::string_view peer = c.conn->peer();
+  return peer.substr(0, 4) == "127." || peer.substr(0, 6) == "[::1]:";
+}
+
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (scripts_ && scripts_->RejectWhileBusy(c, args)) return;
   ReplyBuilder& reply = *c.reply;
@@ -226,6 +235,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   const CommandSpec* found = nullptr;
   const CommandSpec* spec = Resolve(args, &full_name, &error, &found);
   if (!spec && !c.authenticated && KnownToRedis(args)) error = err::kNoAuth;
+  if (spec && (spec->flags & kProtected) && !ProtectedAllowed(c)) error = err::kDebugNotAllowed;
   if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
     if (error.empty()) error = err::kNoAuth;
     CountRejected(found, full_name);

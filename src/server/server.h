@@ -127,6 +127,9 @@ class Server : public ConnectionHandler {
   LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
 
+  // DEBUG SET-ACTIVE-EXPIRE: whether the cron deletes expired keys nobody reads.
+  void set_active_expire(bool on) { active_expire_ = on; }
+
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
   // Every registered command (COMMAND, COMMAND COUNT).
@@ -197,6 +200,8 @@ class Server : public ConnectionHandler {
   // Whether Redis 7.0 has the command (or subcommand) rankd could not
   // resolve: an unauthenticated client then gets NOAUTH, as from Redis.
   bool KnownToRedis(std::span<const std::string_view> args) const;
+  // Whether enable-debug-command lets `client` run a kProtected command.
+  bool ProtectedAllowed(const Client& client) const;
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
@@ -232,6 +237,7 @@ class Server : public ConnectionHandler {
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
+  bool active_expire_ = true;
   bool propagated_ = false;  // the running command called Propagate
 };
 
