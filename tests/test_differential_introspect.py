@@ -13,24 +13,25 @@ from server_process import reference_redis, target_is_redis
 pytestmark = pytest.mark.differential
 
 
-@pytest.mark.parametrize("proto", [2, 3])
-def test_error_texts(server_factory, proto):
-    target = server_factory()
-    ref = reference_redis().start()
+def run_on_fresh_servers(server_factory, cases, label, proto=2, args=()):
+    """run_commands on a new rankd and a new redis-server, both started with `args`."""
+    target = server_factory(list(args))
+    ref = reference_redis(list(args)).start()
     try:
-        run_commands(target, ref, gi.ERROR_TEXT_CASES, proto=proto, label="error-texts")
+        run_commands(target, ref, cases, proto=proto, label=label)
     finally:
         ref.stop()
+
+
+@pytest.mark.parametrize("proto", [2, 3])
+def test_error_texts(server_factory, proto):
+    run_on_fresh_servers(server_factory, gi.ERROR_TEXT_CASES, "error-texts", proto)
 
 
 @pytest.mark.parametrize("proto", [2, 3])
 def test_before_auth(server_factory, proto):
-    target = server_factory(["--requirepass", "pw"], password="pw")
-    ref = reference_redis(["--requirepass", "pw"]).start()
-    try:
-        run_commands(target, ref, gi.NOAUTH_CASES, proto=proto, label="before-auth")
-    finally:
-        ref.stop()
+    run_on_fresh_servers(server_factory, gi.NOAUTH_CASES, "before-auth", proto,
+                         ["--requirepass", "pw"])
 
 
 # ---------------------------------------------------------------------------
@@ -271,25 +272,16 @@ def test_client_buffer_fields(fresh_pair):
 
 @pytest.mark.parametrize("proto", [2, 3])
 def test_debug_subcommands(server_factory, proto):
-    target = server_factory()
-    ref = reference_redis().start()
-    try:
-        run_commands(target, ref, gi.DEBUG_CASES, proto=proto, label="debug")
-    finally:
-        ref.stop()
+    run_on_fresh_servers(server_factory, gi.DEBUG_CASES, "debug", proto)
 
 
 @pytest.mark.parametrize("mode", ["no", "local", "yes"])
 def test_enable_debug_command(server_factory, mode):
-    target = server_factory(["--enable-debug-command", mode])
-    ref = reference_redis(["--enable-debug-command", mode]).start()
     cases = [["DEBUG", "SLEEP", "0"], ["DEBUG"], ["MULTI"], ["DEBUG", "DIGEST"], ["EXEC"],
              ["CONFIG", "GET", "enable-debug-command"],
              ["CONFIG", "SET", "enable-debug-command", "yes"]]
-    try:
-        run_commands(target, ref, cases, label="enable-debug-command-" + mode)
-    finally:
-        ref.stop()
+    run_on_fresh_servers(server_factory, cases, "enable-debug-command-" + mode,
+                         args=["--enable-debug-command", mode])
 
 
 def test_debug_object_and_active_expire(r):
@@ -302,9 +294,4 @@ def test_debug_object_and_active_expire(r):
 
 
 def test_compat_config_names(server_factory):
-    target = server_factory()
-    ref = reference_redis().start()
-    try:
-        run_commands(target, ref, gi.CONFIG_CASES, label="config-names")
-    finally:
-        ref.stop()
+    run_on_fresh_servers(server_factory, gi.CONFIG_CASES, "config-names")

@@ -98,7 +98,10 @@ void ClientList(CommandContext& ctx) {
       int64_t id;
       if (!ParseInt64(ctx.arg(i), &id)) return ctx.reply.Error("ERR Invalid client ID");
       Client* c = id > 0 ? ctx.server.FindClient(static_cast<uint64_t>(id)) : nullptr;
-      if (c) out += DescribeClient(*c, c == &ctx.client ? ctx.args : std::span<const std::string_view>{}) + "\n";
+      if (!c) continue;
+      std::span<const std::string_view> argv;
+      if (c == &ctx.client) argv = ctx.args;
+      out += DescribeClient(*c, argv) + "\n";
     }
     return ctx.reply.Verbatim(out);
   } else if (ctx.argc() != 2) {

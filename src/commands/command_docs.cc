@@ -18,7 +18,8 @@ std::string Unescape(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); i++) {
     if (s[i] == '%' && i + 2 < s.size()) {
-      out.push_back(static_cast<char>(strtol(std::string(s.substr(i + 1, 2)).c_str(), nullptr, 16)));
+      std::string hex(s.substr(i + 1, 2));
+      out.push_back(static_cast<char>(strtol(hex.c_str(), nullptr, 16)));
       i += 2;
     } else {
       out.push_back(s[i]);
@@ -149,8 +150,8 @@ const DocIndex& Index() {
   static const DocIndex* index = [] {
     auto* idx = new DocIndex;
     for (auto table : {KeyCommandDocs, StringCommandDocs, ZSetCommandDocs, ZSetRangeCommandDocs,
-                       SetCommandDocs, ServerCommandDocs, ServerAdminCommandDocs, ConnectionCommandDocs,
-                       ScriptingCommandDocs, LeaderboardCommandDocs}) {
+                       SetCommandDocs, ServerCommandDocs, ServerAdminCommandDocs,
+                       ConnectionCommandDocs, ScriptingCommandDocs, LeaderboardCommandDocs}) {
       for (const CommandDoc& doc : table()) {
         idx->by_name[doc.name] = std::make_unique<ParsedDoc>(Parse(doc));
       }

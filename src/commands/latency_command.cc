@@ -91,10 +91,9 @@ void Doctor(CommandContext& ctx) {
       double avg = sum / e.samples.size(), dev = 0;
       for (const auto& s : e.samples) dev += std::fabs(s.ms - avg);
       dev /= e.samples.size();
-      double period = e.samples.size() > 1
-                          ? static_cast<double>(e.samples.back().unix_s - e.samples.front().unix_s) /
-                                (e.samples.size() - 1)
-                          : 1.0;
+      const int64_t span = e.samples.back().unix_s - e.samples.front().unix_s;
+      double period = e.samples.size() > 1 ? static_cast<double>(span) / (e.samples.size() - 1)
+                                           : 1.0;
       char line[256];
       snprintf(line, sizeof(line),
                "%d. %s: %zu latency spikes (average %.0fms, mean deviation %.0fms, period %.2f "
