@@ -682,3 +682,21 @@ def run_differential(target, reference, families, pools, seeds, protos=(2, 3), *
             runners.append(Runner(target, reference, families, pools, seed=seed, proto=proto,
                                   **kw).run())
     return runners
+
+
+def run_commands(target, reference, cmds, proto=2, label="fixed"):
+    """Sends a fixed list of commands (argument lists or Cmd) to both servers on fresh
+    connections, in order, and compares each reply under its compare mode. No FLUSHALL
+    and no keyspace comparison: for error texts, introspection and pre-AUTH replies."""
+    runner = Runner(target, reference, [], Pools(), proto=proto, length=0, label=label)
+    runner.a = RespClient(target.host, target.port)
+    runner.b = RespClient(reference.host, reference.port)
+    try:
+        if proto == 3:
+            runner.step(Cmd("HELLO", "3"), compare_replies=False)
+        for runner.index, c in enumerate(cmds):
+            runner.step(c if isinstance(c, Cmd) else Cmd(*c))
+    finally:
+        runner.a.close()
+        runner.b.close()
+    return runner

@@ -22,6 +22,8 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REDIS_SERVER_BIN = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
 # Arguments every redis-server we start gets: no persistence, DEBUG allowed.
 REDIS_BASE_ARGS = ["--save", "", "--appendonly", "no", "--enable-debug-command", "yes"]
+# Arguments every rankd we start gets: DEBUG allowed (off by default, as in Redis 7.0).
+RANKD_BASE_ARGS = ["--enable-debug-command", "yes"]
 
 
 def target_is_redis():
@@ -74,8 +76,7 @@ class ServerProcess:
         if self.config_file:
             args.append(self.config_file)
         args += ["--port", str(self.port), "--bind", self.host, "--dir", self.dir]
-        if self.is_redis:
-            args += REDIS_BASE_ARGS
+        args += REDIS_BASE_ARGS if self.is_redis else RANKD_BASE_ARGS
         args += self.extra_args
         return args
 

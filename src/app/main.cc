@@ -7,6 +7,7 @@
 // `rankd --check-aof [--fix] <path>` checks persistence files instead
 // (persist/check_tool.h).
 
+#include <cstdlib>
 #include <signal.h>
 #include <unistd.h>
 
@@ -67,6 +68,11 @@ int main(int argc, char** argv) {
   Config config;
   ConfigTable table(&config);
   error = ApplyStartupOptions(opts, &table);
+  if (!opts.config_file.empty()) {
+    char* path = realpath(opts.config_file.c_str(), nullptr);
+    config.config_file = path ? path : opts.config_file;
+    free(path);
+  }
   if (!error.empty()) {
     fprintf(stderr, "rankd: %s\n", error.c_str());
     return 1;

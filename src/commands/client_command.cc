@@ -2,6 +2,8 @@
 //
 // CLIENT ID / SETNAME / GETNAME / LIST / INFO / KILL / HELP.
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,9 +16,14 @@
 namespace rankd {
 namespace {
 
-// One CLIENT LIST line in Redis 7.0's field order (fields rankd does not
-// track report Redis's neutral values).
-std::string DescribeClient(Server& server, Client& c) {
+// Redis's fixed reply buffer (PROTO_REPLY_CHUNK_BYTES): replies past it
+// go to a list of blocks. rankd has one growing buffer; CLIENT LIST reports
+// its pending bytes in the same shape (obl, oll, omem).
+constexpr int64_t kReplyChunk = 16 * 1024;
+
+// One CLIENT LIST line in Redis 7.0's field order. `argv` is the command the
+// client is running (the caller's own CLIENT LIST / INFO), else empty.
+std::string DescribeClient(Client& c, std::span<const std::string_view> argv = {}) {
   const int64_t now = MonoMs();
   Connection* conn = c.conn;
   std::string s;
@@ -27,6 +34,16 @@ std::string DescribeClient(Server& server, Client& c) {
     s.append(value);
   };
   auto num = [&](std::string_view name, int64_t v) { field(name, FormatInt64(v)); };
+  int64_t argv_mem = 0, multi_mem = 0;
+  for (std::string_view a : argv) argv_mem += static_cast<int64_t>(a.size());
+  for (const auto& cmd : c.queued) {
+    for (const std::string& a : cmd) multi_mem += static_cast<int64_t>(a.size());
+  }
+  const int64_t qbuf = conn ? static_cast<int64_t>(conn->query_buffer_size()) : 0;
+  const int64_t qcap = conn ? static_cast<int64_t>(conn->query_buffer_capacity()) : 0;
+  const int64_t pending = conn ? static_cast<int64_t>(conn->output_buffer_size()) : 0;
+  const int64_t ocap = conn ? static_cast<int64_t>(conn->output_buffer_capacity()) : 0;
+  const int64_t omem = std::max<int64_t>(0, pending - kReplyChunk);
   num("id", static_cast<int64_t>(c.id));
   field("addr", conn ? conn->peer() : "");
   field("laddr", conn ? conn->local() : "");
@@ -50,22 +67,22 @@ std::string DescribeClient(Server& server, Client& c) {
   num("psub", static_cast<int64_t>(c.subscriptions[1].size()));
   num("ssub", static_cast<int64_t>(c.subscriptions[2].size()));
   num("multi", c.in_multi ? static_cast<int64_t>(c.queued.size()) : -1);
-  num("qbuf", conn ? static_cast<int64_t>(conn->query_buffer_size()) : 0);
-  num("qbuf-free", 0);
-  num("argv-mem", 0);
-  num("multi-mem", 0);
-  num("rbs", 0);
-  num("rbp", 0);
-  num("obl", 0);
-  num("oll", 0);
-  num("omem", conn ? static_cast<int64_t>(conn->output_buffer_size()) : 0);
-  num("tot-mem", 0);
-  field("events", "r");
+  num("qbuf", qbuf);
+  num("qbuf-free", std::max<int64_t>(0, qcap - qbuf));
+  num("argv-mem", argv_mem);
+  num("multi-mem", multi_mem);
+  num("rbs", ocap);
+  num("rbp", pending);
+  num("obl", std::min(pending, kReplyChunk));
+  num("oll", (omem + kReplyChunk - 1) / kReplyChunk);
+  num("omem", omem);
+  num("tot-mem", static_cast<int64_t>(sizeof(Client) + sizeof(Connection)) + qcap + ocap +
+                     argv_mem + multi_mem);
+  field("events", pending > 0 ? "rw" : "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
   field("user", "default");
   num("redir", c.tracking.on ? static_cast<int64_t>(c.tracking.redirect) : -1);
   num("resp", c.resp());
-  (void)server;
   return s;
 }
 
@@ -90,33 +107,33 @@ bool ParseClientType(std::string_view arg, std::string_view* type) {
   return false;
 }
 
+// CLIENT LIST | CLIENT LIST TYPE type | CLIENT LIST ID id [id ...], as
+// Redis 7.0 parses it: the ID form lists clients in argument order (a
+// repeated or unknown id is repeated or skipped), any integer is accepted.
 void ClientList(CommandContext& ctx) {
-  std::vector<uint64_t> ids;
-  bool filter_ids = false;
-  std::string_view type;
-  for (size_t i = 2; i < ctx.argc(); i++) {
-    if (EqualsIgnoreCase(ctx.arg(i), "TYPE") && i + 1 < ctx.argc()) {
-      if (!ParseClientType(ctx.arg(++i), &type)) {
-        return ctx.reply.Error("ERR Unknown client type '" + std::string(ctx.arg(i)) + "'");
-      }
-    } else if (EqualsIgnoreCase(ctx.arg(i), "ID") && i + 1 < ctx.argc()) {
-      filter_ids = true;
-      for (i++; i < ctx.argc(); i++) {
-        int64_t id;
-        if (!ParseInt64(ctx.arg(i), &id) || id <= 0) {
-          return ctx.reply.Error("ERR Invalid client ID");
-        }
-        ids.push_back(static_cast<uint64_t>(id));
-      }
-    } else {
-      return ctx.reply.Error(err::kSyntax);
-    }
-  }
   std::string out;
+  std::string_view type;
+  if (ctx.argc() == 4 && EqualsIgnoreCase(ctx.arg(2), "TYPE")) {
+    if (!ParseClientType(ctx.arg(3), &type)) {
+      return ctx.reply.Error("ERR Unknown client type '" + std::string(ctx.arg(3)) + "'");
+    }
+  } else if (ctx.argc() > 3 && EqualsIgnoreCase(ctx.arg(2), "ID")) {
+    for (size_t i = 3; i < ctx.argc(); i++) {
+      int64_t id;
+      if (!ParseInt64(ctx.arg(i), &id)) return ctx.reply.Error("ERR Invalid client ID");
+      Client* c = id > 0 ? ctx.server.FindClient(static_cast<uint64_t>(id)) : nullptr;
+      if (!c) continue;
+      std::span<const std::string_view> argv;
+      if (c == &ctx.client) argv = ctx.args;
+      out += DescribeClient(*c, argv) + "\n";
+    }
+    return ctx.reply.Verbatim(out);
+  } else if (ctx.argc() != 2) {
+    return ctx.reply.Error(err::kSyntax);
+  }
   ctx.server.ForEachClient([&](Client& c) {
-    if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
     if (!type.empty() && ClientType(c) != type) return;
-    out += DescribeClient(ctx.server, c);
+    out += DescribeClient(c, &c == &ctx.client ? ctx.args : std::span<const std::string_view>());
     out += '\n';
   });
   ctx.reply.Verbatim(out);
@@ -206,7 +223,7 @@ void ClientCmd(CommandContext& ctx) {
   }
   if (EqualsIgnoreCase(sub, "LIST")) return ClientList(ctx);
   if (EqualsIgnoreCase(sub, "INFO") && ctx.argc() == 2) {
-    return ctx.reply.Verbatim(DescribeClient(ctx.server, c) + "\n");
+    return ctx.reply.Verbatim(DescribeClient(c, ctx.args) + "\n");
   }
   if (EqualsIgnoreCase(sub, "KILL") && ctx.argc() >= 3) return ClientKill(ctx);
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {

@@ -1,58 +1,61 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// INFO [section ...]: Redis's sections and field names, so monitoring tools
-// and client libraries that parse INFO keep working.
+// INFO [section ...]: Redis 7.0's sections and field names, in Redis's
+// order, so monitoring tools and client libraries that parse INFO keep
+// working. Fields about features rankd does not have (replicas, forks,
+// modules, cluster) carry the values Redis shows when they are unused.
 
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/memory.h"
 #include "base/numbers.h"
+#include "commands/info_writer.h"
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
+#include "scripting/script_engine.h"
 #include "server/server.h"
+
+extern "C" {
+#include <lua.h>
+}
 
 namespace rankd {
 namespace {
 
-class InfoWriter {
- public:
-  void Section(std::string_view name) {
-    if (!out_.empty()) out_ += "\r\n";
-    out_ += "# ";
-    out_ += name;
-    out_ += "\r\n";
-  }
-  void Field(std::string_view name, std::string_view value) {
-    out_.append(name);
-    out_ += ':';
-    out_.append(value);
-    out_ += "\r\n";
-  }
-  void Field(std::string_view name, int64_t v) { Field(name, FormatInt64(v)); }
-  std::string& text() { return out_; }
+// 40 hex characters, fixed for the life of the process (run_id, replid).
+const std::string& RunId() {
+  static const std::string id = [] {
+    std::random_device rd;
+    std::string s;
+    for (int i = 0; i < 40; i++) s.push_back("0123456789abcdef"[rd() % 16]);
+    return s;
+  }();
+  return id;
+}
 
- private:
-  std::string out_;
-};
-
-std::string HumanBytes(size_t n) {
-  char buf[32];
-  if (n < 1024) {
-    snprintf(buf, sizeof(buf), "%zuB", n);
-  } else if (n < 1024 * 1024) {
-    snprintf(buf, sizeof(buf), "%.2fK", n / 1024.0);
-  } else if (n < 1024ULL * 1024 * 1024) {
-    snprintf(buf, sizeof(buf), "%.2fM", n / (1024.0 * 1024));
-  } else {
-    snprintf(buf, sizeof(buf), "%.2fG", n / (1024.0 * 1024 * 1024));
-  }
+std::string Fixed(double v, int digits = 2) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%.*f", digits, v);
   return buf;
+}
+
+std::string Percent(double part, double whole) {
+  return Fixed(whole > 0 ? part * 100.0 / whole : 0) + "%";
+}
+
+std::string ExecutablePath() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, n) : "rankd";
 }
 
 void ServerSection(Server& s, InfoWriter& w) {
@@ -62,102 +65,279 @@ void ServerSection(Server& s, InfoWriter& w) {
   w.Section("Server");
   w.Field("redis_version", "7.0.15");
   w.Field("rankd_version", "0.1.0");
+  w.Field("redis_git_sha1", "00000000");
+  w.Field("redis_git_dirty", 0);
+  w.Field("redis_build_id", RunId().substr(0, 16));
   w.Field("redis_mode", "standalone");
   w.Field("os", std::string(u.sysname) + " " + u.release + " " + u.machine);
   w.Field("arch_bits", 64);
+  w.Field("monotonic_clock", "POSIX clock_gettime");
   w.Field("multiplexing_api", "epoll");
+  w.Field("atomicvar_api", "c11-builtin");
+  w.Field("gcc_version", std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." +
+                             std::to_string(__GNUC_PATCHLEVEL__));
   w.Field("process_id", getpid());
+  w.Field("process_supervised", "no");
+  w.Field("run_id", RunId());
   w.Field("tcp_port", s.port());
   w.Field("server_time_usec", WallUs());
   w.Field("uptime_in_seconds", uptime);
   w.Field("uptime_in_days", uptime / 86400);
   w.Field("hz", s.config().hz);
-  w.Field("executable", "rankd");
+  w.Field("configured_hz", s.config().hz);
+  w.Field("lru_clock", (WallMs() / 1000) & ((1 << 24) - 1));
+  w.Field("executable", ExecutablePath());
+  w.Field("config_file", s.config().config_file);
+  w.Field("io_threads_active", 0);
 }
 
 void ClientsSection(Server& s, InfoWriter& w) {
-  int64_t blocked = 0, tracking = 0;
+  int64_t blocked = 0, in_timeout = 0, tracking = 0;
+  size_t max_in = 0, max_out = 0;
   s.ForEachClient([&](Client& c) {
     blocked += c.blocked.active;
     tracking += c.tracking.on;
+    in_timeout += c.blocked.active && c.blocked.timer != 0;
+    if (c.conn) {
+      max_in = std::max(max_in, c.conn->query_buffer_size());
+      max_out = std::max(max_out, c.conn->output_buffer_size());
+    }
   });
   w.Section("Clients");
   w.Field("connected_clients", static_cast<int64_t>(s.net().size()));
+  w.Field("cluster_connections", 0);
   w.Field("maxclients", s.config().maxclients);
+  w.Field("client_recent_max_input_buffer", static_cast<int64_t>(max_in));
+  w.Field("client_recent_max_output_buffer", static_cast<int64_t>(max_out));
   w.Field("blocked_clients", blocked);
   w.Field("tracking_clients", tracking);
+  w.Field("clients_in_timeout_table", in_timeout);
 }
 
 void MemorySection(Server& s, InfoWriter& w) {
-  size_t used = AllocatedBytes(), rss = ResidentBytes();
+  ServerStats& st = s.stats();
+  const size_t used = AllocatedBytes(), rss = ResidentBytes();
+  st.memory_peak = std::max(st.memory_peak, used);
+  const size_t startup = std::min(st.memory_startup, used);
+  size_t clients = 0;
+  s.ForEachClient([&](Client& c) {
+    if (c.conn) clients += c.conn->query_buffer_size() + c.conn->output_buffer_size();
+  });
+  const size_t overhead = std::min(used, startup + clients);
+  ScriptEngine* scripts = static_cast<ScriptEngine*>(s.scripts());
+  const int64_t lua =
+      scripts ? static_cast<int64_t>(lua_gc(scripts->eval_state(), LUA_GCCOUNT, 0)) * 1024 +
+                    lua_gc(scripts->eval_state(), LUA_GCCOUNTB, 0)
+              : 0;
+  const int64_t sys = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
   w.Section("Memory");
   w.Field("used_memory", static_cast<int64_t>(used));
   w.Field("used_memory_human", HumanBytes(used));
   w.Field("used_memory_rss", static_cast<int64_t>(rss));
   w.Field("used_memory_rss_human", HumanBytes(rss));
+  w.Field("used_memory_peak", static_cast<int64_t>(st.memory_peak));
+  w.Field("used_memory_peak_human", HumanBytes(st.memory_peak));
+  w.Field("used_memory_peak_perc", Percent(used, st.memory_peak));
+  w.Field("used_memory_overhead", static_cast<int64_t>(overhead));
+  w.Field("used_memory_startup", static_cast<int64_t>(startup));
+  w.Field("used_memory_dataset", static_cast<int64_t>(used - overhead));
+  w.Field("used_memory_dataset_perc", Percent(used - overhead, used - startup));
+  w.Field("allocator_allocated", static_cast<int64_t>(used));
+  w.Field("allocator_active", static_cast<int64_t>(used));
+  w.Field("allocator_resident", static_cast<int64_t>(rss));
+  w.Field("total_system_memory", sys);
+  w.Field("total_system_memory_human", HumanBytes(sys));
+  w.Field("used_memory_lua", lua);
+  w.Field("used_memory_vm_eval", lua);
+  w.Field("used_memory_lua_human", HumanBytes(lua));
+  w.Field("used_memory_scripts_eval", 0);
+  w.Field("number_of_cached_scripts",
+          scripts ? static_cast<int64_t>(scripts->script_count()) : 0);
+  w.Field("number_of_functions",
+          scripts ? static_cast<int64_t>(scripts->functions().function_count()) : 0);
+  w.Field("number_of_libraries",
+          scripts ? static_cast<int64_t>(scripts->functions().libraries().size()) : 0);
+  w.Field("used_memory_vm_functions", 0);
+  w.Field("used_memory_vm_total", lua);
+  w.Field("used_memory_vm_total_human", HumanBytes(lua));
+  w.Field("used_memory_functions", 0);
+  w.Field("used_memory_scripts", 0);
+  w.Field("used_memory_scripts_human", "0B");
   w.Field("maxmemory", s.config().maxmemory);
+  w.Field("maxmemory_human", HumanBytes(s.config().maxmemory));
   w.Field("maxmemory_policy", s.config().maxmemory_policy);
-  char ratio[32];
-  snprintf(ratio, sizeof(ratio), "%.2f", used ? static_cast<double>(rss) / used : 0.0);
-  w.Field("mem_fragmentation_ratio", ratio);
+  const double frag = used ? static_cast<double>(rss) / used : 0.0;
+  w.Field("allocator_frag_ratio", "1.00");
+  w.Field("allocator_frag_bytes", 0);
+  w.Field("allocator_rss_ratio", Fixed(frag));
+  w.Field("allocator_rss_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
+  w.Field("rss_overhead_ratio", "1.00");
+  w.Field("rss_overhead_bytes", 0);
+  w.Field("mem_fragmentation_ratio", Fixed(frag));
+  w.Field("mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
+  w.Field("mem_not_counted_for_evict", 0);
+  w.Field("mem_replication_backlog", 0);
+  w.Field("mem_total_replication_buffers", 0);
+  w.Field("mem_clients_slaves", 0);
+  w.Field("mem_clients_normal", static_cast<int64_t>(clients));
+  w.Field("mem_cluster_links", 0);
+  w.Field("mem_aof_buffer", 0);
   w.Field("mem_allocator", AllocatorName());
+  w.Field("active_defrag_running", 0);
+  w.Field("lazyfree_pending_objects", 0);
+  w.Field("lazyfreed_objects", 0);
 }
+
+// Redis 7.0's persistence fields with the values it shows when no save,
+// fork or module is running; the persistence layer supplies what it knows.
+constexpr std::pair<std::string_view, std::string_view> kPersistenceDefaults[] = {
+    {"loading", "0"}, {"async_loading", "0"}, {"current_cow_peak", "0"},
+    {"current_cow_size", "0"}, {"current_cow_size_age", "0"}, {"current_fork_perc", "0.00"},
+    {"current_save_keys_processed", "0"}, {"current_save_keys_total", "0"},
+    {"rdb_changes_since_last_save", "0"}, {"rdb_bgsave_in_progress", "0"},
+    {"rdb_last_save_time", "0"}, {"rdb_last_bgsave_status", "ok"},
+    {"rdb_last_bgsave_time_sec", "-1"}, {"rdb_current_bgsave_time_sec", "-1"},
+    {"rdb_saves", "0"}, {"rdb_last_cow_size", "0"}, {"rdb_last_load_keys_expired", "0"},
+    {"rdb_last_load_keys_loaded", "0"}, {"aof_enabled", "0"}, {"aof_rewrite_in_progress", "0"},
+    {"aof_rewrite_scheduled", "0"}, {"aof_last_rewrite_time_sec", "-1"},
+    {"aof_current_rewrite_time_sec", "-1"}, {"aof_last_bgrewrite_status", "ok"},
+    {"aof_rewrites", "0"}, {"aof_rewrites_consecutive_failures", "0"},
+    {"aof_last_write_status", "ok"}, {"aof_last_cow_size", "0"},
+    {"module_fork_in_progress", "0"}, {"module_fork_last_cow_size", "0"}};
 
 void PersistenceSection(Server& s, InfoWriter& w) {
   w.Section("Persistence");
-  for (const auto& [name, value] : PersistInfoFields(s)) w.Field(name, value);
+  std::vector<std::pair<std::string, std::string>> given = PersistInfoFields(s);
+  auto is_given = [&](std::string_view name) {
+    return std::any_of(given.begin(), given.end(), [&](auto& f) { return f.first == name; });
+  };
+  size_t next = 0;  // kPersistenceDefaults[0, next) are written or given
+  auto defaults_before = [&](size_t end) {
+    for (; next < end; next++) {
+      auto [name, value] = kPersistenceDefaults[next];
+      if (!is_given(name)) w.Field(name, value);
+    }
+  };
+  for (const auto& [name, value] : given) {
+    const auto* it = std::find_if(std::begin(kPersistenceDefaults), std::end(kPersistenceDefaults),
+                                  [&](auto& d) { return d.first == name; });
+    size_t pos = it - std::begin(kPersistenceDefaults);
+    if (it != std::end(kPersistenceDefaults) && pos >= next) defaults_before(pos + 1);
+    w.Field(name, value);
+  }
+  defaults_before(std::size(kPersistenceDefaults));
 }
 
 void StatsSection(Server& s, InfoWriter& w) {
   ServerStats& st = s.stats();
   uint64_t expired = 0;
   for (int i = 0; i < s.db_count(); i++) expired += s.db(i).expired_count();
+  auto n = [](uint64_t v) { return static_cast<int64_t>(v); };
   w.Section("Stats");
-  w.Field("total_connections_received", static_cast<int64_t>(st.total_connections));
-  w.Field("total_commands_processed", static_cast<int64_t>(st.total_commands));
+  w.Field("total_connections_received", n(st.total_connections));
+  w.Field("total_commands_processed", n(st.total_commands));
   w.Field("instantaneous_ops_per_sec", static_cast<int64_t>(st.ops_per_sec));
-  w.Field("total_net_input_bytes", static_cast<int64_t>(st.net_input_bytes));
-  w.Field("total_net_output_bytes", static_cast<int64_t>(st.net_output_bytes));
-  w.Field("rejected_connections", static_cast<int64_t>(st.rejected_connections));
-  w.Field("expired_keys", static_cast<int64_t>(expired));
+  w.Field("total_net_input_bytes", n(st.net_input_bytes));
+  w.Field("total_net_output_bytes", n(st.net_output_bytes));
+  w.Field("total_net_repl_input_bytes", 0);
+  w.Field("total_net_repl_output_bytes", 0);
+  for (auto name : {"instantaneous_input_kbps", "instantaneous_output_kbps",
+                    "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps"}) {
+    w.Field(name, "0.00");
+  }
+  w.Field("rejected_connections", n(st.rejected_connections));
+  w.Field("sync_full", 0);
+  w.Field("sync_partial_ok", 0);
+  w.Field("sync_partial_err", 0);
+  w.Field("expired_keys", n(expired));
+  w.Field("expired_stale_perc", "0.00");
+  w.Field("expired_time_cap_reached_count", 0);
+  w.Field("expire_cycle_cpu_milliseconds", 0);
   w.Field("evicted_keys", 0);
-  w.Field("keyspace_hits", static_cast<int64_t>(st.keyspace_hits));
-  w.Field("keyspace_misses", static_cast<int64_t>(st.keyspace_misses));
+  w.Field("evicted_clients", 0);
+  w.Field("total_eviction_exceeded_time", 0);
+  w.Field("current_eviction_exceeded_time", 0);
+  w.Field("keyspace_hits", n(st.keyspace_hits));
+  w.Field("keyspace_misses", n(st.keyspace_misses));
   w.Field("pubsub_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kChannel)));
   w.Field("pubsub_patterns", static_cast<int64_t>(s.pubsub().NumPatterns()));
   w.Field("pubsubshard_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kShard)));
+  w.Field("latest_fork_usec", 0);
+  w.Field("total_forks", 0);
+  for (auto name : {"migrate_cached_sockets", "slave_expires_tracked_keys",
+                    "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
+                    "active_defrag_key_misses", "total_active_defrag_time",
+                    "current_active_defrag_time"}) {
+    w.Field(name, 0);
+  }
   w.Field("tracking_total_keys", static_cast<int64_t>(s.tracking().table_keys()));
   w.Field("tracking_total_items", static_cast<int64_t>(s.tracking().table_items()));
   w.Field("tracking_total_prefixes", static_cast<int64_t>(s.tracking().prefixes()));
+  w.Field("unexpected_error_replies", 0);
+  w.Field("total_error_replies", n(st.errors.total));
+  w.Field("dump_payload_sanitizations", 0);
+  w.Field("total_reads_processed", n(st.total_commands));
+  w.Field("total_writes_processed", n(st.total_commands));
+  for (auto name : {"io_threaded_reads_processed", "io_threaded_writes_processed",
+                    "reply_buffer_shrinks", "reply_buffer_expands"}) {
+    w.Field(name, 0);
+  }
 }
 
 void ReplicationSection(InfoWriter& w) {
   w.Section("Replication");
   w.Field("role", "master");
   w.Field("connected_slaves", 0);
+  w.Field("master_failover_state", "no-failover");
+  w.Field("master_replid", RunId());
+  w.Field("master_replid2", std::string(40, '0'));
+  w.Field("master_repl_offset", 0);
+  w.Field("second_repl_offset", -1);
+  w.Field("repl_backlog_active", 0);
+  w.Field("repl_backlog_size", 1048576);
+  w.Field("repl_backlog_first_byte_offset", 0);
+  w.Field("repl_backlog_histlen", 0);
 }
 
 void CpuSection(InfoWriter& w) {
-  rusage self;
+  auto seconds = [](const timeval& t) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(t.tv_sec),
+             static_cast<long>(t.tv_usec));
+    return std::string(buf);
+  };
+  rusage self, children, thread;
   getrusage(RUSAGE_SELF, &self);
-  char buf[32];
+  getrusage(RUSAGE_CHILDREN, &children);
+  getrusage(RUSAGE_THREAD, &thread);
   w.Section("CPU");
-  snprintf(buf, sizeof(buf), "%ld.%06ld", self.ru_stime.tv_sec, static_cast<long>(self.ru_stime.tv_usec));
-  w.Field("used_cpu_sys", buf);
-  snprintf(buf, sizeof(buf), "%ld.%06ld", self.ru_utime.tv_sec, static_cast<long>(self.ru_utime.tv_usec));
-  w.Field("used_cpu_user", buf);
+  w.Field("used_cpu_sys", seconds(self.ru_stime));
+  w.Field("used_cpu_user", seconds(self.ru_utime));
+  w.Field("used_cpu_sys_children", seconds(children.ru_stime));
+  w.Field("used_cpu_user_children", seconds(children.ru_utime));
+  w.Field("used_cpu_sys_main_thread", seconds(thread.ru_stime));
+  w.Field("used_cpu_user_main_thread", seconds(thread.ru_utime));
 }
 
 void CommandStatsSection(Server& s, InfoWriter& w) {
   w.Section("Commandstats");
   for (auto& [spec, stat] : s.stats().per_command) {
-    const std::string& name = stat.name;
-    uint64_t calls = stat.calls, us = stat.usec;
-    char buf[160];
-    snprintf(buf, sizeof(buf), "calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=0,failed_calls=0",
-             static_cast<unsigned long long>(calls), static_cast<unsigned long long>(us),
-             calls ? static_cast<double>(us) / calls : 0.0);
-    w.Field("cmdstat_" + name, buf);
+    char buf[200];
+    snprintf(buf, sizeof(buf),
+             "calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
+             static_cast<unsigned long long>(stat.calls),
+             static_cast<unsigned long long>(stat.usec),
+             stat.calls ? static_cast<double>(stat.usec) / stat.calls : 0.0,
+             static_cast<unsigned long long>(stat.rejected),
+             static_cast<unsigned long long>(stat.failed));
+    w.Field("cmdstat_" + stat.name, buf);
+  }
+}
+
+void ErrorStatsSection(Server& s, InfoWriter& w) {
+  w.Section("Errorstats");
+  for (const auto& [code, count] : s.stats().errors.by_code) {
+    w.Field("errorstat_" + code, "count=" + FormatInt64(static_cast<int64_t>(count)));
   }
 }
 
@@ -176,14 +356,16 @@ void KeyspaceSection(Server& s, InfoWriter& w) {
 }  // namespace
 
 void InfoCmd(CommandContext& ctx) {
-  static constexpr std::string_view kDefault[] = {"server",      "clients", "memory",
-                                                  "persistence", "stats",   "replication",
-                                                  "cpu",         "keyspace"};
+  // Redis 7.0: no argument or "default" is these; "all" adds commandstats and
+  // latencystats; "everything" adds module-generated sections (none here).
+  static constexpr std::string_view kDefault[] = {
+      "server", "clients", "memory", "persistence", "stats", "replication",
+      "cpu", "modules", "errorstats", "cluster", "keyspace"};
   std::vector<std::string> wanted;
   bool all = false;
   for (size_t i = 1; i < ctx.argc(); i++) {
     std::string s(ctx.arg(i));
-    for (char& ch : s) ch = static_cast<char>(tolower(ch));
+    for (char& ch : s) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
     if (s == "all" || s == "everything") {
       all = true;
     } else if (s == "default") {
@@ -205,7 +387,14 @@ void InfoCmd(CommandContext& ctx) {
   if (want("stats")) StatsSection(s, w);
   if (want("replication")) ReplicationSection(w);
   if (want("cpu")) CpuSection(w);
+  if (want("modules")) w.Section("Modules");
   if (want("commandstats")) CommandStatsSection(s, w);
+  if (want("errorstats")) ErrorStatsSection(s, w);
+  if (want("latencystats")) LatencyStatsSection(s, w);
+  if (want("cluster")) {
+    w.Section("Cluster");
+    w.Field("cluster_enabled", 0);
+  }
   if (want("keyspace")) KeyspaceSection(s, w);
   ctx.reply.Verbatim(w.text());
 }

@@ -21,11 +21,12 @@ namespace rankd {
 namespace {
 
 // Parses "<numkeys> key... arg..." starting at args[2] and runs `fn(keys,
-// argv)`, or replies with Redis's numkeys error.
+// argv)`, or replies with Redis's numkeys error (`not_integer` when it is
+// not a number: FCALL and EVAL word it differently).
 template <class Fn>
-void WithKeys(CommandContext& ctx, Fn fn) {
+void WithKeys(CommandContext& ctx, Fn fn, std::string_view not_integer = err::kNotInteger) {
   int64_t numkeys = 0;
-  if (!ParseInt64(ctx.arg(2), &numkeys)) return ctx.reply.Error(err::kNotInteger);
+  if (!ParseInt64(ctx.arg(2), &numkeys)) return ctx.reply.Error(not_integer);
   if (numkeys > static_cast<int64_t>(ctx.argc()) - 3) {
     return ctx.reply.Error("ERR Number of keys can't be greater than number of args");
   }
@@ -51,11 +52,10 @@ void EvalShaRo(CommandContext& ctx) { EvalGeneric(ctx, true, true); }
 void FCallGeneric(CommandContext& ctx, bool read_only) {
   ScriptEngine& engine = ScriptEngine::Of(ctx.server);
   if (!engine.functions().Find(ctx.arg(1))) return ctx.reply.Error("ERR Function not found");
-  int64_t numkeys = 0;
-  if (!ParseInt64(ctx.arg(2), &numkeys)) return ctx.reply.Error("ERR Bad number of keys provided");
-  WithKeys(ctx, [&](auto keys, auto argv) {
-    engine.FCall(ctx.client, ctx.args, read_only, keys, argv);
-  });
+  WithKeys(
+      ctx,
+      [&](auto keys, auto argv) { engine.FCall(ctx.client, ctx.args, read_only, keys, argv); },
+      "ERR Bad number of keys provided");
 }
 
 void FCall(CommandContext& ctx) { FCallGeneric(ctx, false); }

@@ -125,6 +125,8 @@ void Hello(CommandContext& ctx) {
 void Select(CommandContext& ctx) {
   int64_t index;
   if (!ParseInt64(ctx.arg(1), &index)) return ctx.reply.Error(err::kNotInteger);
+  // Redis reads the index as a C int first (getIntFromObjectOrReply).
+  if (index < INT32_MIN || index > INT32_MAX) return ctx.reply.Error(err::kIntOutOfRange);
   if (index < 0 || index >= ctx.server.db_count()) {
     return ctx.reply.Error(err::kDbIndexOutOfRange);
   }
@@ -137,25 +139,6 @@ void Time(CommandContext& ctx) {
   ctx.reply.ArrayHeader(2);
   ctx.reply.Bulk(FormatInt64(us / 1000000));
   ctx.reply.Bulk(FormatInt64(us % 1000000));
-}
-
-void Debug(CommandContext& ctx) {
-  if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
-  std::string_view sub = ctx.arg(1);
-  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.argc() == 3) {
-    double secs;
-    if (!ParseDouble(ctx.arg(2), &secs)) return ctx.reply.Error(err::kNotFloat);
-    if (secs > 0) usleep(static_cast<useconds_t>(secs * 1e6));
-    return ctx.reply.Ok();
-  }
-  if (EqualsIgnoreCase(sub, "HELP")) {
-    return ReplyHelp(ctx.reply, "debug",
-                     {"LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
-                      "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
-                      "SLEEP <seconds>", "    Stop the server for <seconds>."});
-  }
-  ctx.reply.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) +
-                  "'. Try DEBUG HELP.");
 }
 
 void Slowlog(CommandContext& ctx) {
@@ -283,35 +266,47 @@ constexpr CommandSpec kConfigSubcommands[] = {
     {"rewrite", 2, kConfigFlags, 0, 0, 0, &ConfigCmd},
     {"help", 2, kLoading | kStale, 0, 0, 0, &ConfigCmd},
 };
+constexpr uint32_t kLatencyFlags = kAdmin | kNoScript | kLoading | kStale;
+constexpr CommandSpec kLatencySubcommands[] = {
+    {"latest", 2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"history", 3, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"reset", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"graph", 3, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"doctor", 2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"histogram", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &LatencyCmd},
+};
 constexpr uint32_t kCommandFlags = kLoading | kStale;
 constexpr CommandSpec kCommandSubcommands[] = {
     {"count", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"info", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"docs", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"list", -2, kCommandFlags, 0, 0, 0, &CommandCmd},
-    {"getkeys", -3, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeys", -4, kCommandFlags, 0, 0, 0, &CommandCmd},
+    {"getkeysandflags", -4, kCommandFlags, 0, 0, 0, &CommandCmd},
     {"help", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
 };
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
 constexpr CommandSpec kServerCommands[] = {
     // name       arity flags                                  first last step handler
-    {"ping", -1, kFast | kStale, 0, 0, 0, &Ping},
-    {"echo", 2, kFast, 0, 0, 0, &Echo},
-    {"quit", -1, kNoAuth | kFast | kNoScript, 0, 0, 0, &Quit},
-    {"auth", -2, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Auth},
-    {"hello", -1, kNoAuth | kFast | kNoScript | kStale, 0, 0, 0, &Hello},
+    {"ping", -1, kFast, 0, 0, 0, &Ping},
+    {"echo", 2, kFast | kLoading | kStale, 0, 0, 0, &Echo},
+    {"quit", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Quit},
+    {"auth", -2, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Auth},
+    {"hello", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, &Hello},
     {"select", 2, kFast | kLoading | kStale, 0, 0, 0, &Select},
     {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
-    {"debug", -2, kAdmin | kNoScript, 0, 0, 0, &Debug},
+    {"debug", -2, kAdmin | kNoScript | kLoading | kStale | kProtected, 0, 0, 0, &DebugCmd},
     {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
     {"shutdown", -1, kAdmin | kNoScript | kNoMulti | kLoading | kStale, 0, 0, 0, &Shutdown},
-    {"reset", 1, kNoAuth | kNoScript | kFast, 0, 0, 0, &Reset},
+    {"reset", 1, kNoAuth | kNoScript | kFast | kLoading | kStale, 0, 0, 0, &Reset},
     {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Monitor},
     {"client", -2, kClientFlags, 0, 0, 0, &ClientCmd, kClientSubcommands},
     {"command", -1, kCommandFlags, 0, 0, 0, &CommandCmd, kCommandSubcommands},
     {"info", -1, kLoading | kStale, 0, 0, 0, &InfoCmd},
     {"config", -2, kConfigFlags, 0, 0, 0, &ConfigCmd, kConfigSubcommands},
+    {"latency", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd, kLatencySubcommands},
 };
 
 }  // namespace

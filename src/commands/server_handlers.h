@@ -1,7 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Handlers of the server family that live in their own files because each is
-// a small language of subcommands: CLIENT, COMMAND, INFO, CONFIG. The table
+// a small language of subcommands: CLIENT, COMMAND, INFO, CONFIG, LATENCY. The table
 // that names them is in server_family.cc.
 
 #pragma once
@@ -25,5 +25,13 @@ void ClientTrackingInfo(CommandContext& ctx);
 void CommandCmd(CommandContext& ctx);  // command_command.cc
 void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc
+void LatencyCmd(CommandContext& ctx);  // latency_command.cc
+void DebugCmd(CommandContext& ctx);    // debug_command.cc
+
+class Server;
+class InfoWriter;
+// INFO latencystats: p50/p99/p99.9 (latency-tracking-info-percentiles) of
+// every command called so far (latency_command.cc).
+void LatencyStatsSection(Server& server, InfoWriter& w);
 
 }  // namespace rankd

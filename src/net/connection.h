@@ -88,6 +88,9 @@ class Connection {
   size_t query_buffer_size() const { return in_.size(); }
   // Reply bytes not yet written to the socket.
   size_t output_buffer_size() const { return reply_.buffer().size() - out_pos_; }
+  // Bytes the query and reply buffers hold allocated (CLIENT LIST tot-mem).
+  size_t query_buffer_capacity() const { return in_.capacity(); }
+  size_t output_buffer_capacity() const { return reply_.buffer().capacity(); }
 
   // Replies are appended here; the protocol version lives in it. Writing to
   // another connection's reply() is fine (serving a blocked client); call

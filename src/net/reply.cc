@@ -25,8 +25,20 @@ void ReplyBuilder::SimpleString(std::string_view s) {
   CheckLimit();
 }
 
+void ErrorCounts::Add(std::string_view msg) {
+  total++;
+  std::string_view code = msg.substr(0, msg.find(' '));
+  auto it = by_code.find(code);
+  if (it != by_code.end()) {
+    it->second++;
+  } else if (by_code.size() < kMaxCodes) {
+    by_code.emplace(std::string(code), 1);
+  }
+}
+
 void ReplyBuilder::Error(std::string_view msg) {
   if (overflowed_) return;
+  if (error_counts_) error_counts_->Add(msg);
   buf_.push_back('-');
   size_t start = buf_.size();
   buf_.append(msg);

@@ -20,10 +20,22 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
+
 namespace rankd {
+
+// Error replies counted by their code, the first word ("ERR", "WRONGTYPE"),
+// for INFO errorstats; one instance shared by every connection's builder.
+struct ErrorCounts {
+  static constexpr size_t kMaxCodes = 128;  // Redis's cap on distinct codes
+  std::map<std::string, uint64_t, std::less<>> by_code;  // sorted, as Redis lists them
+  uint64_t total = 0;
+  // Counts one error reply with text `msg` (no leading '-').
+  void Add(std::string_view msg);
+};
 
 class ReplyBuilder {
  public:
@@ -39,6 +51,10 @@ class ReplyBuilder {
 
   void SimpleString(std::string_view s);  // +s
   void Ok() { SimpleString("OK"); }
+  // Every Error() is counted in `counts` (nullptr: not counted, as for the
+  // builders that capture a script's calls). REQUIRES: outlives the builder.
+  void set_error_counts(ErrorCounts* counts) { error_counts_ = counts; }
+
   // `msg` is the full error text without the leading '-', e.g.
   // "ERR syntax error" or "WRONGTYPE Operation against ...". Any CR/LF in
   // `msg` is replaced by spaces so the reply stays one line.
@@ -88,6 +104,7 @@ class ReplyBuilder {
   int version_;
   size_t limit_ = 0;
   bool overflowed_ = false;
+  ErrorCounts* error_counts_ = nullptr;
 };
 
 }  // namespace rankd

@@ -75,6 +75,9 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   void FlushScripts();
 
   FunctionLibraries& functions() { return functions_; }
+  // INFO memory: EVAL scripts cached, and the EVAL Lua state (its memory).
+  size_t script_count() const { return scripts_.size(); }
+  lua_State* eval_state() const { return eval_->state(); }
 
   // --- Busy scripts ---
   // True while a script runs past busy-reply-threshold.

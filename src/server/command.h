@@ -48,6 +48,7 @@ enum CommandFlags : uint32_t {
   // Shown to MONITOR before it runs instead of after (scripts, whose own
   // commands follow them; Redis's skip_monitor plus an explicit feed).
   kSkipMonitor = 1 << 13,
+  kProtected = 1 << 14,    // refused unless enable-debug-command allows it (DEBUG)
 };
 
 struct CommandContext;

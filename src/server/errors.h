@@ -50,6 +50,10 @@ inline constexpr std::string_view kNumKeysZero =
 inline constexpr std::string_view kCountNegative = "ERR value is out of range, must be positive";
 inline constexpr std::string_view kMisconf =
     "MISCONF Errors writing to the AOF file: the server cannot persist writes";
+inline constexpr std::string_view kDebugNotAllowed =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+    "you can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
 inline constexpr std::string_view kBusy =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
@@ -65,6 +69,8 @@ inline constexpr std::string_view kNumKeysOverArgs =
     "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
+inline constexpr std::string_view kIntOutOfRange =
+    "ERR value is out of range, value must between -2147483648 and 2147483647";
 inline constexpr std::string_view kLongOutOfRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
 inline constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";

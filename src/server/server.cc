@@ -7,9 +7,11 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "server/errors.h"
 #include "server/notify.h"
+#include "server/redis_commands.h"
 
 namespace rankd {
 namespace {
@@ -36,6 +38,12 @@ std::string UnknownCommandError(std::span<const std::string_view> args) {
   }
   return "ERR unknown command '" + std::string(args[0].substr(0, 128)) +
          "', with args beginning with: " + list;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s.substr(0, 64));
+  for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+  return out;
 }
 
 }  // namespace
@@ -119,6 +127,7 @@ void Server::ApplyConfig(std::string_view name) {
 
 Status Server::Start() {
   ApplyConfig("");
+  stats_.memory_startup = stats_.memory_peak = AllocatedBytes();
   Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
   if (!s.ok()) return s;
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
@@ -142,7 +151,7 @@ void Server::Cron() {
   for (auto& db : dbs_) {
     // No expiry while clients are paused (Redis: the dataset must not change).
     if (pause_mode_ == PauseMode::kNone) {
-      if (db->expires_size() > 0) db->ActiveExpire(budget_us);
+      if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
       if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
     }
   }
@@ -154,6 +163,7 @@ void Server::Cron() {
     stats_.last_sample_commands = stats_.total_commands;
     stats_.last_sample_ms = now;
   }
+  stats_.memory_peak = std::max(stats_.memory_peak, AllocatedBytes());
   ServeReadyKeys();  // expiry may have touched keys
   loop_.AddTimer(period, [this] { Cron(); });
 }
@@ -176,6 +186,7 @@ void Server::OnOpen(Connection* conn) {
   c->id = conn->id();
   c->conn = conn;
   c->reply = conn->reply();
+  c->reply->set_error_counts(&stats_.errors);
   c->created_ms = MonoMs();
   c->authenticated = config_.requirepass.empty();
   conn->set_unauthenticated(!c->authenticated);
@@ -223,7 +234,8 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
 }
 
 const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
-                                   std::string_view* full_name, std::string* error) const {
+                                   std::string_view* full_name, std::string* error,
+                                   const CommandSpec** found) const {
   const CommandSpec* spec = FindCommand(args[0]);
   if (!spec) {
     *error = UnknownCommandError(args);
@@ -242,6 +254,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
     *full_name = subcommand_names_.at(sub);
     spec = sub;
   }
+  if (found) *found = spec;
   if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
       static_cast<int>(args.size()) < -spec->arity) {
     *error = WrongArityError(*full_name);
@@ -250,13 +263,36 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
   return spec;
 }
 
+bool Server::KnownToRedis(std::span<const std::string_view> args) const {
+  // Redis finds the command (MONITOR, CLIENT PAUSE) and then asks for AUTH.
+  const CommandSpec* spec = FindCommand(args[0]);
+  if (!spec) return IsRedis70Command(Lower(args[0]));
+  return args.size() >= 2 && !spec->subcommands.empty() &&
+         IsRedis70Command(Lower(args[0]) + "|" + Lower(args[1]));
+}
+
+bool Server::ProtectedAllowed(const Client& c) const {
+  const std::string& mode = config_.enable_debug_command;
+  if (mode == "yes") return true;
+  if (mode != "local" || !c.conn) return false;
+  // Redis islocalClient: a loopback address (rankd has no Unix sockets).
+  std::string_view peer = c.conn->peer();
+  return peer.substr(0, 4) == "127." || peer.substr(0, 6) == "[::1]:";
+}
+
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;
-  // Redis 7.0's order: unknown command and arity, authentication, no-multi,
-  // then a busy script.
-  const CommandSpec* spec = Resolve(args, &full_name, &error);
+  // Redis 7.0's order: unknown command and arity, protected commands,
+  // authentication, no-multi, a monitor's keyspace access, the RESP2 subscribed
+  // context, then a busy script.
+  const CommandSpec* found = nullptr;
+  const CommandSpec* spec = Resolve(args, &full_name, &error, &found);
+  if (!spec && !c.authenticated && KnownToRedis(args)) error = err::kNoAuth;
+  if (error.empty() && (spec->flags & kProtected) && !ProtectedAllowed(c)) {
+    error = err::kDebugNotAllowed;
+  }
   if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
   if (error.empty() && c.in_multi && (spec->flags & kNoMulti)) error = err::kNotInMulti;
   if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
@@ -270,6 +306,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
   if (!error.empty()) {
+    CountRejected(found, full_name);
     // A rejected command inside MULTI dooms the transaction; a rejected EXEC,
     // inside MULTI or not, ends it at once with the reason (Redis
     // rejectCommand -> execCommandAbort, which also drops the WATCHes).
@@ -292,6 +329,13 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     return reply.SimpleString("QUEUED");
   }
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
+}
+
+void Server::CountRejected(const CommandSpec* spec, std::string_view full_name) {
+  if (!spec) return;
+  ServerStats::CommandStat& stat = stats_.per_command[spec];
+  if (stat.name.empty()) stat.name.assign(full_name);
+  stat.rejected++;
 }
 
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {
@@ -317,6 +361,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   Client* const outer_client = current_client_;
   if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
+  const size_t reply_start = c.reply->buffer().size();
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   current_client_ = outer_client;
@@ -332,8 +377,16 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   propagated_ = outer_propagated;
   stats_.total_commands++;
   ServerStats::CommandStat& stat = stats_.per_command[&spec];
-  if (stat.calls++ == 0) stat.name.assign(full_name);
+  if (stat.calls++ == 0 && stat.name.empty()) stat.name.assign(full_name);
   stat.usec += duration;
+  if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
+    stat.failed++;
+  }
+  if (config_.latency_tracking) stat.latency.Add(duration);
+  if (config_.latency_monitor_threshold > 0 &&
+      duration / 1000 >= config_.latency_monitor_threshold) {
+    latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);
+  }
   if (!(spec.flags & kBlocking) || !c.blocked.active) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),

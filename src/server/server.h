@@ -41,6 +41,7 @@
 #include "server/config.h"
 #include "server/pubsub.h"
 #include "server/tracking.h"
+#include "server/latency.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -66,8 +67,16 @@ struct ServerStats {
     std::string name;  // "get", "client|list"
     uint64_t calls = 0;
     uint64_t usec = 0;
+    uint64_t failed = 0;    // calls that replied with an error
+    uint64_t rejected = 0;  // refused before running (arity, AUTH)
+    LatencyHistogram latency;
   };
   absl::flat_hash_map<const CommandSpec*, CommandStat> per_command;
+  // Error replies by code (INFO errorstats, total_error_replies).
+  ErrorCounts errors;
+  // INFO memory: allocator bytes once started, and the highest seen.
+  size_t memory_startup = 0;
+  size_t memory_peak = 0;
 };
 
 // The Lua engine as the server core sees it. The core owns it but does not
@@ -133,7 +142,11 @@ class Server : public ConnectionHandler {
   SlowLog& slowlog() { return slowlog_; }
   PubSub& pubsub() { return pubsub_; }
   Tracking& tracking() { return tracking_; }
+  LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
+
+  // DEBUG SET-ACTIVE-EXPIRE: whether the cron deletes expired keys nobody reads.
+  void set_active_expire(bool on) { active_expire_ = on; }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
@@ -236,11 +249,21 @@ class Server : public ConnectionHandler {
 
  private:
   void Dispatch(Client& client, std::span<const std::string_view> args);
+  // Whether Redis 7.0 has the command (or subcommand) rankd could not
+  // resolve: an unauthenticated client then gets NOAUTH, as from Redis.
+  bool KnownToRedis(std::span<const std::string_view> args) const;
+  // Whether enable-debug-command lets `client` run a kProtected command.
+  bool ProtectedAllowed(const Client& client) const;
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
+  // `*found`, when given, is set to the spec even when only its arity is
+  // wrong (rejected_calls).
   const CommandSpec* Resolve(std::span<const std::string_view> args,
-                             std::string_view* full_name, std::string* error) const;
+                             std::string_view* full_name, std::string* error,
+                             const CommandSpec** found = nullptr) const;
+  // Counts a command refused before it ran (INFO commandstats rejected_calls).
+  void CountRejected(const CommandSpec* spec, std::string_view full_name);
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
@@ -276,10 +299,12 @@ class Server : public ConnectionHandler {
   int64_t pause_end_ms_ = 0;  // monotonic
   uint64_t pause_timer_ = 0;
   std::deque<Client*> postponed_;  // paused clients, in arrival order
+  LatencyMonitor latency_;
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
+  bool active_expire_ = true;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
 };

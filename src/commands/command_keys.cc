@@ -1,0 +1,127 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "commands/command_keys.h"
+
+#include <cstdlib>
+
+#include "base/numbers.h"
+#include "server/command.h"
+
+namespace rankd {
+namespace {
+
+bool HasFlag(const KeySpec& k, std::string_view flag) {
+  for (const std::string& f : k.flags) {
+    if (f == flag) return true;
+  }
+  return false;
+}
+
+// Redis getKeysUsingKeySpecs: -1 when a spec does not apply (the caller then
+// tries the fallback), else the number of keys.
+int KeysBySpecs(const ParsedDoc& doc, int arity, std::span<const std::string_view> args,
+                std::vector<FoundKey>* keys) {
+  const int argc = static_cast<int>(args.size());
+  for (const KeySpec& spec : doc.key_specs) {
+    if (HasFlag(spec, "not_key")) continue;
+    int first = 0, last = 0, step = 1;
+    if (spec.begin == KeySpec::Begin::kIndex) {
+      first = spec.index;
+    } else if (spec.begin == KeySpec::Begin::kKeyword) {
+      int start = spec.index > 0 ? spec.index : argc + spec.index;
+      int end = spec.index > 0 ? argc - 1 : 1;
+      for (int i = start; i != end; i = start <= end ? i + 1 : i - 1) {
+        if (i >= argc || i < 1) break;
+        if (EqualsIgnoreCase(args[i], spec.keyword)) {
+          first = i + 1;
+          break;
+        }
+      }
+      if (!first) continue;
+    } else {
+      return -1;
+    }
+    if (spec.find == KeySpec::Find::kRange) {
+      step = spec.b;
+      if (spec.a >= 0) {
+        last = first + spec.a;
+      } else if (!spec.c) {
+        last = argc + spec.a;
+      } else {
+        last = first + ((argc - first) / spec.c + spec.a);
+      }
+    } else if (spec.find == KeySpec::Find::kKeynum) {
+      step = spec.c;
+      if (spec.a >= argc - first) {
+        if (arity < 0) continue;
+        return -1;
+      }
+      int64_t numkeys;
+      if (!ParseInt64(args[first + spec.a], &numkeys) || numkeys < 0) return -1;
+      first += spec.b;
+      last = first + static_cast<int>(numkeys) - 1;
+    } else {
+      return -1;
+    }
+    if (last >= argc || last < first || first >= argc) return -1;
+    for (int i = first; i <= last; i += step) {
+      FoundKey k{static_cast<size_t>(i), {}};
+      for (const std::string& f : spec.flags) k.flags.push_back(f);
+      keys->push_back(std::move(k));
+    }
+    if (HasFlag(spec, "incomplete")) return -1;
+  }
+  return static_cast<int>(keys->size());
+}
+
+// Redis's getkeys_proc fallbacks: genericGetKeys and setGetKeys.
+void KeysByFallback(std::string_view how, std::span<const std::string_view> args,
+                    std::vector<FoundKey>* keys) {
+  const int argc = static_cast<int>(args.size());
+  if (how == "set") {
+    FoundKey k{1, {"OW", "update"}};
+    for (int i = 3; i < argc; i++) {
+      if (EqualsIgnoreCase(args[i], "get")) k.flags = {"RW", "access", "update"};
+    }
+    keys->push_back(std::move(k));
+    return;
+  }
+  int store, count, first, step;
+  if (sscanf(std::string(how).c_str(), "%d %d %d %d", &store, &count, &first, &step) != 4) return;
+  if (count >= argc) return;
+  // atoi, as Redis: "2abc" reads as 2.
+  int num = atoi(std::string(args[count]).c_str());
+  if (num < 1 || num > (argc - first) / step) return;
+  for (int i = 0; i < num; i++) keys->push_back({static_cast<size_t>(first + i * step), {}});
+  if (store) keys->push_back({static_cast<size_t>(store), {}});
+}
+
+}  // namespace
+
+bool HasKeys(const ParsedDoc& doc) {
+  if (!doc.doc->getkeys.empty()) return true;
+  for (const KeySpec& k : doc.key_specs) {
+    if (!HasFlag(k, "not_key")) return true;
+  }
+  return false;
+}
+
+bool FindKeys(const ParsedDoc& doc, int arity, std::span<const std::string_view> args,
+              std::vector<FoundKey>* keys) {
+  keys->clear();
+  bool variable_flags = false, has_keyspec = false;
+  for (const KeySpec& k : doc.key_specs) {
+    variable_flags |= HasFlag(k, "variable_flags");
+    has_keyspec |= !HasFlag(k, "not_key");
+  }
+  if (has_keyspec && !variable_flags) {
+    int n = KeysBySpecs(doc, arity, args, keys);
+    if (n > 0) return true;
+    if (n == 0) return false;
+    keys->clear();
+  }
+  if (!doc.doc->getkeys.empty()) KeysByFallback(doc.doc->getkeys, args, keys);
+  return !keys->empty();
+}
+
+}  // namespace rankd
