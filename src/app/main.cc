@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "app/daemon.h"
 #include "app/options.h"
 #include "base/logging.h"
 #include "commands/families.h"
@@ -83,9 +84,18 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: can't open the log file '%s'\n", config.logfile.c_str());
     return 1;
   }
+  for (const std::string& w : CompatWarnings(config)) LOG_WARNING("WARNING: %s", w.c_str());
   if (chdir(config.dir.c_str()) != 0) {
     fprintf(stderr, "rankd: can't chdir to '%s': %m\n", config.dir.c_str());
     return 1;
+  }
+  if (config.daemonize && !Daemonize()) {
+    fprintf(stderr, "rankd: can't daemonize: %m\n");
+    return 1;
+  }
+  if (!config.pidfile.empty()) {
+    error = WritePidFile(config.pidfile);
+    if (!error.empty()) LOG_WARNING("Failed to write PID file: %s", error.c_str());
   }
 
   Server server(config);
@@ -119,6 +129,7 @@ int main(int argc, char** argv) {
   const Server::ShutdownSave mode = server.shutdown_save();
   s = persist.Shutdown(mode == Server::ShutdownSave::kSave ||
                        (mode == Server::ShutdownSave::kDefault && !server.config().save.empty()));
+  if (!config.pidfile.empty()) unlink(config.pidfile.c_str());
   LOG_NOTICE("rankd is now ready to exit, bye bye...");
   return s.ok() ? 0 : 1;
 }

@@ -2,6 +2,9 @@
 
 #include "app/options.h"
 
+#include <glob.h>
+#include <strings.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -41,15 +44,62 @@ std::string ParseCommandLine(int argc, char** argv, StartupOptions* out) {
   return "";
 }
 
+namespace {
+
+using ConfigLines = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+bool IsDirective(std::string_view name, std::string_view directive) {
+  return name.size() == directive.size() &&
+         strncasecmp(name.data(), directive.data(), name.size()) == 0;
+}
+
+// Reads `path` into lines, replacing each `include <glob>` by the lines of
+// the files it names, in order (Redis 7.0 semantics; an include that
+// matches nothing is an error). Refuses the directives rankd cannot honour.
+std::string ReadConfigFile(const std::string& path, int depth, ConfigLines* out) {
+  if (depth > 16) return "Bad config file '" + path + "': includes nested too deeply";
+  std::ifstream in(path);
+  if (!in) return "Fatal error, can't open config file '" + path + "'";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ConfigLines lines;
+  std::string error = ParseConfigText(ss.str(), &lines);
+  if (!error.empty()) return "Bad config file '" + path + "': " + error;
+  for (auto& line : lines) {
+    const std::string& name = line.first;
+    if (IsDirective(name, "include")) {
+      if (line.second.size() != 1) return "Bad directive in config file '" + path + "': 'include'";
+      glob_t g;
+      if (glob(line.second[0].c_str(), 0, nullptr, &g) != 0) {
+        return "Fatal error, can't open config file '" + line.second[0] + "'";
+      }
+      for (size_t i = 0; i < g.gl_pathc && error.empty(); i++) {
+        error = ReadConfigFile(g.gl_pathv[i], depth + 1, out);
+      }
+      globfree(&g);
+      if (!error.empty()) return error;
+      continue;
+    }
+    if (IsDirective(name, "loadmodule")) {
+      return "Bad directive in config file '" + path + "': 'loadmodule': rankd does not load "
+             "Redis modules; remove the line";
+    }
+    if (IsDirective(name, "user")) {
+      return "Bad directive in config file '" + path + "': 'user': ACL users are not implemented "
+             "in rankd (the default user's password is requirepass); remove the line";
+    }
+    out->push_back(std::move(line));
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) {
   if (!opts.config_file.empty()) {
-    std::ifstream in(opts.config_file);
-    if (!in) return "Fatal error, can't open config file '" + opts.config_file + "'";
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::vector<std::pair<std::string, std::vector<std::string>>> lines;
-    std::string error = ParseConfigText(ss.str(), &lines);
-    if (!error.empty()) return "Bad config file '" + opts.config_file + "': " + error;
+    ConfigLines lines;
+    std::string error = ReadConfigFile(opts.config_file, 0, &lines);
+    if (!error.empty()) return error;
     for (auto& [name, args] : lines) {
       std::string value;
       for (size_t j = 0; j < args.size(); j++) value += (j ? " " : "") + args[j];

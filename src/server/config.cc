@@ -10,20 +10,10 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "base/split.h"
+#include "server/config_param.h"
 #include "server/notify.h"
 
 namespace rankd {
-
-struct ConfigTable::Param {
-  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit, kNotify };
-  std::string_view name;
-  std::string_view alias;
-  Kind kind;
-  void* field;
-  int64_t min = 0, max = LLONG_MAX;
-  bool immutable = false;
-  std::vector<std::string_view> choices = {};
-};
 
 namespace {
 
@@ -148,6 +138,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"rdbcompression", "", K::kBool, &c->rdbcompression},
       {"rdbchecksum", "", K::kBool, &c->rdbchecksum},
   };
+  AddRedisCompatParams();  // config_compat.cc: the rest of Redis 7.0's names
 }
 
 ConfigTable::~ConfigTable() = default;
@@ -165,6 +156,10 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
   const Param* p = Find(name);
   if (!p) return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
   if (p->immutable && !at_startup) return "can't set immutable config";
+  if (p->refuse) {
+    std::string why = p->refuse(value);
+    if (!why.empty()) return why;
+  }
   using K = Param::Kind;
   switch (p->kind) {
     case K::kInt:

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -113,6 +114,12 @@ struct Config {
   bool stop_writes_on_bgsave_error = true;
   bool rdbcompression = true;
   bool rdbchecksum = true;
+  // Redis 7.0 settings rankd accepts but that change nothing here, by name
+  // (table: config_compat.cc; list and reasons: docs/configuration.md).
+  // CONFIG GET shows what was set.
+  std::map<std::string, int64_t, std::less<>> compat_ints;  // kInt, kMemory
+  std::map<std::string, bool, std::less<>> compat_bools;
+  std::map<std::string, std::string, std::less<>> compat_strings;  // kString, kEnum
 };
 
 class ConfigTable {
@@ -143,12 +150,20 @@ class ConfigTable {
 
   std::function<void(std::string_view name)> on_change;
 
- private:
+  // One row of the table; defined in server/config_param.h (internal).
   struct Param;
+
+ private:
   const Param* Find(std::string_view name) const;
+  // Appends every Redis 7.0 setting not in the table yet (config_compat.cc).
+  void AddRedisCompatParams();
   Config* cfg_;
   std::vector<Param> params_;
 };
+
+// Warnings to log at start-up: settings whose value promises something
+// rankd does not do but that are safe to run with (e.g. maxmemory > 0).
+std::vector<std::string> CompatWarnings(const Config& cfg);
 
 // Parses a redis.conf memory value: "100", "1k", "1kb", "5mb", "1gb" (k =
 // 1000, kb = 1024, as Redis). False on anything else.

@@ -1,0 +1,302 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Every setting of Redis 7.0 that config.cc does not implement, so that a
+// stock redis.conf starts rankd. Each is one of:
+//   - accepted with no effect: tuning of encodings rankd does not have,
+//     replication, cluster, TLS details, threads, defragmentation, ...
+//     CONFIG GET shows the value set (Redis's default until then);
+//   - refused with a reason (refuse below) when running without its effect
+//     would be unsafe: a replica that would act as a master, TLS on a port,
+//     ACL files, Unix sockets, cluster mode, min-replicas-to-write;
+//   - accepted with a start-up warning (CompatWarnings) when its promise is
+//     not kept but running is still safe (maxmemory, supervised, ...).
+// An entry whose name is already in the table (implemented in config.cc)
+// is skipped, so implementing a setting there retires its entry here.
+// docs/configuration.md lists them all; keep both in step.
+
+#include <strings.h>
+
+#include "base/numbers.h"
+#include "base/split.h"
+#include "server/config_param.h"
+
+namespace rankd {
+namespace {
+
+using K = ConfigTable::Param::Kind;
+
+struct Compat {
+  std::string_view name, alias;
+  K kind;                  // kInt, kMemory, kBool, kString or kEnum
+  std::string_view value;  // Redis 7.0's default, as CONFIG GET prints it
+  int64_t min = 0, max = LLONG_MAX;
+  bool immutable = false;
+  std::string_view choices = "";  // kEnum: space-separated
+  std::string (*refuse)(std::string_view value) = nullptr;
+};
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Non-zero integers are refused (an unparsable value gets the usual error).
+bool NonZero(std::string_view v) {
+  int64_t n;
+  return ParseInt64(v, &n) && n != 0;
+}
+
+std::string RefuseTlsPort(std::string_view v) {
+  return NonZero(v) ? "rankd does not implement TLS: tls-port must be 0 (terminate TLS in a "
+                      "proxy in front of rankd)"
+                    : "";
+}
+
+std::string RefuseReplicaOf(std::string_view v) {
+  if (v.empty() || IEquals(v, "no one")) return "";
+  return "rankd cannot be a replica: with replicaof ignored it would serve and accept writes as "
+         "a master with its own data. Remove the replicaof line";
+}
+
+std::string RefuseAclFile(std::string_view v) {
+  return v.empty() ? "" : "ACL files are not implemented in rankd (the default user's password "
+                          "is requirepass); remove aclfile";
+}
+
+std::string RefuseUnixSocket(std::string_view v) {
+  return v.empty() ? "" : "rankd does not listen on Unix sockets: clients must use TCP; remove "
+                          "unixsocket";
+}
+
+std::string RefuseCluster(std::string_view v) {
+  return IEquals(v, "yes") ? "cluster mode is not implemented in rankd: cluster-enabled must be no"
+                           : "";
+}
+
+std::string RefuseMinReplicas(std::string_view v) {
+  return NonZero(v) ? "rankd has no replicas: min-replicas-to-write must be 0 (rankd would "
+                      "accept the writes it asks to refuse)"
+                    : "";
+}
+
+constexpr int64_t kIntMax = INT_MAX, kLongMax = LLONG_MAX;
+constexpr std::string_view kProtected = "no yes local";
+
+// Names, aliases, defaults, ranges and choices as Redis 7.0's config.c.
+const Compat kCompat[] = {
+    // Security and safety: accepted only when their effect is not needed.
+    {"replicaof", "slaveof", K::kString, "", 0, 0, true, "", &RefuseReplicaOf},
+    {"aclfile", "", K::kString, "", 0, 0, true, "", &RefuseAclFile},
+    {"unixsocket", "", K::kString, "", 0, 0, true, "", &RefuseUnixSocket},
+    {"unixsocketperm", "", K::kString, "0", 0, 0, true},
+    {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
+    {"min-replicas-to-write", "min-slaves-to-write", K::kInt, "0", 0, kIntMax, false, "",
+     &RefuseMinReplicas},
+    {"tls-port", "", K::kInt, "0", 0, 65535, false, "", &RefuseTlsPort},
+    {"enable-protected-configs", "", K::kEnum, "no", 0, 0, true, kProtected},
+    {"enable-debug-command", "", K::kEnum, "no", 0, 0, true, kProtected},
+    {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
+    {"acl-pubsub-default", "", K::kEnum, "resetchannels", 0, 0, false,
+     "allchannels resetchannels"},
+    {"acllog-max-len", "", K::kInt, "128", 0, kLongMax},
+    {"sanitize-dump-payload", "", K::kEnum, "no", 0, 0, false, "no yes clients"},
+    // Persistence details: rankd's log always has a snapshot base and is
+    // fsynced by appendfsync alone (docs/persistence.md).
+    {"aof-use-rdb-preamble", "", K::kBool, "yes"},
+    {"aof-timestamp-enabled", "", K::kBool, "no"},
+    {"aof-disable-auto-gc", "", K::kBool, "no"},
+    {"aof-rewrite-incremental-fsync", "", K::kBool, "yes"},
+    {"rdb-save-incremental-fsync", "", K::kBool, "yes"},
+    {"no-appendfsync-on-rewrite", "", K::kBool, "no"},
+    {"rdb-del-sync-files", "", K::kBool, "no"},
+    // Process and logging.
+    {"supervised", "", K::kEnum, "no", 0, 0, true, "upstart systemd auto no"},
+    {"syslog-enabled", "", K::kBool, "no", 0, 0, true},
+    {"syslog-ident", "", K::kString, "redis", 0, 0, true},
+    {"syslog-facility", "", K::kEnum, "local0", 0, 0, true,
+     "user local0 local1 local2 local3 local4 local5 local6 local7"},
+    {"always-show-logo", "", K::kBool, "no", 0, 0, true},
+    {"set-proc-title", "", K::kBool, "yes", 0, 0, true},
+    {"proc-title-template", "", K::kString, "{title} {listen-addr} {server-mode}"},
+    {"crash-log-enabled", "", K::kBool, "yes"},
+    {"crash-memcheck-enabled", "", K::kBool, "yes"},
+    {"disable-thp", "", K::kBool, "yes", 0, 0, true},
+    {"oom-score-adj", "", K::kEnum, "no", 0, 0, false, "no yes relative absolute"},
+    {"oom-score-adj-values", "", K::kString, "0 200 800"},
+    {"shutdown-on-sigint", "", K::kString, "default"},
+    {"shutdown-on-sigterm", "", K::kString, "default"},
+    {"shutdown-timeout", "", K::kInt, "10", 0, kIntMax},
+    {"ignore-warnings", "", K::kString, ""},
+    {"server_cpulist", "", K::kString, "", 0, 0, true},
+    {"bio_cpulist", "", K::kString, "", 0, 0, true},
+    {"aof_rewrite_cpulist", "", K::kString, "", 0, 0, true},
+    {"bgsave_cpulist", "", K::kString, "", 0, 0, true},
+    // Network and threads.
+    {"tcp-backlog", "", K::kInt, "511", 0, kIntMax, true},
+    {"socket-mark-id", "", K::kInt, "0", 0, kIntMax},
+    {"io-threads", "", K::kInt, "1", 1, 128, true},
+    {"io-threads-do-reads", "", K::kBool, "no", 0, 0, true},
+    {"bind-source-addr", "", K::kString, ""},
+    // Memory.
+    {"maxmemory-clients", "", K::kString, "0"},
+    {"maxmemory-samples", "", K::kInt, "5", 1, kIntMax},
+    {"maxmemory-eviction-tenacity", "", K::kInt, "10", 0, 100},
+    {"lfu-log-factor", "", K::kInt, "10", 0, kIntMax},
+    {"lfu-decay-time", "", K::kInt, "1", 0, kIntMax},
+    {"lazyfree-lazy-eviction", "", K::kBool, "no"},
+    {"lazyfree-lazy-expire", "", K::kBool, "no"},
+    {"lazyfree-lazy-server-del", "", K::kBool, "no"},
+    {"lazyfree-lazy-user-del", "", K::kBool, "no"},
+    {"lazyfree-lazy-user-flush", "", K::kBool, "no"},
+    {"activerehashing", "", K::kBool, "yes"},
+    {"activedefrag", "", K::kBool, "no"},
+    {"active-defrag-ignore-bytes", "", K::kMemory, "104857600", 1, kLongMax},
+    {"active-defrag-threshold-lower", "", K::kInt, "10", 0, 1000},
+    {"active-defrag-threshold-upper", "", K::kInt, "100", 0, 1000},
+    {"active-defrag-cycle-min", "", K::kInt, "1", 1, 99},
+    {"active-defrag-cycle-max", "", K::kInt, "25", 1, 99},
+    {"active-defrag-max-scan-fields", "", K::kInt, "1000", 1, kLongMax},
+    {"jemalloc-bg-thread", "", K::kBool, "yes"},
+    {"active-expire-effort", "", K::kInt, "1", 1, 10},
+    {"dynamic-hz", "", K::kBool, "yes"},
+    // Types rankd does not have (or has with its own encodings).
+    {"hash-max-listpack-entries", "hash-max-ziplist-entries", K::kInt, "512", 0, kLongMax},
+    {"hash-max-listpack-value", "hash-max-ziplist-value", K::kMemory, "64", 0, kLongMax},
+    {"list-max-listpack-size", "list-max-ziplist-size", K::kInt, "-2", INT_MIN, kIntMax},
+    {"list-compress-depth", "", K::kInt, "0", 0, kIntMax},
+    {"hll-sparse-max-bytes", "", K::kMemory, "3000", 0, kLongMax},
+    {"stream-node-max-bytes", "", K::kMemory, "4096", 0, kLongMax},
+    {"stream-node-max-entries", "", K::kInt, "100", 0, kLongMax},
+    // Introspection and events.
+    {"notify-keyspace-events", "", K::kString, ""},
+    {"latency-monitor-threshold", "", K::kInt, "0", 0, kLongMax},
+    {"latency-tracking", "", K::kBool, "yes"},
+    {"latency-tracking-info-percentiles", "", K::kString, "50 99 99.9"},
+    {"tracking-table-max-keys", "", K::kInt, "1000000", 0, kLongMax},
+    {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
+     "ignore panic panic-on-replicas"},
+    // Replication (rankd has none).
+    {"masterauth", "", K::kString, ""},
+    {"masteruser", "", K::kString, ""},
+    {"replica-serve-stale-data", "slave-serve-stale-data", K::kBool, "yes"},
+    {"replica-read-only", "slave-read-only", K::kBool, "yes"},
+    {"replica-lazy-flush", "slave-lazy-flush", K::kBool, "no"},
+    {"replica-ignore-maxmemory", "slave-ignore-maxmemory", K::kBool, "yes"},
+    {"replica-ignore-disk-write-errors", "", K::kBool, "no"},
+    {"replica-announced", "", K::kBool, "yes"},
+    {"replica-priority", "slave-priority", K::kInt, "100", 0, kIntMax},
+    {"replica-announce-ip", "slave-announce-ip", K::kString, ""},
+    {"replica-announce-port", "slave-announce-port", K::kInt, "0", 0, 65535},
+    {"min-replicas-max-lag", "min-slaves-max-lag", K::kInt, "10", 0, kIntMax},
+    {"repl-diskless-sync", "", K::kBool, "yes"},
+    {"repl-diskless-sync-delay", "", K::kInt, "5", 0, kIntMax},
+    {"repl-diskless-sync-max-replicas", "", K::kInt, "0", 0, kIntMax},
+    {"repl-diskless-load", "", K::kEnum, "disabled", 0, 0, false, "disabled on-empty-db swapdb"},
+    {"repl-disable-tcp-nodelay", "", K::kBool, "no"},
+    {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt, "10", 1, kIntMax},
+    {"repl-timeout", "", K::kInt, "60", 1, kIntMax},
+    {"repl-backlog-size", "", K::kMemory, "1048576", 1, kLongMax},
+    {"repl-backlog-ttl", "", K::kInt, "3600", 0, kLongMax},
+    // Cluster (not enabled: cluster-enabled above).
+    {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
+    {"cluster-port", "", K::kInt, "0", 0, 65535, true},
+    {"cluster-node-timeout", "", K::kInt, "15000", 0, kLongMax},
+    {"cluster-announce-ip", "", K::kString, ""},
+    {"cluster-announce-hostname", "", K::kString, ""},
+    {"cluster-announce-port", "", K::kInt, "0", 0, 65535},
+    {"cluster-announce-bus-port", "", K::kInt, "0", 0, 65535},
+    {"cluster-announce-tls-port", "", K::kInt, "0", 0, 65535},
+    {"cluster-preferred-endpoint-type", "", K::kEnum, "ip", 0, 0, false,
+     "ip hostname unknown-endpoint"},
+    {"cluster-replica-validity-factor", "cluster-slave-validity-factor", K::kInt, "10", 0,
+     kIntMax},
+    {"cluster-replica-no-failover", "cluster-slave-no-failover", K::kBool, "no"},
+    {"cluster-migration-barrier", "", K::kInt, "1", 0, kIntMax},
+    {"cluster-require-full-coverage", "", K::kBool, "yes"},
+    {"cluster-allow-reads-when-down", "", K::kBool, "no"},
+    {"cluster-allow-pubsubshard-when-down", "", K::kBool, "yes"},
+    {"cluster-allow-replica-migration", "", K::kBool, "yes"},
+    {"cluster-link-sendbuf-limit", "", K::kMemory, "0", 0, kLongMax},
+    // TLS details (tls-port must be 0, above).
+    {"tls-cert-file", "", K::kString, ""},
+    {"tls-key-file", "", K::kString, ""},
+    {"tls-key-file-pass", "", K::kString, ""},
+    {"tls-client-cert-file", "", K::kString, ""},
+    {"tls-client-key-file", "", K::kString, ""},
+    {"tls-client-key-file-pass", "", K::kString, ""},
+    {"tls-dh-params-file", "", K::kString, ""},
+    {"tls-ca-cert-file", "", K::kString, ""},
+    {"tls-ca-cert-dir", "", K::kString, ""},
+    {"tls-auth-clients", "", K::kEnum, "yes", 0, 0, false, "no yes optional"},
+    {"tls-replication", "", K::kBool, "no"},
+    {"tls-cluster", "", K::kBool, "no"},
+    {"tls-protocols", "", K::kString, ""},
+    {"tls-ciphers", "", K::kString, ""},
+    {"tls-ciphersuites", "", K::kString, ""},
+    {"tls-prefer-server-ciphers", "", K::kBool, "no"},
+    {"tls-session-caching", "", K::kBool, "yes"},
+    {"tls-session-cache-size", "", K::kInt, "20480", 0, kIntMax},
+    {"tls-session-cache-timeout", "", K::kInt, "300", 0, kIntMax},
+};
+
+}  // namespace
+
+void ConfigTable::AddRedisCompatParams() {
+  for (const Compat& e : kCompat) {
+    if (Find(e.name) || (!e.alias.empty() && Find(e.alias))) continue;  // implemented
+    Param p{e.name, e.alias, e.kind, nullptr, e.min, e.max, e.immutable, {}, e.refuse};
+    const std::string name(e.name);
+    switch (e.kind) {
+      case Param::Kind::kInt:
+      case Param::Kind::kMemory: {
+        int64_t v = 0;
+        (void)ParseInt64(e.value, &v);
+        p.field = &cfg_->compat_ints.try_emplace(name, v).first->second;
+        break;
+      }
+      case Param::Kind::kBool:
+        p.field = &cfg_->compat_bools.try_emplace(name, e.value == "yes").first->second;
+        break;
+      default:
+        p.field = &cfg_->compat_strings.try_emplace(name, e.value).first->second;
+        p.choices = SplitSpaces(e.choices);
+        break;
+    }
+    params_.push_back(std::move(p));
+  }
+}
+
+std::vector<std::string> CompatWarnings(const Config& cfg) {
+  std::vector<std::string> out;
+  auto str = [&](std::string_view name) -> std::string {
+    auto it = cfg.compat_strings.find(name);
+    return it == cfg.compat_strings.end() ? "" : it->second;
+  };
+  if (cfg.maxmemory > 0) {
+    out.push_back("maxmemory is set but rankd does not enforce it yet: memory use is not "
+                  "bounded and no key is evicted (maxmemory-policy " + cfg.maxmemory_policy + ")");
+  }
+  if (std::string v = str("maxmemory-clients"); !v.empty() && v != "0") {
+    out.push_back("maxmemory-clients " + v + " is not enforced: clients are bounded only by "
+                  "client-output-buffer-limit and client-query-buffer-limit");
+  }
+  if (std::string v = str("supervised"); !v.empty() && v != "no") {
+    out.push_back("supervised " + v + " is not implemented: rankd does not notify its "
+                  "supervisor (use Type=simple in a systemd unit)");
+  }
+  if (auto it = cfg.compat_bools.find("syslog-enabled"); it != cfg.compat_bools.end() && it->second) {
+    out.push_back("syslog-enabled yes is not implemented: rankd logs to logfile (or stdout)");
+  }
+  for (std::string_view sig : {"shutdown-on-sigint", "shutdown-on-sigterm"}) {
+    if (std::string v = str(sig); !v.empty() && v != "default") {
+      out.push_back(std::string(sig) + " " + v + " is not implemented: on that signal rankd "
+                    "saves if save points are set, as 'default' does");
+    }
+  }
+  if (std::string v = str("notify-keyspace-events"); !v.empty()) {
+    out.push_back("notify-keyspace-events " + v + ": keyspace notifications are not "
+                  "implemented in this build");
+  }
+  return out;
+}
+
+}  // namespace rankd

@@ -1,0 +1,33 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// ConfigTable::Param, one row of the settings table: shared by config.cc
+// (the settings rankd implements) and config_compat.cc (Redis 7.0 settings
+// it accepts without effect, or refuses). Internal to src/server.
+
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/config.h"
+
+namespace rankd {
+
+struct ConfigTable::Param {
+  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit, kNotify };
+  std::string_view name;
+  std::string_view alias;
+  Kind kind;
+  void* field;  // int64_t (kInt, kMemory), bool, std::string (kString, kEnum), ...
+  int64_t min = 0, max = LLONG_MAX;
+  bool immutable = false;
+  std::vector<std::string_view> choices = {};
+  // Optional: returns why `value` is refused before it is parsed ("" to
+  // accept), for settings whose effect rankd lacks and cannot ignore safely.
+  std::string (*refuse)(std::string_view value) = nullptr;
+};
+
+}  // namespace rankd
