@@ -77,7 +77,8 @@ Result CheckLog(Env* env, const std::string& path, bool fix, FILE* out) {
   } else if (info.torn_bytes > 0) {
     cut = info.valid_size;
     fprintf(out, "%s: torn tail: %" PRIu64 " bytes at offset %" PRIu64
-            " (a crash cut the last write short; start-up drops it by itself)\n",
+            " (a crash cut the last write short; start-up drops it by itself unless "
+            "aof-load-truncated is no)\n",
             path.c_str(), info.torn_bytes, cut);
   } else {
     fprintf(out, "%s: log OK\n", path.c_str());

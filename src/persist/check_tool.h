@@ -7,8 +7,9 @@
 // <file> is an append-only log directory, its manifest, one incremental log,
 // or a snapshot (dump.rdb or a base file; told apart by their magic bytes).
 // It reports each file's records/keys and its end: clean, a torn tail (a
-// crash cut the last write short; the server drops it by itself at start-up)
-// or corruption at an offset (the server refuses to start). With --fix, a
+// crash cut the last write short; the server drops it by itself at start-up
+// unless aof-load-truncated is no) or corruption at an offset, including a
+// damaged complete last record (the server refuses to start). With --fix, a
 // log is truncated at the first bad byte: a torn tail loses nothing that was
 // acknowledged; for corruption everything after the damage is lost, which
 // the tool says. Snapshots cannot be repaired (use the previous one).
