@@ -57,38 +57,6 @@ struct Config {
   bool latency_tracking = true;           // per-command histograms
   std::vector<std::string> latency_tracking_info_percentiles = {"50", "99", "99.9"};
   std::string enable_debug_command = "no";  // no | yes | local
-  // Settings Redis 7.0 has for what rankd does differently or not at all
-  // (I/O threads, THP, syslog, LFU tuning, ...): accepted with Redis's names,
-  // ranges and defaults, so redis.conf files and tools that set them work;
-  // rankd does not act on them (docs/configuration.md).
-  struct Compat {
-    int64_t active_expire_effort = 1;
-    bool dynamic_hz = true;
-    bool activerehashing = true;
-    std::string enable_module_command = "no";
-    std::string enable_protected_configs = "no";
-    int64_t lfu_log_factor = 10;
-    int64_t lfu_decay_time = 1;
-    int64_t maxmemory_samples = 5;
-    int64_t maxmemory_eviction_tenacity = 10;
-    int64_t tcp_backlog = 511;
-    std::string supervised = "no";
-    bool always_show_logo = false;
-    bool crash_log_enabled = true;
-    bool crash_memcheck_enabled = true;
-    int64_t io_threads = 1;
-    bool io_threads_do_reads = false;
-    bool jemalloc_bg_thread = true;
-    bool disable_thp = true;
-    bool set_proc_title = true;
-    std::string proc_title_template = "{title} {listen-addr} {server-mode}";
-    bool syslog_enabled = false;
-    std::string syslog_ident = "redis";
-    std::string syslog_facility = "local0";
-    std::string oom_score_adj = "no";
-    std::vector<std::string> oom_score_adj_values = {"0", "200", "800"};
-    std::string ignore_warnings;
-  } compat;
   // Data types.
   int64_t zset_max_listpack_entries = 128;
   int64_t zset_max_listpack_value = 64;
