@@ -149,6 +149,8 @@ SCENARIOS = {
     ],
     "transactions": [
         ("MULTI",), ("SET", "a", "1"), ("ZADD", "z", "1", "m"), ("DEL", "a"), ("EXEC",),
+        ("MULTI",), ("RPUSH", "tl", "a", "b"), ("LMOVE", "tl", "tl2", "LEFT", "LEFT"),
+        ("HSET", "th", "f", "1"), ("LPOP", "tl"), ("EXEC",),
         ("EVAL", "redis.call('set', KEYS[1], 'v'); redis.call('zadd', KEYS[2], 1, 'm')", "2",
          "k", "z2"),
     ],
@@ -216,14 +218,16 @@ def test_blocked_pops_served_later_match_redis(case, server, redis_ref):
 
 
 @pytest.mark.parametrize("flags", ["", "K", "E", "KA", "Ez", "Kg$", "KEs", "Ex", "KEn", "KEA",
-                                   "KEm"])
+                                   "KEm", "Kl", "Eh", "Klh"])
 def test_classes_select_events(flags, server, redis_ref):
     cmds = [("SET", "a", "1", "EX", "100"), ("ZADD", "z", "1", "m"), ("SADD", "s", "m"),
             ("DEL", "a", "z"), ("SREM", "s", "m"), ("GET", "nokey"), ("ZSCORE", "nokey", "m"),
             ("ZRANGE", "nokey", "0", "-1"), ("SMEMBERS", "nokey"), ("EXISTS", "nokey"),
             ("TTL", "nokey"), ("TYPE", "nokey"), ("MGET", "n1", "n2"), ("ZCARD", "nokey"),
             ("SET", "nokey", "v"), ("INCR", "n3"), ("ZADD", "n4", "1", "m"), ("GETEX", "n5"),
-            ("ZUNIONSTORE", "d", "2", "n6", "n7"), ("SINTER", "n8", "n9"), ("ZRANK", "n10", "m")]
+            ("ZUNIONSTORE", "d", "2", "n6", "n7"), ("SINTER", "n8", "n9"), ("ZRANK", "n10", "m"),
+            ("HSET", "h", "f", "v"), ("HDEL", "h", "f"), ("RPUSH", "l", "a"), ("LPOP", "l"),
+            ("SETBIT", "b", "1", "1"), ("GEOADD", "g", "1", "1", "m")]
     ours, ref = Recorder(server, flags), Recorder(redis_ref, flags)
     try:
         for cmd in cmds:
