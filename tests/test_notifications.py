@@ -97,8 +97,60 @@ SCENARIOS = {
         ("SUNIONSTORE", "u", "a1", "a2"), ("SDIFFSTORE", "d", "a1", "a2"),
         ("SINTERSTORE", "i", "a1", "nokey"), ("SINTERSTORE", "i", "a1", "nokey"),
     ],
+    "hashes": [
+        ("HSET", "h", "f", "1"), ("HSET", "h", "f", "2", "g", "3"), ("HMSET", "h", "a", "1"),
+        ("HSETNX", "h", "f", "x"), ("HSETNX", "h", "n", "x"), ("HINCRBY", "h", "c", "5"),
+        ("HINCRBY", "h", "f", "abc"), ("HINCRBYFLOAT", "h", "d", "1.5"), ("HDEL", "h", "zz"),
+        ("HDEL", "h", "f", "g", "zz"), ("HSET", "h2", "x", "1"), ("HDEL", "h2", "x"),
+        ("HINCRBYFLOAT", "h3", "x", "2"), ("HDEL", "nokey", "x"),
+    ],
+    "lists": [
+        ("RPUSH", "l", "a", "b", "c"), ("LPUSH", "l", "z"), ("LPUSHX", "nokey", "a"),
+        ("RPUSHX", "l", "d"), ("LPUSHX", "l", "y"), ("LINSERT", "l", "BEFORE", "b", "x"),
+        ("LINSERT", "l", "AFTER", "nope", "x"), ("LINSERT", "nokey", "AFTER", "a", "x"),
+        ("LSET", "l", "0", "q"), ("LREM", "l", "0", "x"), ("LREM", "l", "0", "nope"),
+        ("LTRIM", "l", "0", "4"), ("LTRIM", "l", "0", "-1"), ("LPOP", "l"),
+        ("RPOP", "l", "2"), ("LMOVE", "l", "m", "LEFT", "RIGHT"), ("LMOVE", "l", "l", "LEFT", "RIGHT"),
+        ("RPOPLPUSH", "l", "m"), ("RPOPLPUSH", "m", "m"), ("LMOVE", "nokey", "m", "LEFT", "LEFT"),
+        ("LPOP", "nokey"), ("RPUSH", "t", "1", "2", "3", "4", "5"), ("LMPOP", "2", "nokey", "t", "LEFT"),
+        ("LMPOP", "1", "t", "RIGHT", "COUNT", "2"), ("BLPOP", "nokey", "t", "0"),
+        ("BRPOP", "t", "0"), ("RPUSH", "u", "1", "2"), ("BLMOVE", "u", "v", "RIGHT", "LEFT", "0"),
+        ("BRPOPLPUSH", "u", "v", "0"), ("BLMPOP", "0", "1", "v", "LEFT", "COUNT", "5"),
+        ("RPUSH", "w", "1"), ("LTRIM", "w", "5", "6"), ("RPUSH", "w", "1"), ("LREM", "w", "0", "1"),
+    ],
+    "sort": [
+        ("RPUSH", "l", "3", "1", "2"), ("SORT", "l", "STORE", "dst"), ("SORT", "l", "STORE", "dst"),
+        ("SORT", "nokey", "STORE", "dst"), ("SORT", "nokey", "STORE", "dst"),
+        ("SADD", "s", "b", "a"), ("SORT", "s", "ALPHA", "STORE", "dst2"), ("SORT", "l"),
+    ],
+    "bits": [
+        ("SETBIT", "b", "7", "1"), ("SETBIT", "b", "7", "1"), ("SETBIT", "b", "100", "0"),
+        ("SET", "c", "abc"), ("BITOP", "AND", "d", "b", "c"), ("BITOP", "OR", "d", "b", "c"),
+        ("BITOP", "NOT", "e", "c"), ("BITOP", "AND", "d", "n1", "n2"),
+        ("BITOP", "AND", "d", "n1", "n2"), ("BITFIELD", "f", "SET", "u8", "0", "255"),
+        ("BITFIELD", "f", "INCRBY", "u8", "0", "1"), ("BITFIELD", "f", "GET", "u8", "0"),
+        ("BITFIELD", "f", "OVERFLOW", "FAIL", "INCRBY", "u8", "0", "300"),
+        ("BITFIELD_RO", "f", "GET", "u8", "0"), ("BITCOUNT", "f"), ("SETRANGE", "c", "1", "xy"),
+    ],
+    "geo": [
+        ("GEOADD", "g", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania"),
+        ("GEOADD", "g", "13.361389", "38.115556", "Palermo"),
+        ("GEOADD", "g", "XX", "13.4", "38.1", "Palermo"),
+        ("GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "ASC"),
+        ("GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km",
+         "STOREDIST"),
+        ("GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "0", "0", "BYRADIUS", "1", "km"),
+        ("GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "0", "0", "BYRADIUS", "1", "km"),
+        ("GEORADIUS", "g", "15", "37", "200", "km", "STORE", "r"),
+        ("GEORADIUS", "g", "15", "37", "200", "km", "STOREDIST", "r2"),
+        ("GEORADIUSBYMEMBER", "g", "Palermo", "300", "km", "STORE", "r3"),
+        ("GEORADIUS", "g", "0", "0", "1", "km", "STORE", "r"),
+        ("ZREM", "g", "Palermo", "Catania"),
+    ],
     "transactions": [
         ("MULTI",), ("SET", "a", "1"), ("ZADD", "z", "1", "m"), ("DEL", "a"), ("EXEC",),
+        ("MULTI",), ("RPUSH", "tl", "a", "b"), ("LMOVE", "tl", "tl2", "LEFT", "LEFT"),
+        ("HSET", "th", "f", "1"), ("LPOP", "tl"), ("EXEC",),
         ("EVAL", "redis.call('set', KEYS[1], 'v'); redis.call('zadd', KEYS[2], 1, 'm')", "2",
          "k", "z2"),
     ],
@@ -117,15 +169,65 @@ def test_events_match_redis(name, server, redis_ref):
         ref.close()
 
 
+def _wait_blocked(rec, n):
+    """Waits until `n` clients are blocked on the server `rec` talks to."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        info = rec.sync.execute("INFO", "clients").decode()
+        if "blocked_clients:%d\r\n" % n in info:
+            return
+        time.sleep(0.01)
+    raise AssertionError("client never blocked")
+
+
+# (setup commands, blocking command, command that serves it)
+BLOCKED = [
+    ([], ("BLPOP", "bl", "0"), ("RPUSH", "bl", "a", "b")),
+    ([], ("BRPOP", "bl2", "nokey", "0"), ("LPUSH", "bl2", "x")),
+    ([], ("BLMOVE", "src", "dst", "RIGHT", "LEFT", "0"), ("RPUSH", "src", "v")),
+    ([("RPUSH", "dst2", "old")], ("BLMOVE", "src2", "dst2", "LEFT", "RIGHT", "0"),
+     ("LPUSH", "src2", "v", "w")),
+    ([], ("BRPOPLPUSH", "same", "same", "0"), ("RPUSH", "same", "v")),
+    ([], ("BLMPOP", "0", "2", "nokey", "k", "LEFT", "COUNT", "2"), ("RPUSH", "k", "1", "2", "3")),
+    ([("RPUSH", "a1", "x")], ("BLPOP", "tgt", "0"), ("LMOVE", "a1", "tgt", "LEFT", "RIGHT")),
+    ([("RPUSH", "a2", "x")], ("BLPOP", "tgt2", "0"), ("RPOPLPUSH", "a2", "tgt2")),
+    ([("RPUSH", "n", "3", "1")], ("BLPOP", "srt", "0"), ("SORT", "n", "STORE", "srt")),
+]
+
+
+@pytest.mark.parametrize("case", range(len(BLOCKED)))
+def test_blocked_pops_served_later_match_redis(case, server, redis_ref):
+    setup, blocking, serve = BLOCKED[case]
+    got = []
+    for srv in (server, redis_ref):
+        rec = Recorder(srv)
+        waiter = RespClient(srv.host, srv.port)
+        try:
+            for cmd in setup:
+                rec.run(*cmd)
+            waiter.send_command(*blocking)
+            _wait_blocked(rec, 1)
+            events = rec.run(*serve)[1]
+            assert waiter.read_reply(timeout=5) is not None
+            got.append(events + rec.events())
+        finally:
+            waiter.close()
+            rec.close()
+    assert got[0] == got[1], "rankd %r, redis %r" % (got[0], got[1])
+    assert got[0], "the serving command published nothing"
+
+
 @pytest.mark.parametrize("flags", ["", "K", "E", "KA", "Ez", "Kg$", "KEs", "Ex", "KEn", "KEA",
-                                   "KEm"])
+                                   "KEm", "Kl", "Eh", "Klh"])
 def test_classes_select_events(flags, server, redis_ref):
     cmds = [("SET", "a", "1", "EX", "100"), ("ZADD", "z", "1", "m"), ("SADD", "s", "m"),
             ("DEL", "a", "z"), ("SREM", "s", "m"), ("GET", "nokey"), ("ZSCORE", "nokey", "m"),
             ("ZRANGE", "nokey", "0", "-1"), ("SMEMBERS", "nokey"), ("EXISTS", "nokey"),
             ("TTL", "nokey"), ("TYPE", "nokey"), ("MGET", "n1", "n2"), ("ZCARD", "nokey"),
             ("SET", "nokey", "v"), ("INCR", "n3"), ("ZADD", "n4", "1", "m"), ("GETEX", "n5"),
-            ("ZUNIONSTORE", "d", "2", "n6", "n7"), ("SINTER", "n8", "n9"), ("ZRANK", "n10", "m")]
+            ("ZUNIONSTORE", "d", "2", "n6", "n7"), ("SINTER", "n8", "n9"), ("ZRANK", "n10", "m"),
+            ("HSET", "h", "f", "v"), ("HDEL", "h", "f"), ("RPUSH", "l", "a"), ("LPOP", "l"),
+            ("SETBIT", "b", "1", "1"), ("GEOADD", "g", "1", "1", "m")]
     ours, ref = Recorder(server, flags), Recorder(redis_ref, flags)
     try:
         for cmd in cmds:
@@ -199,5 +301,63 @@ def test_leaderboard_events(server):
         # Board members removed with ZREM emit the sorted-set events.
         assert rec.run("ZREM", "b", "alice")[1] == [
             ("__keyspace@0__:b", "zrem"), ("__keyevent@0__:zrem", "b")]
+    finally:
+        rec.close()
+
+
+def _keyspace(events):
+    return [(ch.split(":", 1)[1], ev) for ch, ev in events if ch.startswith("__keyspace")]
+
+
+def _events_until(rec, want):
+    """Events (waiting up to 10 s) until keyspace event `want` = (key, event)."""
+    got = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and want not in _keyspace(got):
+        time.sleep(0.05)
+        got += rec.events()
+    return got
+
+
+@pytest.mark.skipif(target_is_redis(), reason="hash field expiry is Redis 7.4 (no 7.0 oracle)")
+def test_hash_field_expiry_events(server):
+    # Redis 7.4's documented names: hexpire, hpersist, hexpired (+ del when
+    # the last field goes); a deadline in the past deletes the field: hdel.
+    rec = Recorder(server, "KEA")
+    try:
+        rec.run("HSET", "h", "a", "1", "b", "2", "c", "3")
+        assert _keyspace(rec.run("HEXPIRE", "h", "100", "FIELDS", "1", "a")[1]) == [
+            ("h", "hexpire")]
+        assert _keyspace(rec.run("HPEXPIRE", "h", "100000", "NX", "FIELDS", "1", "a")[1]) == []
+        assert _keyspace(rec.run("HPERSIST", "h", "FIELDS", "2", "a", "b")[1]) == [
+            ("h", "hpersist")]
+        assert _keyspace(rec.run("HPERSIST", "h", "FIELDS", "1", "a")[1]) == []
+        assert _keyspace(rec.run("HEXPIREAT", "h", "1", "FIELDS", "1", "c")[1]) == [
+            ("h", "hdel")]
+        rec.run("HSET", "g", "x", "1")
+        assert _keyspace(rec.run("HPEXPIREAT", "g", "1", "FIELDS", "1", "x")[1]) == [
+            ("g", "hdel"), ("g", "del")]
+        # Fields reaching their deadline: hexpired (lazily or actively).
+        rec.run("HSET", "e", "x", "1", "y", "2")
+        rec.run("HPEXPIRE", "e", "20", "FIELDS", "1", "x")
+        assert _keyspace(_events_until(rec, ("e", "hexpired"))) == [("e", "hexpired")]
+        rec.run("HPEXPIRE", "e", "20", "FIELDS", "1", "y")
+        got = _events_until(rec, ("e", "del"))
+        assert _keyspace(got) == [("e", "hexpired"), ("e", "del")]
+        assert ("__keyevent@0__:hexpired", "e") in got
+    finally:
+        rec.close()
+
+
+@pytest.mark.skipif(target_is_redis(), reason="ZPOPDUE is rankd's own")
+def test_zpopdue_events(server):
+    rec = Recorder(server, "KEA")
+    try:
+        rec.run("ZADD", "q", "1", "a", "2", "b", "99999999999999", "later")
+        assert _keyspace(rec.run("ZPOPDUE", "q")[1]) == [("q", "zpopdue")]
+        assert _keyspace(rec.run("ZPOPDUE", "q", "COUNT", "5")[1]) == [("q", "zpopdue")]
+        assert _keyspace(rec.run("ZPOPDUE", "q")[1]) == []
+        rec.run("ZADD", "q2", "1", "a")
+        assert _keyspace(rec.run("ZPOPDUE", "q2")[1]) == [("q2", "zpopdue"), ("q2", "del")]
     finally:
         rec.close()

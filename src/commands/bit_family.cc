@@ -14,6 +14,7 @@
 #include "commands/families.h"
 #include "core/bitops.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/keys_common.h"
 #include "server/server.h"
 
@@ -64,7 +65,7 @@ void SetBitCmd(CommandContext& ctx) {
   const bool old = GetBit(e->value.str(), offset);
   if (grown || old != (on == 1)) {
     SetBit(&e->value.str(), offset, on == 1);
-    KeyModified(ctx, ctx.db(), ctx.arg(1));
+    KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyString, "setbit");
   }
   ctx.reply.Integer(old);
 }
@@ -171,9 +172,9 @@ void BitOpCmd(CommandContext& ctx) {
     Value v(std::move(result));
     v.set_raw(true);
     db.Set(dest, std::move(v));
-    KeyModified(ctx, db, dest);
+    KeyChanged(ctx, db, dest, kNotifyString, "set");
   } else if (db.Delete(dest)) {
-    KeyModified(ctx, db, dest);
+    KeyChanged(ctx, db, dest, kNotifyGeneric, "del");
   }
   ctx.reply.Integer(len);
 }

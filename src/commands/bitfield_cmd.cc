@@ -14,6 +14,7 @@
 #include "commands/bit_handlers.h"
 #include "core/bitops.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/keys_common.h"
 #include "server/server.h"
 
@@ -129,12 +130,12 @@ void BitFieldGeneric(CommandContext& ctx, bool ro_command) {
     if (BitFieldAdd(c.type, incr ? old : c.value, incr ? c.value : 0, c.overflow, &next)) {
       SetBitField(&s, c.offset, c.type, static_cast<uint64_t>(next));
       ctx.reply.Integer(incr ? next : old);
-    } else {
+      changes++;
+    } else {  // OVERFLOW FAIL: nothing written
       ctx.reply.Null();
     }
-    changes++;
   }
-  if (changes) KeyModified(ctx, ctx.db(), key);
+  if (changes) KeyChanged(ctx, ctx.db(), key, kNotifyString, "setbit");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "commands/zset_common.h"
 #include "core/geo_search.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/keys_common.h"
 #include "server/server.h"
 
@@ -212,7 +213,7 @@ void StorePoints(CommandContext& ctx, const std::vector<geo::Point>& points, siz
                  const SearchArgs& a) {
   Database& db = ctx.db();
   if (n == 0) {
-    if (db.Delete(a.store_key)) KeyModified(ctx, db, a.store_key);
+    if (db.Delete(a.store_key)) KeyChanged(ctx, db, a.store_key, kNotifyGeneric, "del");
     return ctx.reply.Integer(0);
   }
   ScoredMembers items;
@@ -221,7 +222,8 @@ void StorePoints(CommandContext& ctx, const std::vector<geo::Point>& points, siz
     items.emplace_back(p.member, a.store_dist ? p.dist / a.shape.to_meters : p.score);
   }
   db.Set(a.store_key, Value(BuildZSet(items, ctx.server.zset_limits(), BuildOrder::kWhole)));
-  KeyModified(ctx, db, a.store_key);
+  const bool search = EqualsIgnoreCase(ctx.arg(0), "geosearchstore");
+  KeyChanged(ctx, db, a.store_key, kNotifyZset, search ? "geosearchstore" : "georadiusstore");
   ctx.reply.Integer(static_cast<int64_t>(n));
 }
 
@@ -250,7 +252,7 @@ void SearchGeneric(CommandContext& ctx, size_t src_index, unsigned flags) {
   if (!CheckCombinationsOrReply(ctx, flags, a)) return;
   if (!z) {
     if (a.store_key.empty()) return ctx.reply.EmptyArray();
-    if (ctx.db().Delete(a.store_key)) KeyModified(ctx, ctx.db(), a.store_key);
+    if (ctx.db().Delete(a.store_key)) KeyChanged(ctx, ctx.db(), a.store_key, kNotifyGeneric, "del");
     return ctx.reply.Integer(0);
   }
   // COUNT without ANY means the nearest ones.

@@ -29,6 +29,7 @@
 #include "commands/type_lookup.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/keys_common.h"
 #include "server/server.h"
 
@@ -122,7 +123,8 @@ void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
   if (h->empty()) {
     ReportRemoval(ctx, key, true, kNotifyHash, "hdel");
   } else if (set_any || deleted.size() > 2) {
-    ctx.db().Touch(key);
+    // Redis 7.4: "hdel" when a past deadline deleted fields, else "hexpire".
+    KeyChanged(ctx, ctx.db(), key, kNotifyHash, deleted.size() > 2 ? "hdel" : "hexpire");
   }
 }
 
@@ -186,7 +188,7 @@ void HPersist(CommandContext& ctx) {
       ctx.reply.Integer(1);
     }
   }
-  if (changed) ctx.db().Touch(ctx.arg(1));
+  if (changed) KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyHash, "hpersist");
 }
 
 constexpr CommandSpec kHashExpireCommands[] = {

@@ -25,6 +25,7 @@
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -64,7 +65,7 @@ void HSetGeneric(CommandContext& ctx, bool hmset) {
   TryConversion(h, ctx.args.subspan(2), limits);
   int64_t created = 0;
   for (size_t i = 2; i < ctx.argc(); i += 2) created += h->Set(ctx.arg(i), ctx.arg(i + 1), limits);
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyHash, "hset");
   if (hmset) return ctx.reply.Ok();
   ctx.reply.Integer(created);
 }
@@ -81,7 +82,7 @@ void HSetNx(CommandContext& ctx) {
   const HashLimits limits = ctx.server.hash_limits();
   TryConversion(h, ctx.args.subspan(2), limits);
   h->Set(ctx.arg(2), ctx.arg(3), limits);
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyHash, "hset");
   ctx.reply.Integer(1);
 }
 
@@ -188,7 +189,7 @@ void HIncrBy(CommandContext& ctx) {
   }
   value += incr;
   SetKeepTtl(h, ctx.arg(2), FormatInt64(value), ctx.server.hash_limits());
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyHash, "hincrby");
   ctx.reply.Integer(value);
 }
 
@@ -207,7 +208,7 @@ void HIncrByFloat(CommandContext& ctx) {
   if (std::isnan(value) || std::isinf(value)) return ctx.reply.Error(err::kIncrFloatNaN);
   std::string s = FormatLongDouble(value);
   const int64_t deadline = SetKeepTtl(h, ctx.arg(2), s, ctx.server.hash_limits());
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyHash, "hincrbyfloat");
   const std::string_view effect[] = {"HSET", ctx.arg(1), ctx.arg(2), s};
   ctx.server.Propagate(ctx.client, effect);
   if (deadline >= 0) {  // HSET clears a field's deadline: log it again

@@ -19,6 +19,7 @@
 #include "commands/type_lookup.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -41,7 +42,7 @@ void PushGeneric(CommandContext& ctx, bool front, bool only_existing) {
       l->PushBack(ctx.arg(i), limits);
     }
   }
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyList, front ? "lpush" : "rpush");
   ctx.reply.Integer(static_cast<int64_t>(l->size()));
 }
 
@@ -117,7 +118,7 @@ void LSet(CommandContext& ctx) {
   if (!ParseInt64(ctx.arg(2), &index)) return ctx.reply.Error(err::kNotInteger);
   if (!ResolveIndex(index, l->size(), &at)) return ctx.reply.Error(err::kOutOfRange);
   l->Replace(at, ctx.arg(3), ctx.server.list_limits());
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyList, "lset");
   ctx.reply.Ok();
 }
 
@@ -142,7 +143,7 @@ void LInsert(CommandContext& ctx) {
   });
   if (found == l->size()) return ctx.reply.Integer(-1);
   l->Insert(found + (after ? 1 : 0), ctx.arg(4), ctx.server.list_limits());
-  ctx.db().Touch(ctx.arg(1));
+  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyList, "linsert");
   ctx.reply.Integer(static_cast<int64_t>(l->size()));
 }
 

@@ -26,6 +26,7 @@
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -137,16 +138,21 @@ bool MoveOne(CommandContext& ctx, bool from_back, bool to_back, bool log_as_lmov
   }
   const ListLimits limits = ctx.server.list_limits();
   std::string value = from_back ? s->PopBack() : s->PopFront();
-  if (src != dst) {
-    ReportRemoval(ctx, src, s->empty(), kNotifyList, from_back ? "rpop" : "lpop");
-    if (!d) d = &ctx.db().Insert(dst, Value(std::make_unique<QuickList>()))->value.list();
-  }
+  const bool emptied = s->empty();
+  if (src != dst && !d) d = &ctx.db().Insert(dst, Value(std::make_unique<QuickList>()))->value.list();
   if (to_back) {
     d->PushBack(value, limits);
   } else {
     d->PushFront(value, limits);
   }
-  ctx.db().Touch(dst);
+  // Redis's order: the push on the destination, then the pop on the source.
+  KeyChanged(ctx, ctx.db(), dst, kNotifyList, to_back ? "rpush" : "lpush");
+  const std::string_view pop_event = from_back ? "rpop" : "lpop";
+  if (src != dst) {
+    ReportRemoval(ctx, src, emptied, kNotifyList, pop_event);
+  } else {
+    KeyEvent(ctx, ctx.db(), kNotifyList, pop_event, src);
+  }
   if (log_as_lmove) {
     const std::string_view effect[] = {"LMOVE", src, dst, from_back ? "RIGHT" : "LEFT",
                                        to_back ? "RIGHT" : "LEFT"};

@@ -33,6 +33,7 @@
 #include "commands/type_lookup.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
+#include "server/notify.h"
 #include "server/keys_common.h"
 #include "server/server.h"
 
@@ -262,9 +263,9 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
   Database& db = ctx.db();
   if (outputlen > 0) {
     db.Set(dst, Value(std::move(list)));
-    db.Touch(dst);
+    KeyChanged(ctx, db, dst, kNotifyList, "sortstore");
   } else if (db.Delete(dst)) {
-    db.Touch(dst);
+    KeyChanged(ctx, db, dst, kNotifyGeneric, "del");
   }
   ctx.reply.Integer(outputlen);
 }

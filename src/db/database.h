@@ -152,9 +152,12 @@ class Database {
   // with deadlines. Returns the number of fields removed.
   size_t ActiveExpireFields(int64_t now_ms, size_t max_keys);
   bool has_field_deadlines() const { return !field_ttl_keys_.empty(); }
-  // Called with the fields of `key` removed because their deadline passed;
-  // the log records them as HDEL key field...
-  std::function<void(int db, std::string_view key, const std::vector<std::string>& fields)>
+  // Called with the fields of `key` removed because their deadline passed,
+  // and whether that left the hash empty (the key is deleted next): the log
+  // records them as HDEL key field..., the hub publishes "hexpired" (and
+  // "del" when emptied).
+  std::function<void(int db, std::string_view key, const std::vector<std::string>& fields,
+                     bool emptied)>
       on_fields_expired;
 
   // Every Touch increments *counter (the server's count of modifications).

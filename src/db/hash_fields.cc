@@ -20,7 +20,7 @@ Database::Entry* Database::ExpireFields(Entry* e, int64_t now_ms) {
   if (next < 0 || next > now_ms) return e;
   std::vector<std::string> gone = h.RemoveExpired(now_ms);
   std::string key(e->key());
-  if (on_fields_expired) on_fields_expired(index_, key, gone);
+  if (on_fields_expired) on_fields_expired(index_, key, gone, h.empty());
   if (!h.empty()) {
     Touch(key);
     return e;

@@ -71,11 +71,6 @@ std::string InvalidExpireError(const CommandContext& ctx) {
   return "ERR invalid expire time in '" + name + "' command";
 }
 
-void KeyModified(CommandContext& ctx, Database& db, std::string_view key) {
-  (void)ctx;
-  db.Touch(key);
-}
-
 void PropagateExpireAt(CommandContext& ctx, std::string_view key, int64_t deadline_ms) {
   const std::string ms = FormatInt64(deadline_ms);
   const std::string_view args[] = {"PEXPIREAT", key, ms};

@@ -50,12 +50,6 @@ Database* DbByIndex(CommandContext& ctx, int64_t index);
 // ctx (lower case) as Redis prints it.
 std::string InvalidExpireError(const CommandContext& ctx);
 
-// Marks `key` of `db` modified (Redis signalModifiedKey): WATCHers, blocked
-// clients, and the server's modification count, which is how the dispatcher
-// knows to log the command and count it in `dirty`. Emits no keyspace event:
-// writes report through KeyChanged (server/notify.h) instead.
-void KeyModified(CommandContext& ctx, Database& db, std::string_view key);
-
 // Logs an effect in place of the command as received (Server::Propagate),
 // for commands whose replay would not reach the same state:
 //   PEXPIREAT key <deadline_ms>   (relative expiry: EXPIRE, GETEX EX, ...)

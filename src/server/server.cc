@@ -67,7 +67,10 @@ Server::Server(Config config)
       NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
     dbs_.back()->on_fields_expired = [this](int db, std::string_view key,
-                                            const std::vector<std::string>& fields) {
+                                            const std::vector<std::string>& fields, bool emptied) {
+      // Redis 7.4's events (no 7.0 oracle): "hexpired", then "del".
+      NotifyKeyspaceEvent(kNotifyHash, "hexpired", key, db);
+      if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
       if (!effect_log_) return;
       std::vector<std::string_view> args = {"HDEL", key};
       args.insert(args.end(), fields.begin(), fields.end());
