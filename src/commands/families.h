@@ -21,6 +21,7 @@ std::span<const CommandSpec> ExpireCommands();       // expire_family.cc
 std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> ZSetDueCommands();      // zset_due_family.cc
+std::span<const CommandSpec> ZSetExpireCommands();   // zset_expire_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
@@ -28,7 +29,7 @@ std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, ZSetDueCommands, SetCommands, ScriptingCommands, PersistCommands,
+                      StringCommands, ZSetCommands, ZSetDueCommands, ZSetExpireCommands, SetCommands, ScriptingCommands, PersistCommands,
                       LeaderboardCommands}) {
     server.RegisterCommands(family());
   }

@@ -107,7 +107,11 @@ void PersistenceSection(Server& s, InfoWriter& w) {
 void StatsSection(Server& s, InfoWriter& w) {
   ServerStats& st = s.stats();
   uint64_t expired = 0;
-  for (int i = 0; i < s.db_count(); i++) expired += s.db(i).expired_count();
+  uint64_t expired_members = 0;
+  for (int i = 0; i < s.db_count(); i++) {
+    expired += s.db(i).expired_count();
+    expired_members += s.db(i).expired_members();
+  }
   w.Section("Stats");
   w.Field("total_connections_received", static_cast<int64_t>(st.total_connections));
   w.Field("total_commands_processed", static_cast<int64_t>(st.total_commands));
@@ -116,6 +120,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("total_net_output_bytes", static_cast<int64_t>(st.net_output_bytes));
   w.Field("rejected_connections", static_cast<int64_t>(st.rejected_connections));
   w.Field("expired_keys", static_cast<int64_t>(expired));
+  w.Field("expired_members", static_cast<int64_t>(expired_members));
   w.Field("evicted_keys", 0);
   w.Field("keyspace_hits", static_cast<int64_t>(st.keyspace_hits));
   w.Field("keyspace_misses", static_cast<int64_t>(st.keyspace_misses));

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "core/compact_set.h"
 #include "core/leaderboard_set.h"
+#include "core/member_ttl.h"
 #include "core/tree_set.h"
 
 namespace rankd {
@@ -22,6 +23,7 @@ struct SortedSet::Impl {
   CompactSet compact;             // the encoding while `tree` is null
   std::unique_ptr<TreeSet> tree;  // the encoding once converted
   std::unique_ptr<LeaderboardSet> board;  // board mode: the only part in use
+  std::unique_ptr<MemberTtl> ttl;  // member deadlines; null while none has one
 };
 
 namespace {
@@ -82,6 +84,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
       dst.Insert(m, MemberIndex::Hash(m), s, st);
     });
     dst.RaiseNextSeq(b->next_seq());
+    CopyMemberExpires(*copy);
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
@@ -97,6 +100,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
   } else {
     copy->impl_->compact = impl_->compact;
   }
+  CopyMemberExpires(*copy);
   return copy;
 }
 
@@ -110,8 +114,10 @@ SortedSet::Encoding SortedSet::encoding() const {
 }
 
 size_t SortedSet::MemoryUsage() const {
-  if (impl_->board) return sizeof(Impl) + impl_->board->MemoryUsage();
-  return sizeof(Impl) + (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
+  const size_t ttl = impl_->ttl ? impl_->ttl->MemoryUsage() : 0;
+  if (impl_->board) return sizeof(Impl) + ttl + impl_->board->MemoryUsage();
+  return sizeof(Impl) + ttl +
+         (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
 }
 
 AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
@@ -168,6 +174,10 @@ AddResult SortedSet::Add(std::string_view member, double score, const AddOptions
 
 bool SortedSet::Remove(std::string_view member) {
   Impl& s = *impl_;
+  if (s.ttl) {
+    s.ttl->Erase(member);
+    if (s.ttl->empty()) s.ttl.reset();
+  }
   if (LeaderboardSet* b = s.board.get()) {
     const uint64_t hash = MemberIndex::Hash(member);
     const LeaderboardSet::Handle h = b->Find(member, hash);
@@ -278,6 +288,10 @@ std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
 
 uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
+  if (MemberTtl* ttl = impl_->ttl.get()) {
+    ForEachInRankRange(start, stop, false, [&](std::string_view m, double) { ttl->Erase(m); });
+    if (ttl->empty()) impl_->ttl.reset();
+  }
   if (impl_->board) {
     impl_->board->RemoveRankRange(start, stop);
   } else if (impl_->tree) {
@@ -348,6 +362,42 @@ uint64_t SortedSet::BoardDistinctStart(uint64_t k) const { return impl_->board->
 void SortedSet::BoardForEach(
     absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const {
   impl_->board->ForEachStamped(fn);
+}
+
+int64_t SortedSet::MemberExpire(std::string_view member) const {
+  return impl_->ttl ? impl_->ttl->Get(member) : -1;
+}
+
+void SortedSet::SetMemberExpire(std::string_view member, int64_t deadline_ms) {
+  assert(Score(member).has_value());
+  if (!impl_->ttl) {
+    if (deadline_ms < 0) return;
+    impl_->ttl = std::make_unique<MemberTtl>();
+  }
+  impl_->ttl->Set(member, deadline_ms);
+  if (impl_->ttl->empty()) impl_->ttl.reset();
+}
+
+int64_t SortedSet::EarliestMemberExpire() const {
+  return impl_->ttl ? impl_->ttl->earliest() : -1;
+}
+
+size_t SortedSet::MembersWithExpire() const { return impl_->ttl ? impl_->ttl->size() : 0; }
+
+std::vector<std::string> SortedSet::RemoveDue(int64_t now_ms) {
+  if (!impl_->ttl) return {};
+  std::vector<std::string> due = impl_->ttl->Due(now_ms);
+  for (const std::string& m : due) Remove(m);  // also drops the deadline
+  return due;
+}
+
+void SortedSet::ForEachMemberExpire(
+    absl::FunctionRef<void(std::string_view, int64_t)> fn) const {
+  if (impl_->ttl) impl_->ttl->ForEach(fn);
+}
+
+void SortedSet::CopyMemberExpires(SortedSet& dst) const {
+  ForEachMemberExpire([&](std::string_view m, int64_t t) { dst.SetMemberExpire(m, t); });
 }
 
 std::string SortedSet::CheckInvariants() const {

@@ -33,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "core/leaderboard_policy.h"
@@ -195,11 +196,35 @@ class SortedSet {
   // Visits every member with its score and stamp in ascending order. O(n).
   void BoardForEach(absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const;
 
+  // ---- Member expiry (issue 17; docs/commands.md "Member expiry") ----
+  // Deadlines live beside the set (core/member_ttl.h), allocated only while
+  // some member has one. Remove / RemoveRankRange drop a removed member's
+  // deadline; Add keeps it (a score update keeps the TTL); Clone copies them.
+  // The set never removes a member on its own: the keyspace reclaims due
+  // members (RemoveDue) when the key is looked up and in its active cycle.
+  //
+  // The member's deadline (unix ms), or -1 if it has none (or is absent).
+  int64_t MemberExpire(std::string_view member) const;
+  // Sets (deadline_ms >= 0) or clears (< 0) the member's deadline.
+  // REQUIRES: the member is present. O(log n).
+  void SetMemberExpire(std::string_view member, int64_t deadline_ms);
+  // The earliest member deadline, or -1 when no member has one. O(1).
+  int64_t EarliestMemberExpire() const;
+  // Number of members with a deadline. O(1).
+  size_t MembersWithExpire() const;
+  // Removes every member whose deadline is <= now_ms, earliest first, and
+  // returns them. O(k log n) for k removed.
+  std::vector<std::string> RemoveDue(int64_t now_ms);
+  // Visits every (member, deadline) pair, earliest first.
+  void ForEachMemberExpire(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;
+
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).
   std::string CheckInvariants() const;
 
  private:
+  void CopyMemberExpires(SortedSet& dst) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -69,6 +69,9 @@ constexpr size_t kSnapshotHeaderSize = 8 + 4;
 constexpr size_t kSnapshotTrailerSize = 1 + 4;  // kOpEof + crc
 
 enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF };
+// Member deadlines (issue 17) of the sorted set or board in the kOpEntry
+// just before: count (varint) x (member (lp) deadline_ms (fixed64)).
+constexpr uint8_t kOpMemberExpiry = 0x10;
 // Entry value types: the same numbers as ValueType, plus kTypeBoard for a
 // sorted set in board mode (a ValueType::kZSet whose board() is set).
 enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2, kTypeBoard = 3 };

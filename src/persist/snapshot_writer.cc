@@ -110,6 +110,20 @@ Status WriteSet(SnapshotSink& sink, const PlainSet& set) {
   return s;
 }
 
+// Member deadlines of a sorted set, as a kOpMemberExpiry item after it.
+Status WriteMemberExpiry(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  buf.push_back(static_cast<char>(format::kOpMemberExpiry));
+  coding::PutVarint64(&buf, z.MembersWithExpire());
+  Status s;
+  z.ForEachMemberExpire([&](std::string_view m, int64_t deadline) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutFixed64(&buf, static_cast<uint64_t>(deadline));
+    if (s.ok() && buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
 Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
   std::string& buf = sink.buf();
   buf.push_back(static_cast<char>(format::kOpEntry));
@@ -127,6 +141,9 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       if (Status s = board ? WriteBoard(sink, e.value.zset()) : WriteZSet(sink, e.value.zset());
           !s.ok()) {
         return s;
+      }
+      if (e.value.zset().MembersWithExpire() > 0) {
+        if (Status s = WriteMemberExpiry(sink, e.value.zset()); !s.ok()) return s;
       }
       break;
     case ValueType::kSet:

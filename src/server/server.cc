@@ -41,6 +41,13 @@ Server::Server(Config config)
       std::string_view args[] = {"DEL", key};
       effect_log_->Append(db, args);
     };
+    dbs_.back()->on_members_expired = [this](int db, std::string_view key,
+                                              const std::vector<std::string>& members) {
+      if (!effect_log_) return;
+      std::vector<std::string_view> args = {"ZREM", key};
+      args.insert(args.end(), members.begin(), members.end());
+      effect_log_->Append(db, args);
+    };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();
@@ -91,6 +98,7 @@ Status Server::Start() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   // The cron re-arms itself at the end of each run.
   loop_.AddTimer(period, [this] { Cron(); });
+  loop_.AddBeforeSleep([this] { ArmMemberExpiry(); });
   return Status::OK();
 }
 
