@@ -26,11 +26,12 @@ std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
+std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
                       StringCommands, ZSetCommands, ZSetDueCommands, ZSetExpireCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
+                      LeaderboardCommands, LeaderboardMetaCommands}) {
     server.RegisterCommands(family());
   }
 }

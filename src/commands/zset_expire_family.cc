@@ -123,7 +123,7 @@ void ExpireGeneric(CommandContext& ctx, bool ms, bool absolute) {
   bool failed;
   Database::Entry* e = LookupZSet(ctx, /*write=*/true, &failed);
   if (failed) return;
-  int64_t deadline;
+  int64_t deadline = 0;
   if (std::string bad = ParseDeadline(ctx, ms, absolute, &deadline); !bad.empty()) {
     return ctx.reply.Error(bad);
   }

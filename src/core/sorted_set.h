@@ -218,12 +218,26 @@ class SortedSet {
   // Visits every (member, deadline) pair, earliest first.
   void ForEachMemberExpire(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;
 
+  // ---- Member metadata (issue 17: LB.ADD ... META) ----
+  // A small blob per member (a display name, a JSON profile), kept in a side
+  // table allocated only while some member has one. Dropped when the member
+  // is removed; kept by score updates; copied by Clone.
+  //
+  // The member's metadata, or nullopt if it has none (or is absent). O(1).
+  std::optional<std::string_view> MemberMeta(std::string_view member) const;
+  // Sets the member's metadata; empty `meta` removes it. REQUIRES: the
+  // member is present.
+  void SetMemberMeta(std::string_view member, std::string_view meta);
+  size_t MembersWithMeta() const;
+  // Visits every (member, metadata) pair, in no particular order.
+  void ForEachMemberMeta(absl::FunctionRef<void(std::string_view, std::string_view)> fn) const;
+
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).
   std::string CheckInvariants() const;
 
  private:
-  void CopyMemberExpires(SortedSet& dst) const;
+  void CopySideTables(SortedSet& dst) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -72,6 +72,9 @@ enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF 
 // Member deadlines (issue 17) of the sorted set or board in the kOpEntry
 // just before: count (varint) x (member (lp) deadline_ms (fixed64)).
 constexpr uint8_t kOpMemberExpiry = 0x10;
+// Member metadata (LB.ADD ... META) of that entry: count (varint) x
+// (member (lp) bytes (lp)). May follow kOpMemberExpiry.
+constexpr uint8_t kOpMemberMeta = 0x11;
 // Entry value types: the same numbers as ValueType, plus kTypeBoard for a
 // sorted set in board mode (a ValueType::kZSet whose board() is set).
 enum EntryType : uint8_t { kTypeString = 0, kTypeZSet = 1, kTypeSet = 2, kTypeBoard = 3 };

@@ -182,6 +182,10 @@ class Loader {
         continue;  // keeps prev_zset_ for a kOpMemberExpiry that follows
       } else if (op == format::kOpMemberExpiry) {
         if (Status s = MemberExpiry(); !s.ok()) return s;
+        MaybeProgress();
+        continue;  // kOpMemberMeta may follow
+      } else if (op == format::kOpMemberMeta) {
+        if (Status s = MemberMeta(); !s.ok()) return s;
       } else {
         return src_.Corrupt("unknown opcode " + std::to_string(op));
       }
@@ -235,11 +239,31 @@ class Loader {
     if (prev_entry_) {
       if (z->empty()) {
         db_->Delete(std::string(prev_entry_->key()));
+        prev_entry_ = nullptr;  // metadata that follows has nothing to go to
         stats_->keys_loaded--;
         stats_->keys_expired++;
       } else {
         db_->SyncMemberExpire(prev_entry_);
       }
+    }
+    return Status::OK();
+  }
+
+  // Member metadata (format::kOpMemberMeta) of the sorted set just read.
+  Status MemberMeta() {
+    if (!prev_zset_) return src_.Corrupt("member metadata without a sorted set");
+    uint64_t n;
+    if (!src_.Varint(&n)) return src_.status();
+    if (n == 0) return src_.Corrupt("empty member metadata");
+    if (n > src_.remaining()) return src_.Corrupt("element count past end of file");
+    SortedSet* z = prev_entry_ ? &prev_entry_->value.zset() : nullptr;
+    for (uint64_t i = 0; i < n; i++) {
+      std::string_view m, meta;
+      if (!src_.String(&m)) return src_.status();
+      std::string copy(m);  // reading the bytes may move the buffer
+      if (!src_.String(&meta)) return src_.status();
+      if (!z || !z->Score(copy)) continue;  // dropped by expiry on load
+      z->SetMemberMeta(copy, meta);
     }
     return Status::OK();
   }

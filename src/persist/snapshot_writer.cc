@@ -124,6 +124,20 @@ Status WriteMemberExpiry(SnapshotSink& sink, const SortedSet& z) {
   return s;
 }
 
+// Member metadata of a sorted set, as a kOpMemberMeta item after it.
+Status WriteMemberMeta(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  buf.push_back(static_cast<char>(format::kOpMemberMeta));
+  coding::PutVarint64(&buf, z.MembersWithMeta());
+  Status s;
+  z.ForEachMemberMeta([&](std::string_view m, std::string_view meta) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutLengthPrefixed(&buf, meta);
+    if (s.ok() && buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
 Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
   std::string& buf = sink.buf();
   buf.push_back(static_cast<char>(format::kOpEntry));
@@ -144,6 +158,9 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       }
       if (e.value.zset().MembersWithExpire() > 0) {
         if (Status s = WriteMemberExpiry(sink, e.value.zset()); !s.ok()) return s;
+      }
+      if (e.value.zset().MembersWithMeta() > 0) {
+        if (Status s = WriteMemberMeta(sink, e.value.zset()); !s.ok()) return s;
       }
       break;
     case ValueType::kSet:
