@@ -4,10 +4,11 @@
 // (ZEXPIRE and friends, issue 17). A SortedSet holds a pointer to one only
 // while some member has a deadline, so members without a TTL cost nothing.
 //
-// Deadlines are unix times in ms. Two views of the same pairs: member ->
-// deadline (O(1) lookups) and (deadline, member) in order (the earliest
-// deadline in O(1), the due members in O(log n + due)). The ordered view's
-// member strings point at the map's keys (a node map, so they never move).
+// Deadlines are unix times in ms. Each member with a deadline is one
+// allocation [deadline | length | bytes], reached two ways: a hash set keyed
+// by the member bytes (O(1) lookups) and a btree of (deadline, node) (the
+// earliest deadline in O(1), the due members in O(log n + due)). About 64
+// bytes per member for 16-byte members.
 // Not thread-safe: the set's owner thread.
 
 #pragma once
@@ -20,7 +21,7 @@
 #include <vector>
 
 #include "absl/container/btree_set.h"
-#include "absl/container/node_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "base/str_hash.h"
 
@@ -29,11 +30,13 @@ namespace rankd {
 class MemberTtl {
  public:
   MemberTtl() = default;
+  ~MemberTtl();
   MemberTtl(const MemberTtl&) = delete;
   MemberTtl& operator=(const MemberTtl&) = delete;
 
   size_t size() const { return by_member_.size(); }
   bool empty() const { return by_member_.empty(); }
+
 
   // The member's deadline, or -1 when it has none. O(1).
   int64_t Get(std::string_view member) const;
@@ -53,13 +56,32 @@ class MemberTtl {
   void ForEach(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;
 
   // Approximate bytes owned (MEMORY USAGE). O(1).
-  size_t MemoryUsage() const { return sizeof(*this) + bytes_; }
+  size_t MemoryUsage() const;
 
  private:
-  static size_t EntryBytes(std::string_view member);
+  struct Node {
+    int64_t deadline;
+    uint32_t len;
+    char bytes[];  // the member
+    std::string_view member() const { return {bytes, len}; }
+  };
+  // Hashes and compares nodes by their member bytes (and looks up by bytes).
+  struct NodeHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view m) const { return StrHash{}(m); }
+    size_t operator()(const Node* n) const { return StrHash{}(n->member()); }
+  };
+  struct NodeEq {
+    using is_transparent = void;
+    static std::string_view View(std::string_view m) { return m; }
+    static std::string_view View(const Node* n) { return n->member(); }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return View(a) == View(b); }
+  };
+  static size_t NodeBytes(size_t len) { return sizeof(Node) + len; }
 
-  absl::node_hash_map<std::string, int64_t, StrHash, StrEq> by_member_;
-  absl::btree_set<std::pair<int64_t, std::string_view>> by_time_;
+  absl::flat_hash_set<Node*, NodeHash, NodeEq> by_member_;
+  absl::btree_set<std::pair<int64_t, const Node*>> by_time_;
   size_t bytes_ = 0;
 };
 

@@ -28,7 +28,7 @@ TEST(MemberTtl, SetGetEarliestDue) {
   t.Set("a", -1);
   t.Set("b", -1);
   EXPECT_TRUE(t.empty());
-  EXPECT_EQ(t.MemoryUsage(), sizeof(MemberTtl));
+  EXPECT_GE(t.MemoryUsage(), sizeof(MemberTtl));
 }
 
 // Deadlines follow members through every way a sorted set loses them, in
