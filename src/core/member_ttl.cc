@@ -42,9 +42,10 @@ void MemberTtl::Set(std::string_view member, int64_t deadline_ms) {
   bytes_ += NodeBytes(member.size());
 }
 
-std::vector<std::string> MemberTtl::Due(int64_t now_ms) const {
+std::vector<std::string> MemberTtl::Due(int64_t now_ms, size_t limit) const {
   std::vector<std::string> due;
-  for (auto it = by_time_.begin(); it != by_time_.end() && it->first <= now_ms; ++it) {
+  for (auto it = by_time_.begin();
+       it != by_time_.end() && it->first <= now_ms && due.size() < limit; ++it) {
     due.emplace_back(it->second->member());
   }
   return due;

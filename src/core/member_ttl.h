@@ -49,8 +49,9 @@ class MemberTtl {
   // The earliest deadline, or -1 when empty. O(1).
   int64_t earliest() const { return by_time_.empty() ? -1 : by_time_.begin()->first; }
 
-  // Copies of the members whose deadline is <= now_ms, earliest first.
-  std::vector<std::string> Due(int64_t now_ms) const;
+  // Copies of the members whose deadline is <= now_ms, earliest first, at
+  // most `limit` of them.
+  std::vector<std::string> Due(int64_t now_ms, size_t limit = SIZE_MAX) const;
 
   // Visits every (member, deadline) pair, in deadline order.
   void ForEach(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;

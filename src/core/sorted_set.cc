@@ -401,9 +401,9 @@ int64_t SortedSet::EarliestMemberExpire() const {
 
 size_t SortedSet::MembersWithExpire() const { return impl_->ttl ? impl_->ttl->size() : 0; }
 
-std::vector<std::string> SortedSet::RemoveDue(int64_t now_ms) {
+std::vector<std::string> SortedSet::RemoveDue(int64_t now_ms, size_t limit) {
   if (!impl_->ttl) return {};
-  std::vector<std::string> due = impl_->ttl->Due(now_ms);
+  std::vector<std::string> due = impl_->ttl->Due(now_ms, limit);
   for (const std::string& m : due) Remove(m);  // also drops the deadline
   return due;
 }

@@ -212,9 +212,9 @@ class SortedSet {
   int64_t EarliestMemberExpire() const;
   // Number of members with a deadline. O(1).
   size_t MembersWithExpire() const;
-  // Removes every member whose deadline is <= now_ms, earliest first, and
-  // returns them. O(k log n) for k removed.
-  std::vector<std::string> RemoveDue(int64_t now_ms);
+  // Removes the members whose deadline is <= now_ms, earliest first (at
+  // most `limit`), and returns them. O(k log n) for k removed.
+  std::vector<std::string> RemoveDue(int64_t now_ms, size_t limit = SIZE_MAX);
   // Visits every (member, deadline) pair, earliest first.
   void ForEachMemberExpire(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;
 

@@ -121,14 +121,14 @@ void Database::IndexMemberExpire(Entry* e, int64_t deadline_ms) {
   if (deadline_ms >= 0) member_expiring_.insert({deadline_ms, e});
 }
 
-bool Database::ReclaimMembers(Entry* e, int64_t now_ms) {
+bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
   if (e->value.type() != ValueType::kZSet) {
     SyncMemberExpire(e);
     return true;
   }
   const std::string k = e->key_bytes;
   SortedSet& z = e->value.zset();
-  std::vector<std::string> gone = z.RemoveDue(now_ms);
+  std::vector<std::string> gone = z.RemoveDue(now_ms, limit);
   expired_members_ += gone.size();
   const bool alive = !z.empty();
   if (alive) {
@@ -144,16 +144,21 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms) {
 }
 
 size_t Database::ActiveExpireMembers(int64_t budget_us) {
+  // Members per step: many members of one key due together are reclaimed
+  // over several steps (and loop iterations), not in one long stall.
+  constexpr size_t kMembersPerStep = 256;
   const int64_t deadline = MonoUs() + budget_us;
   const uint64_t before = expired_members_;
-  size_t keys = 0;
   while (!member_expiring_.empty()) {
     const int64_t now = WallMs();
     auto [due_ms, e] = *member_expiring_.begin();
     if (due_ms > now) break;
-    // A table lookup first: a key whose own deadline passed goes as a key.
-    Find(e->key_bytes, /*touch_access=*/false);
-    if (++keys % 16 == 0 && MonoUs() > deadline) break;
+    if (IsExpired(e)) {
+      Find(std::string(e->key_bytes), /*touch_access=*/false);  // goes as a key
+    } else {
+      ReclaimMembers(e, now, kMembersPerStep);
+    }
+    if (MonoUs() > deadline) break;
   }
   return expired_members_ - before;
 }

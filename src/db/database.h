@@ -164,9 +164,10 @@ class Database {
  private:
   bool IsExpired(const Entry* e) const;
   void Free(Entry* e);  // unlinks from expiring_ and deletes
-  // Removes the due members of `e` (REQUIRES: a member deadline is due).
+  // Removes the due members of `e` (REQUIRES: a member deadline is due), at
+  // most `limit` of them (the active cycle's step; lookups take them all).
   // Returns false if that emptied the set and the key was deleted.
-  bool ReclaimMembers(Entry* e, int64_t now_ms);
+  bool ReclaimMembers(Entry* e, int64_t now_ms, size_t limit = SIZE_MAX);
   void IndexMemberExpire(Entry* e, int64_t deadline_ms);
   // Find()s each entry's key (reclaiming it) and visits the survivors.
   void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
