@@ -329,6 +329,12 @@ def CMD(g): return g.inner_command()
 def X(g): return [g.rng.choice([g.int_arg, g.bound, g.lex])()]   # ZRANGE start/stop
 
 
+def NMEM(g):  # MEMBERS n member ... (member expiry), the count sometimes wrong
+    ms = [g.member() for _ in range(g.rng.randint(1, 3))]
+    n = len(ms) if g.rng.random() < 0.9 else g.rng.choice([0, -1, len(ms) + 1])
+    return ["MEMBERS", str(n)] + ms
+
+
 MODE = opt("MODE", pool(MODES), p=0.4)
 LIMIT = ("LIMIT", I, I)
 ZSTORE_OPTS = opts(("WEIGHTS", rep(S, lo=1, hi=4)),
@@ -373,16 +379,22 @@ SHAPES = {
     "lb.create": [K, opts(("ORDER", pool(["DESC", "ASC", "asc", "UP"])),
                           ("TIES", pool(["FIRST", "LAST", "last", "NONE"])))],
     "lb.add": [K, opts(one_of("NX", "XX"), one_of("SET", "BEST", "INCR"), ("AT", AT), p=0.3),
-               rep(S, M)],
+               rep(S, M, opt("META", V, p=0.2))],
     "lb.rank": [K, M, MODE],
-    "lb.top": [K, I, opts(("OFFSET", I), ("MODE", pool(MODES)))],
-    "lb.range": [K, I, I, MODE],
-    "lb.around": [K, M, I, MODE],
+    "lb.top": [K, I, opts(("OFFSET", I), ("MODE", pool(MODES)), "WITHMETA")],
+    "lb.range": [K, I, I, MODE, opt("WITHMETA", p=0.3)],
+    "lb.around": [K, M, I, MODE, opt("WITHMETA", p=0.3)],
     "lb.ranks": [K, rep(M), MODE],
     "lb.percentile": [K, M],
     "lb.rankfor": [K, S, MODE],
     "lb.scoreat": [K, I, MODE],
     "lb.info": [K], "lb.stamp": [K, M],
+    "lb.setmeta": [K, rep(M, V)], "lb.meta": [K, rep(M)],
+    # member expiry (docs/commands.md "Beyond Redis: member expiry")
+    "zexpire": [K, I, EXPIRE_FLAGS, NMEM], "zpexpire": [K, MS, EXPIRE_FLAGS, NMEM],
+    "zexpireat": [K, AT, EXPIRE_FLAGS, NMEM], "zpexpireat": [K, AT, EXPIRE_FLAGS, NMEM],
+    "zttl": [K, NMEM], "zpttl": [K, NMEM], "zexpiretime": [K, NMEM],
+    "zpexpiretime": [K, NMEM], "zpersist": [K, NMEM],
     "lb.load": [K, "ORDER", pool(["DESC", "ASC", "x"]), "TIES", pool(["FIRST", "LAST", "x"]),
                 "NEXTSEQ", I, rep(S, M, pool(INTS + ["0", "-1", INT64_MAX]), AT, lo=0, hi=4)],
     # sets

@@ -22,6 +22,7 @@ std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> BitCommands();          // bit_family.cc
 std::span<const CommandSpec> ZSetCommands();         // zset_family.cc
 std::span<const CommandSpec> ZSetDueCommands();      // zset_due_family.cc
+std::span<const CommandSpec> ZSetExpireCommands();   // zset_expire_family.cc
 std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> GeoCommands();          // geo_family.cc
 std::span<const CommandSpec> HashCommands();         // hash_family.cc
@@ -32,6 +33,7 @@ std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
+std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {
@@ -42,6 +44,7 @@ inline void RegisterAllCommands(Server& server) {
            HashExpireCommands,
            KeyCommands,
            LeaderboardCommands,
+           LeaderboardMetaCommands,
            ListCommands,
            PersistCommands,
            PubSubCommands,
@@ -53,6 +56,7 @@ inline void RegisterAllCommands(Server& server) {
            TransactionCommands,
            ZSetCommands,
            ZSetDueCommands,
+           ZSetExpireCommands,
        }) {
     server.RegisterCommands(family());
   }

@@ -231,7 +231,11 @@ void PersistenceSection(Server& s, InfoWriter& w) {
 void StatsSection(Server& s, InfoWriter& w) {
   ServerStats& st = s.stats();
   uint64_t expired = 0;
-  for (int i = 0; i < s.db_count(); i++) expired += s.db(i).expired_count();
+  uint64_t expired_members = 0;
+  for (int i = 0; i < s.db_count(); i++) {
+    expired += s.db(i).expired_count();
+    expired_members += s.db(i).expired_members();
+  }
   auto n = [](uint64_t v) { return static_cast<int64_t>(v); };
   w.Section("Stats");
   w.Field("total_connections_received", n(st.total_connections));
@@ -250,6 +254,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("sync_partial_ok", 0);
   w.Field("sync_partial_err", 0);
   w.Field("expired_keys", n(expired));
+  w.Field("expired_members", n(expired_members));  // rankd: member expiry
   w.Field("expired_stale_perc", "0.00");
   w.Field("expired_time_cap_reached_count", 0);
   w.Field("expire_cycle_cpu_milliseconds", 0);

@@ -39,8 +39,13 @@ std::string_view ParseBoardPolicy(std::span<const std::string_view> args, size_t
 }
 
 std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t from,
-                                  RankMode* mode, int64_t* offset) {
+                                  RankMode* mode, int64_t* offset, bool* with_meta) {
   for (size_t i = from; i < args.size(); i += 2) {
+    if (with_meta != nullptr && EqualsIgnoreCase(args[i], "WITHMETA")) {
+      *with_meta = true;
+      i--;  // a flag: one argument
+      continue;
+    }
     if (i + 1 >= args.size()) return err::kSyntax;
     if (EqualsIgnoreCase(args[i], "MODE")) {
       if (!ParseMode(args[i + 1], mode)) return err::kSyntax;
@@ -95,10 +100,20 @@ std::string_view ParseLbAddArgs(std::span<const std::string_view> args, LbAddArg
     op_set = true;
     out->op = op;
   }
-  out->first_pair = i;
-  const size_t rest = args.size() - i;
-  if (rest == 0 || rest % 2 != 0) return err::kSyntax;
-  out->pairs = rest / 2;
+  if (i == args.size()) return err::kSyntax;
+  while (i < args.size()) {
+    if (i + 1 >= args.size()) return err::kSyntax;
+    out->score_at.push_back(i);
+    i += 2;
+    size_t meta = 0;
+    if (i < args.size() && EqualsIgnoreCase(args[i], "META")) {
+      if (i + 1 >= args.size()) return err::kSyntax;
+      meta = i + 1;
+      i += 2;
+    }
+    out->meta_at.push_back(meta);
+  }
+  out->pairs = out->score_at.size();
   if (out->nx && out->xx) return err::kXXandNX;
   return "";
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/leaderboard_policy.h"
 
@@ -33,10 +34,12 @@ inline constexpr std::string_view kLbRankPositive = "ERR rank must be a positive
 [[nodiscard]] std::string_view ParseBoardPolicy(std::span<const std::string_view> args,
                                                 size_t from, BoardPolicy* out);
 
-// Trailing options of the read commands: MODE m, and for LB.TOP OFFSET n.
-// Parses args[from..]; `offset` null means OFFSET is not accepted.
+// Trailing options of the read commands: MODE m, for LB.TOP OFFSET n, and
+// for the row listings WITHMETA. Parses args[from..]; a null `offset` /
+// `with_meta` means that option is not accepted.
 [[nodiscard]] std::string_view ParseRankOptions(std::span<const std::string_view> args,
-                                                size_t from, RankMode* mode, int64_t* offset);
+                                                size_t from, RankMode* mode, int64_t* offset,
+                                                bool* with_meta = nullptr);
 
 // LB.RANKS key member [member ...] [MODE m]: the arguments end with a MODE
 // option when the second-to-last one is MODE (any case) and at least one
@@ -44,15 +47,18 @@ inline constexpr std::string_view kLbRankPositive = "ERR rank must be a positive
 [[nodiscard]] std::string_view ParseRanksArgs(std::span<const std::string_view> args,
                                               size_t* members_end, RankMode* mode);
 
-// LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [...].
+// LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
+// [score member [META bytes] ...]. ("META" is never a score, so a pair's
+// META is unambiguous.)
 struct LbAddArgs {
   enum class Op { kSet, kBest, kIncr };
   Op op = Op::kSet;
   bool nx = false, xx = false;
   bool has_at = false;
   int64_t at_ms = 0;
-  size_t first_pair = 2;
   size_t pairs = 0;
+  std::vector<size_t> score_at;  // per pair: index of its score (member at +1)
+  std::vector<size_t> meta_at;   // per pair: index of its META value, 0: none
 };
 // Checks flags, conflicts, AT's integer and the pair count (not the scores).
 [[nodiscard]] std::string_view ParseLbAddArgs(std::span<const std::string_view> args,

@@ -38,4 +38,15 @@ void PropagateBoardMembers(CommandContext& ctx, std::string_view key, const Sort
   ctx.server.Propagate(ctx.client, args);
 }
 
+void PropagateBoardMeta(CommandContext& ctx, std::string_view key, const SortedSet& z,
+                        std::span<const std::string_view> members) {
+  if (members.empty()) return;
+  std::vector<std::string_view> args = {"LB.SETMETA", key};
+  for (std::string_view m : members) {
+    args.push_back(m);
+    args.push_back(z.MemberMeta(m).value_or(std::string_view()));
+  }
+  ctx.server.Propagate(ctx.client, args);
+}
+
 }  // namespace rankd

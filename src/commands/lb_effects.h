@@ -28,4 +28,11 @@ namespace rankd {
 void PropagateBoardMembers(CommandContext& ctx, std::string_view key, const SortedSet& z,
                            std::span<const std::string_view> members);
 
+// Propagates the metadata of `members` of `z` (issue 17, LB.ADD ... META)
+// as one `LB.SETMETA key member bytes ...` (nothing when `members` is
+// empty; a member without metadata is written with empty bytes, which
+// removes it).
+void PropagateBoardMeta(CommandContext& ctx, std::string_view key, const SortedSet& z,
+                        std::span<const std::string_view> members);
+
 }  // namespace rankd

@@ -61,10 +61,11 @@ enum class Nothing { kNull, kEmptyArray, kRankOne, kNoSuchKey };
 // nullopt when it has replied.
 std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, size_t options_from, RankMode* mode,
                                           Nothing nothing, bool selects_nothing = false,
-                                          int64_t* offset = nullptr) {
+                                          int64_t* offset = nullptr, bool* with_meta = nullptr) {
   if (options_from != 0) {
     *mode = RankMode::kOrdinal;
-    if (std::string_view e = ParseRankOptions(ctx.args, options_from, mode, offset); !e.empty()) {
+    if (std::string_view e = ParseRankOptions(ctx.args, options_from, mode, offset, with_meta);
+        !e.empty()) {
       ctx.reply.Error(e);
       return std::nullopt;
     }
@@ -92,20 +93,32 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, size_t options_fr
   return v;
 }
 
-void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score) {
-  r.ArrayHeader(3);
+// [rank, member, score], and with `meta_of` the member's metadata (or nil).
+void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
+              const SortedSet* meta_of = nullptr) {
+  r.ArrayHeader(meta_of ? 4 : 3);
   r.Integer(static_cast<int64_t>(rank));
   r.Bulk(member);
   r.Double(score);
+  if (!meta_of) return;
+  if (std::optional<std::string_view> meta = meta_of->MemberMeta(member)) {
+    r.Bulk(*meta);
+  } else {
+    r.Null();
+  }
 }
 
-// Rows for positions [first, last] (none when first > last).
-void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode) {
+// Rows for positions [first, last] (none when first > last); WITHMETA rows
+// when `with_meta`.
+void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode,
+               bool with_meta = false) {
   if (v.size() == 0 || first > last || first >= v.size()) return r.EmptyArray();
   last = std::min(last, v.size() - 1);
   r.ArrayHeader(last - first + 1);
-  v.ForEachRow(first, last, mode,
-               [&](uint64_t rank, std::string_view m, double s) { ReplyRow(r, rank, m, s); });
+  const SortedSet* meta_of = with_meta ? &v.set() : nullptr;
+  v.ForEachRow(first, last, mode, [&](uint64_t rank, std::string_view m, double s) {
+    ReplyRow(r, rank, m, s, meta_of);
+  });
 }
 
 // LB.CREATE key [ORDER DESC|ASC] [TIES FIRST|LAST]
@@ -133,7 +146,7 @@ void LbAdd(CommandContext& ctx) {
   if (std::string_view e = ParseLbAddArgs(ctx.args, &a); !e.empty()) return ctx.reply.Error(e);
   std::vector<double> scores(a.pairs);
   for (size_t i = 0; i < a.pairs; ++i) {
-    if (!ParseDouble(ctx.arg(a.first_pair + 2 * i), &scores[i])) {
+    if (!ParseDouble(ctx.arg(a.score_at[i]), &scores[i])) {
       return ctx.reply.Error(err::kNotFloat);
     }
   }
@@ -142,7 +155,7 @@ void LbAdd(CommandContext& ctx) {
   SortedSet* z = FindZSetWrite(ctx, key, &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (z && !z->board()) return ctx.reply.Error(err::kLbPlainWrite);
-  auto member = [&](size_t i) { return ctx.arg(a.first_pair + 2 * i + 1); };
+  auto member = [&](size_t i) { return ctx.arg(a.score_at[i] + 1); };
   // INCR applies all or nothing: find a NaN sum before writing anything.
   if (a.op == LbAddArgs::Op::kIncr) {
     absl::flat_hash_map<std::string_view, double> pending;
@@ -175,13 +188,19 @@ void LbAdd(CommandContext& ctx) {
   if (a.op == LbAddArgs::Op::kBest) (policy.order == BoardOrder::kDesc ? o.gt : o.lt) = true;
   const int64_t ms = a.has_at ? a.at_ms : WallMs();
   const SortedSetLimits limits = ctx.server.zset_limits();
-  std::vector<std::string_view> changed;
+  std::vector<std::string_view> changed, with_meta;
   ctx.reply.ArrayHeader(a.pairs);
   for (size_t i = 0; i < a.pairs; ++i) {
     std::optional<uint64_t> before = BoardView(*z).PositionOf(member(i));
     AddResult r = z->Add(member(i), scores[i], o, limits, ms);
     if (r.kind == AddResult::Kind::kAdded || r.kind == AddResult::Kind::kUpdated) {
       changed.push_back(member(i));
+    }
+    // META applies to every member the pair leaves present, unless NX
+    // skipped an existing one.
+    if (a.meta_at[i] != 0 && z->Score(member(i)) && !(a.nx && before)) {
+      z->SetMemberMeta(member(i), ctx.arg(a.meta_at[i]));
+      with_meta.push_back(member(i));
     }
     std::optional<uint64_t> after = BoardView(*z).PositionOf(member(i));
     if (!after) {  // XX on an absent member
@@ -198,9 +217,10 @@ void LbAdd(CommandContext& ctx) {
     ctx.db().Delete(key);
     return;
   }
-  if (changed.empty() && !created) return;
+  if (changed.empty() && with_meta.empty() && !created) return;
   KeyChanged(ctx, ctx.db(), key, kNotifyZset, "lb.add");
-  PropagateBoardMembers(ctx, key, *z, changed);
+  if (!changed.empty() || created) PropagateBoardMembers(ctx, key, *z, changed);
+  PropagateBoardMeta(ctx, key, *z, with_meta);
 }
 
 // LB.LOAD key ORDER o TIES t NEXTSEQ n [score member seq ms ...]
@@ -266,11 +286,12 @@ void LbTop(CommandContext& ctx) {
   int64_t count, offset = 0;
   if (!ParseIntArgs(ctx, 2, 1, 0, err::kCountNegative, &count)) return;
   RankMode mode;
+  bool meta = false;
   std::optional<BoardView> v =
-      OpenBoardForRead(ctx, 3, &mode, Nothing::kEmptyArray, count == 0, &offset);
+      OpenBoardForRead(ctx, 3, &mode, Nothing::kEmptyArray, count == 0, &offset, &meta);
   if (!v) return;
   const uint64_t first = static_cast<uint64_t>(offset);
-  ReplyRows(ctx.reply, *v, first, first + static_cast<uint64_t>(count) - 1, mode);
+  ReplyRows(ctx.reply, *v, first, first + static_cast<uint64_t>(count) - 1, mode, meta);
 }
 
 // LB.RANGE key minrank maxrank [MODE m]: every member holding those ranks.
@@ -279,11 +300,13 @@ void LbRange(CommandContext& ctx) {
   if (!ParseIntArgs(ctx, 2, 2, 1, err::kLbRankPositive, ranks)) return;
   const auto [lo, hi] = ranks;
   RankMode mode;
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, lo > hi);
+  bool meta = false;
+  std::optional<BoardView> v =
+      OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, lo > hi, nullptr, &meta);
   if (!v) return;
   auto span = v->PositionsForRanks(static_cast<uint64_t>(lo), static_cast<uint64_t>(hi), mode);
   if (!span) return ctx.reply.EmptyArray();
-  ReplyRows(ctx.reply, *v, span->first, span->second, mode);
+  ReplyRows(ctx.reply, *v, span->first, span->second, mode, meta);
 }
 
 // LB.AROUND key member count [MODE m]: 2 * count + 1 rows around the member
@@ -293,14 +316,16 @@ void LbAround(CommandContext& ctx) {
   int64_t count;
   if (!ParseIntArgs(ctx, 3, 1, 0, err::kCountNegative, &count)) return;
   RankMode mode;
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray);
+  bool meta = false;
+  std::optional<BoardView> v =
+      OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, false, nullptr, &meta);
   if (!v) return;
   std::optional<uint64_t> pos = v->PositionOf(ctx.arg(2));
   if (!pos) return ctx.reply.EmptyArray();
   const uint64_t c = static_cast<uint64_t>(count), n = v->size();
   const uint64_t window = std::min(2 * std::min(c, n) + 1, n);
   const uint64_t first = std::min(*pos > c ? *pos - c : 0, n - std::min(window, n));
-  ReplyRows(ctx.reply, *v, first, first + window - 1, mode);
+  ReplyRows(ctx.reply, *v, first, first + window - 1, mode, meta);
 }
 
 // LB.RANKS key member [member ...] [MODE m]: rows in board order of the

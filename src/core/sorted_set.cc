@@ -14,6 +14,9 @@
 #include "base/clock.h"
 #include "core/compact_set.h"
 #include "core/leaderboard_set.h"
+#include "core/member_ttl.h"
+#include "absl/container/flat_hash_map.h"
+#include "base/str_hash.h"
 #include "core/tree_set.h"
 
 namespace rankd {
@@ -22,6 +25,10 @@ struct SortedSet::Impl {
   CompactSet compact;             // the encoding while `tree` is null
   std::unique_ptr<TreeSet> tree;  // the encoding once converted
   std::unique_ptr<LeaderboardSet> board;  // board mode: the only part in use
+  std::unique_ptr<MemberTtl> ttl;  // member deadlines; null while none has one
+  // Member metadata; null while none has any.
+  std::unique_ptr<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>> meta;
+  size_t meta_bytes = 0;
 };
 
 namespace {
@@ -82,6 +89,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
       dst.Insert(m, MemberIndex::Hash(m), s, st);
     });
     dst.RaiseNextSeq(b->next_seq());
+    CopySideTables(*copy);
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
@@ -97,6 +105,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
   } else {
     copy->impl_->compact = impl_->compact;
   }
+  CopySideTables(*copy);
   return copy;
 }
 
@@ -110,8 +119,12 @@ SortedSet::Encoding SortedSet::encoding() const {
 }
 
 size_t SortedSet::MemoryUsage() const {
-  if (impl_->board) return sizeof(Impl) + impl_->board->MemoryUsage();
-  return sizeof(Impl) + (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
+  // Side tables: deadlines, and metadata (bytes plus ~48 per entry).
+  const size_t ttl = (impl_->ttl ? impl_->ttl->MemoryUsage() : 0) + impl_->meta_bytes +
+                     MembersWithMeta() * (2 * sizeof(std::string) + 16);
+  if (impl_->board) return sizeof(Impl) + ttl + impl_->board->MemoryUsage();
+  return sizeof(Impl) + ttl +
+         (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
 }
 
 AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
@@ -168,6 +181,11 @@ AddResult SortedSet::Add(std::string_view member, double score, const AddOptions
 
 bool SortedSet::Remove(std::string_view member) {
   Impl& s = *impl_;
+  if (s.ttl) {
+    s.ttl->Erase(member);
+    if (s.ttl->empty()) s.ttl.reset();
+  }
+  if (s.meta) SetMemberMeta(member, {});
   if (LeaderboardSet* b = s.board.get()) {
     const uint64_t hash = MemberIndex::Hash(member);
     const LeaderboardSet::Handle h = b->Find(member, hash);
@@ -278,6 +296,19 @@ std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
 
 uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
+  if (MemberTtl* ttl = impl_->ttl.get()) {
+    ForEachInRankRange(start, stop, false, [&](std::string_view m, double) { ttl->Erase(m); });
+    if (ttl->empty()) impl_->ttl.reset();
+  }
+  if (impl_->meta) {
+    ForEachInRankRange(start, stop, false, [&](std::string_view m, double) {
+      if (auto it = impl_->meta->find(m); it != impl_->meta->end()) {
+        impl_->meta_bytes -= it->first.size() + it->second.size();
+        impl_->meta->erase(it);
+      }
+    });
+    if (impl_->meta->empty()) impl_->meta.reset();
+  }
   if (impl_->board) {
     impl_->board->RemoveRankRange(start, stop);
   } else if (impl_->tree) {
@@ -355,6 +386,76 @@ uint64_t SortedSet::BoardDistinctStart(uint64_t k) const { return impl_->board->
 void SortedSet::BoardForEach(
     absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const {
   impl_->board->ForEachStamped(fn);
+}
+
+int64_t SortedSet::MemberExpire(std::string_view member) const {
+  return impl_->ttl ? impl_->ttl->Get(member) : -1;
+}
+
+void SortedSet::SetMemberExpire(std::string_view member, int64_t deadline_ms) {
+  assert(Score(member).has_value());
+  if (!impl_->ttl) {
+    if (deadline_ms < 0) return;
+    impl_->ttl = std::make_unique<MemberTtl>();
+  }
+  impl_->ttl->Set(member, deadline_ms);
+  if (impl_->ttl->empty()) impl_->ttl.reset();
+}
+
+int64_t SortedSet::EarliestMemberExpire() const {
+  return impl_->ttl ? impl_->ttl->earliest() : -1;
+}
+
+size_t SortedSet::MembersWithExpire() const { return impl_->ttl ? impl_->ttl->size() : 0; }
+
+std::vector<std::string> SortedSet::RemoveDue(int64_t now_ms, size_t limit) {
+  if (!impl_->ttl) return {};
+  std::vector<std::string> due = impl_->ttl->Due(now_ms, limit);
+  for (const std::string& m : due) Remove(m);  // also drops the deadline
+  return due;
+}
+
+void SortedSet::ForEachMemberExpire(
+    absl::FunctionRef<void(std::string_view, int64_t)> fn) const {
+  if (impl_->ttl) impl_->ttl->ForEach(fn);
+}
+
+void SortedSet::CopySideTables(SortedSet& dst) const {
+  ForEachMemberExpire([&](std::string_view m, int64_t t) { dst.SetMemberExpire(m, t); });
+  ForEachMemberMeta([&](std::string_view m, std::string_view b) { dst.SetMemberMeta(m, b); });
+}
+
+std::optional<std::string_view> SortedSet::MemberMeta(std::string_view member) const {
+  if (!impl_->meta) return std::nullopt;
+  auto it = impl_->meta->find(member);
+  if (it == impl_->meta->end()) return std::nullopt;
+  return std::string_view(it->second);
+}
+
+void SortedSet::SetMemberMeta(std::string_view member, std::string_view meta) {
+  Impl& s = *impl_;
+  if (!s.meta) {
+    if (meta.empty()) return;
+    s.meta = std::make_unique<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>>();
+  }
+  auto it = s.meta->find(member);
+  if (it != s.meta->end()) s.meta_bytes -= it->first.size() + it->second.size();
+  if (meta.empty()) {
+    if (it != s.meta->end()) s.meta->erase(it);
+    if (s.meta->empty()) s.meta.reset();
+    return;
+  }
+  if (it == s.meta->end()) it = s.meta->emplace(std::string(member), std::string()).first;
+  it->second.assign(meta);
+  s.meta_bytes += it->first.size() + it->second.size();
+}
+
+size_t SortedSet::MembersWithMeta() const { return impl_->meta ? impl_->meta->size() : 0; }
+
+void SortedSet::ForEachMemberMeta(
+    absl::FunctionRef<void(std::string_view, std::string_view)> fn) const {
+  if (!impl_->meta) return;
+  for (const auto& [m, b] : *impl_->meta) fn(m, b);
 }
 
 std::string SortedSet::CheckInvariants() const {

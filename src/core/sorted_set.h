@@ -33,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "core/leaderboard_policy.h"
@@ -199,11 +200,49 @@ class SortedSet {
   // Visits every member with its score and stamp in ascending order. O(n).
   void BoardForEach(absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const;
 
+  // ---- Member expiry (issue 17; docs/commands.md "Member expiry") ----
+  // Deadlines live beside the set (core/member_ttl.h), allocated only while
+  // some member has one. Remove / RemoveRankRange drop a removed member's
+  // deadline; Add keeps it (a score update keeps the TTL); Clone copies them.
+  // The set never removes a member on its own: the keyspace reclaims due
+  // members (RemoveDue) when the key is looked up and in its active cycle.
+  //
+  // The member's deadline (unix ms), or -1 if it has none (or is absent).
+  int64_t MemberExpire(std::string_view member) const;
+  // Sets (deadline_ms >= 0) or clears (< 0) the member's deadline.
+  // REQUIRES: the member is present. O(log n).
+  void SetMemberExpire(std::string_view member, int64_t deadline_ms);
+  // The earliest member deadline, or -1 when no member has one. O(1).
+  int64_t EarliestMemberExpire() const;
+  // Number of members with a deadline. O(1).
+  size_t MembersWithExpire() const;
+  // Removes the members whose deadline is <= now_ms, earliest first (at
+  // most `limit`), and returns them. O(k log n) for k removed.
+  std::vector<std::string> RemoveDue(int64_t now_ms, size_t limit = SIZE_MAX);
+  // Visits every (member, deadline) pair, earliest first.
+  void ForEachMemberExpire(absl::FunctionRef<void(std::string_view, int64_t)> fn) const;
+
+  // ---- Member metadata (issue 17: LB.ADD ... META) ----
+  // A small blob per member (a display name, a JSON profile), kept in a side
+  // table allocated only while some member has one. Dropped when the member
+  // is removed; kept by score updates; copied by Clone.
+  //
+  // The member's metadata, or nullopt if it has none (or is absent). O(1).
+  std::optional<std::string_view> MemberMeta(std::string_view member) const;
+  // Sets the member's metadata; empty `meta` removes it. REQUIRES: the
+  // member is present.
+  void SetMemberMeta(std::string_view member, std::string_view meta);
+  size_t MembersWithMeta() const;
+  // Visits every (member, metadata) pair, in no particular order.
+  void ForEachMemberMeta(absl::FunctionRef<void(std::string_view, std::string_view)> fn) const;
+
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).
   std::string CheckInvariants() const;
 
  private:
+  void CopySideTables(SortedSet& dst) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

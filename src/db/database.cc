@@ -3,6 +3,8 @@
 #include "db/database.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "base/clock.h"
 
@@ -24,6 +26,9 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     Touch(k);
     return nullptr;
   }
+  if (e->member_expire_ms >= 0 && MembersDue(e, WallMs()) && !ReclaimMembers(e, WallMs())) {
+    return nullptr;
+  }
   if (touch_access) e->access_ms = CachedMonoMs();
   return e;
 }
@@ -43,6 +48,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
+  SyncMemberExpire(e);
   return e;
 }
 
@@ -53,6 +59,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   e->access_ms = CachedMonoMs();
   if (!keep_ttl) SetExpire(e, -1);
   NoteIfFieldDeadlines(e);
+  SyncMemberExpire(e);
   return e;
 }
 
@@ -68,6 +75,7 @@ Database::Entry* Database::Detach(std::string_view key) {
   const int64_t deadline = e->expire_ms;
   RemoveFromExpiring(e);
   e->expire_ms = deadline;  // travels with the entry; Attach re-registers it
+  IndexMemberExpire(e, -1);  // so do member deadlines (in the value)
   return e;
 }
 
@@ -80,6 +88,7 @@ void Database::Attach(Entry* e) {
     expiring_.push_back(e);
   }
   if (on_new_key) on_new_key(index_, e->key());
+  SyncMemberExpire(e);
 }
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {
@@ -104,7 +113,63 @@ void Database::RemoveFromExpiring(Entry* e) {
 
 void Database::Free(Entry* e) {
   RemoveFromExpiring(e);
+  IndexMemberExpire(e, -1);
   delete e;
+}
+
+void Database::SyncMemberExpire(Entry* e) {
+  const bool zset = e->value.type() == ValueType::kZSet;
+  IndexMemberExpire(e, zset ? e->value.zset().EarliestMemberExpire() : -1);
+}
+
+void Database::IndexMemberExpire(Entry* e, int64_t deadline_ms) {
+  if (e->member_expire_ms == deadline_ms) return;
+  // Invariant: member_expiring_ holds (member_expire_ms, e) iff it is >= 0.
+  if (e->member_expire_ms >= 0) member_expiring_.erase({e->member_expire_ms, e});
+  e->member_expire_ms = deadline_ms;
+  if (deadline_ms >= 0) member_expiring_.insert({deadline_ms, e});
+}
+
+bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
+  if (e->value.type() != ValueType::kZSet) {
+    SyncMemberExpire(e);
+    return true;
+  }
+  const std::string k = e->key_bytes;
+  SortedSet& z = e->value.zset();
+  std::vector<std::string> gone = z.RemoveDue(now_ms, limit);
+  expired_members_ += gone.size();
+  const bool alive = !z.empty();
+  if (alive) {
+    SyncMemberExpire(e);
+  } else {
+    Free(table_.Remove(k));
+  }
+  if (!gone.empty()) {
+    if (on_members_expired) on_members_expired(index_, k, gone);
+    Touch(k);
+  }
+  return alive;
+}
+
+size_t Database::ActiveExpireMembers(int64_t budget_us) {
+  // Members per step: many members of one key due together are reclaimed
+  // over several steps (and loop iterations), not in one long stall.
+  constexpr size_t kMembersPerStep = 256;
+  const int64_t deadline = MonoUs() + budget_us;
+  const uint64_t before = expired_members_;
+  while (!member_expiring_.empty()) {
+    const int64_t now = WallMs();
+    auto [due_ms, e] = *member_expiring_.begin();
+    if (due_ms > now) break;
+    if (IsExpired(e)) {
+      Find(std::string(e->key_bytes), /*touch_access=*/false);  // goes as a key
+    } else {
+      ReclaimMembers(e, now, kMembersPerStep);
+    }
+    if (MonoUs() > deadline) break;
+  }
+  return expired_members_ - before;
 }
 
 size_t Database::ActiveExpire(int64_t budget_us) {
@@ -132,27 +197,39 @@ size_t Database::ActiveExpire(int64_t budget_us) {
 
 uint64_t Database::Scan(uint64_t cursor, size_t count, const std::function<void(Entry*)>& fn) {
   std::vector<Entry*> expired;
+  const int64_t now = WallMs();
   cursor = table_.Scan(cursor, count, [&](Entry* e) {
-    if (IsExpired(e)) {
+    if (IsExpired(e) || MembersDue(e, now)) {
       expired.push_back(e);
     } else {
       fn(e);
     }
   });
-  for (Entry* e : expired) Find(e->key_bytes, false);  // lazily deletes
+  VisitReclaimed(expired, fn);
   return cursor;
 }
 
 void Database::ForEach(const std::function<void(Entry*)>& fn) {
   std::vector<Entry*> expired;
+  const int64_t now = WallMs();
   table_.ForEach([&](Entry* e) {
-    if (IsExpired(e)) {
+    if (IsExpired(e) || MembersDue(e, now)) {
       expired.push_back(e);
     } else {
       fn(e);
     }
   });
-  for (Entry* e : expired) Find(e->key_bytes, false);
+  VisitReclaimed(expired, fn);
+}
+
+void Database::VisitReclaimed(const std::vector<Entry*>& entries,
+                              const std::function<void(Entry*)>& fn) {
+  std::vector<std::string> keys;
+  for (Entry* e : entries) keys.push_back(e->key_bytes);
+  for (const std::string& k : keys) {
+    // Deletes an expired key or reclaims due members; survivors are visited.
+    if (Entry* e = Find(k, false)) fn(e);
+  }
 }
 
 Database::Entry* Database::Random() {
@@ -160,8 +237,8 @@ Database::Entry* Database::Random() {
   // number of tries when almost everything has expired (as Redis does).
   for (int tries = 0; tries < 100 && table_.size() > 0; tries++) {
     Entry* e = table_.Random(rng_);
-    if (!IsExpired(e)) return e;
-    Find(std::string(e->key_bytes), false);
+    if (!IsExpired(e) && !MembersDue(e, WallMs())) return e;
+    if (Entry* live = Find(std::string(e->key_bytes), false)) return live;
   }
   return nullptr;
 }
@@ -172,6 +249,7 @@ void Database::Clear() {
   TouchWatchedExisting(nullptr);
   expiring_.clear();
   field_ttl_keys_.clear();
+  member_expiring_.clear();
   table_.Clear();
 }
 
@@ -181,6 +259,7 @@ void Database::SwapContents(Database& other) {
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
+  std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;
   for (auto& [key, n] : blocked_keys_) {
     if (Peek(key)) ready_keys_.push_back(key);

@@ -8,6 +8,16 @@
 // deletes the key lazily. ActiveExpire() reclaims keys nobody reads, sampling
 // the keys that have a deadline as Redis's active expire cycle does.
 //
+// Member expiry (issue 17): a sorted set's members may have deadlines
+// (SortedSet::SetMemberExpire). An entry whose set has any is indexed by its
+// earliest member deadline; Find reclaims the due members of the key it
+// returns, so no command ever sees an expired member, and
+// ActiveExpireMembers reclaims them for keys nobody reads by walking that
+// index from the earliest deadline (never scanning a set). Each reclaim is
+// reported through on_members_expired (the log records it as ZREM) and
+// touches the key; a key whose last member expires is deleted. Commands that
+// change member deadlines call SyncMemberExpire afterwards.
+//
 // Modification signals: commands call Touch(key) after changing a key (Redis
 // signalModifiedKey). That marks WATCHers dirty and, when a client is blocked
 // on the key, queues it as ready for the server to serve after the command.
@@ -20,8 +30,10 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "base/str_hash.h"
@@ -45,6 +57,7 @@ class Database {
     int64_t expire_ms = -1;        // unix ms deadline, -1: none
     uint32_t expire_pos = 0;       // index in expiring_ when expire_ms >= 0
     int64_t access_ms = 0;         // last access (OBJECT IDLETIME)
+    int64_t member_expire_ms = -1;  // earliest member deadline as indexed, -1: none
     std::string_view key() const { return key_bytes; }
   };
 
@@ -88,6 +101,20 @@ class Database {
   // Sets the deadline (unix ms) of a live entry; -1 removes it.
   void SetExpire(Entry* e, int64_t expire_ms);
 
+  // Re-reads the earliest member deadline of `e`'s value (a sorted set, or
+  // anything else: none) into the member expiry index. Call after changing
+  // member deadlines. O(log k) for k indexed keys.
+  void SyncMemberExpire(Entry* e);
+  // Reclaims the due members of keys in deadline order until none is due or
+  // `budget_us` runs out. Returns how many members were removed.
+  size_t ActiveExpireMembers(int64_t budget_us);
+  // The earliest member deadline of any key here, or -1. O(1).
+  int64_t next_member_expire() const {
+    return member_expiring_.empty() ? -1 : member_expiring_.begin()->first;
+  }
+  // Members removed because they expired (INFO expired_members).
+  uint64_t expired_members() const { return expired_members_; }
+
   // Expiry of keys nobody reads: samples keys with deadlines and deletes the
   // expired ones, until fewer than a quarter of a sample are expired or
   // `budget_us` runs out. Returns how many keys were deleted.
@@ -123,6 +150,11 @@ class Database {
   // Called with each key deleted because it expired (lazily or actively),
   // before it is freed: the log records it as a DEL.
   std::function<void(int db, std::string_view key)> on_expired;
+  // Called with the members of `key` removed because their deadline passed,
+  // after they are removed (the key may be gone too): the log records them
+  // as ZREM key member ...
+  std::function<void(int db, std::string_view key, const std::vector<std::string>& members)>
+      on_members_expired;
 
   // While paused (CLIENT PAUSE), expired keys read as missing but are not
   // deleted, and ActiveExpire is not called (the server's cron checks).
@@ -169,6 +201,17 @@ class Database {
  private:
   bool IsExpired(const Entry* e) const;
   void Free(Entry* e);  // unlinks from expiring_ and deletes
+  // Removes the due members of `e` (REQUIRES: a member deadline is due), at
+  // most `limit` of them (the active cycle's step; lookups take them all).
+  // Returns false if that emptied the set and the key was deleted.
+  bool ReclaimMembers(Entry* e, int64_t now_ms, size_t limit = SIZE_MAX);
+  void IndexMemberExpire(Entry* e, int64_t deadline_ms);
+  // Find()s each entry's key (reclaiming it) and visits the survivors.
+  void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
+  // True when `e` has a member deadline at or before now.
+  static bool MembersDue(const Entry* e, int64_t now_ms) {
+    return e->member_expire_ms >= 0 && e->member_expire_ms <= now_ms;
+  }
   void RemoveFromExpiring(Entry* e);
   void TouchWatchedExisting(const Database* replacement);
   // Registers `e` in field_ttl_keys_ when it is a hash with field deadlines.
@@ -181,6 +224,9 @@ class Database {
   int index_;
   ScanTable<Entry> table_;
   std::vector<Entry*> expiring_;  // entries with a deadline, any order
+  // Entries whose set has member deadlines, by earliest deadline.
+  absl::btree_set<std::pair<int64_t, Entry*>> member_expiring_;
+  uint64_t expired_members_ = 0;
   absl::flat_hash_map<std::string, std::vector<Watcher*>, StrHash, StrEq> watched_;
   absl::flat_hash_map<std::string, int, StrHash, StrEq> blocked_keys_;  // key -> blocked count
   std::vector<std::string> ready_keys_;

@@ -76,6 +76,12 @@ constexpr size_t kSnapshotHeaderSize = 8 + 4;
 constexpr size_t kSnapshotTrailerSize = 1 + 4;  // kOpEof + crc
 
 enum Op : uint8_t { kOpEntry = 0x01, kOpAux = 0xFA, kOpDb = 0xFE, kOpEof = 0xFF };
+// Member deadlines (issue 17) of the sorted set or board in the kOpEntry
+// just before: count (varint) x (member (lp) deadline_ms (fixed64)).
+constexpr uint8_t kOpMemberExpiry = 0x10;
+// Member metadata (LB.ADD ... META) of that entry: count (varint) x
+// (member (lp) bytes (lp)). May follow kOpMemberExpiry.
+constexpr uint8_t kOpMemberMeta = 0x11;
 // Entry value types: the first three are the ValueType numbers; kTypeBoard
 // is a sorted set in board mode (a ValueType::kZSet whose board() is set);
 // hashes and lists (added in version 1 without a bump: old files never hold

@@ -178,9 +178,19 @@ class Loader {
       } else if (op == format::kOpEntry) {
         if (!have_db_) return src_.Corrupt("key before any database section");
         if (Status s = Entry(); !s.ok()) return s;
+        MaybeProgress();
+        continue;  // keeps prev_zset_ for a kOpMemberExpiry that follows
+      } else if (op == format::kOpMemberExpiry) {
+        if (Status s = MemberExpiry(); !s.ok()) return s;
+        MaybeProgress();
+        continue;  // kOpMemberMeta may follow
+      } else if (op == format::kOpMemberMeta) {
+        if (Status s = MemberMeta(); !s.ok()) return s;
       } else {
         return src_.Corrupt("unknown opcode " + std::to_string(op));
       }
+      prev_zset_ = false;
+      prev_entry_ = nullptr;
       MaybeProgress();
     }
     uint32_t computed = src_.ConsumedCrc(), stored;
@@ -202,7 +212,64 @@ class Loader {
     opts_->progress(src_.offset(), total_, steps_);
   }
 
+  // Member deadlines (format::kOpMemberExpiry) of the sorted set just read:
+  // members already due are dropped (the key too if none is left).
+  Status MemberExpiry() {
+    if (!prev_zset_) return src_.Corrupt("member deadlines without a sorted set");
+    uint64_t n;
+    if (!src_.Varint(&n)) return src_.status();
+    if (n == 0) return src_.Corrupt("empty member deadlines");
+    if (n > src_.remaining()) return src_.Corrupt("element count past end of file");
+    SortedSet* z = prev_entry_ ? &prev_entry_->value.zset() : nullptr;
+    for (uint64_t i = 0; i < n; i++) {
+      std::string_view m;
+      uint64_t deadline;
+      if (!src_.String(&m)) return src_.status();
+      std::string copy;
+      if (!src_.Buffered(8)) m = copy.assign(m);
+      if (!src_.Fixed64(&deadline)) return src_.status();
+      if (!z) continue;
+      if (!z->Score(m)) return src_.Corrupt("deadline of a missing member");
+      if (static_cast<int64_t>(deadline) <= opts_->now_ms) {
+        z->Remove(m);
+      } else {
+        z->SetMemberExpire(m, static_cast<int64_t>(deadline));
+      }
+    }
+    if (prev_entry_) {
+      if (z->empty()) {
+        db_->Delete(std::string(prev_entry_->key()));
+        prev_entry_ = nullptr;  // metadata that follows has nothing to go to
+        stats_->keys_loaded--;
+        stats_->keys_expired++;
+      } else {
+        db_->SyncMemberExpire(prev_entry_);
+      }
+    }
+    return Status::OK();
+  }
+
+  // Member metadata (format::kOpMemberMeta) of the sorted set just read.
+  Status MemberMeta() {
+    if (!prev_zset_) return src_.Corrupt("member metadata without a sorted set");
+    uint64_t n;
+    if (!src_.Varint(&n)) return src_.status();
+    if (n == 0) return src_.Corrupt("empty member metadata");
+    if (n > src_.remaining()) return src_.Corrupt("element count past end of file");
+    SortedSet* z = prev_entry_ ? &prev_entry_->value.zset() : nullptr;
+    for (uint64_t i = 0; i < n; i++) {
+      std::string_view m, meta;
+      if (!src_.String(&m)) return src_.status();
+      std::string copy(m);  // reading the bytes may move the buffer
+      if (!src_.String(&meta)) return src_.status();
+      if (!z || !z->Score(copy)) continue;  // dropped by expiry on load
+      z->SetMemberMeta(copy, meta);
+    }
+    return Status::OK();
+  }
+
   Status Entry() {
+    prev_entry_ = nullptr;
     uint8_t type, flags;
     uint64_t expire = 0;
     std::string_view key_view;
@@ -215,6 +282,7 @@ class Loader {
     Value value;
     Status s = ReadValue(type, &value);
     if (!s.ok()) return s;
+    prev_zset_ = type == format::kTypeZSet || type == format::kTypeBoard;
     const bool emptied = db_ && value.type() == ValueType::kHash && value.hash().empty();
     if (emptied || (expire_ms >= 0 && opts_ && expire_ms <= opts_->now_ms)) {
       stats_->keys_expired++;
@@ -225,6 +293,7 @@ class Loader {
     if (db_->Peek(key) || db_->IsExpiredButPresent(key)) return src_.Corrupt("duplicate key");
     Database::Entry* e = db_->Insert(key, std::move(value));
     if (expire_ms >= 0) db_->SetExpire(e, expire_ms);
+    if (prev_zset_) prev_entry_ = e;
     return Status::OK();
   }
 
@@ -374,6 +443,10 @@ class Loader {
   SnapshotLoadStats* stats_;
   Database* db_ = nullptr;
   bool have_db_ = false;
+  // The item just read was a sorted set (its kOpMemberExpiry may follow);
+  // its entry when it was loaded into db_.
+  bool prev_zset_ = false;
+  Database::Entry* prev_entry_ = nullptr;
   uint64_t total_ = 0;
   uint64_t steps_ = 0;
   int64_t last_progress_ = 0;

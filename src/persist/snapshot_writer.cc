@@ -126,6 +126,20 @@ Status WriteHash(SnapshotSink& sink, const Hash& h) {
   return s;
 }
 
+// Member deadlines of a sorted set, as a kOpMemberExpiry item after it.
+Status WriteMemberExpiry(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  buf.push_back(static_cast<char>(format::kOpMemberExpiry));
+  coding::PutVarint64(&buf, z.MembersWithExpire());
+  Status s;
+  z.ForEachMemberExpire([&](std::string_view m, int64_t deadline) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutFixed64(&buf, static_cast<uint64_t>(deadline));
+    if (s.ok() && buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
 Status WriteList(SnapshotSink& sink, const QuickList& l) {
   std::string& buf = sink.buf();
   coding::PutVarint64(&buf, l.size());
@@ -133,6 +147,20 @@ Status WriteList(SnapshotSink& sink, const QuickList& l) {
   l.ForEach(0, l.size(), false, [&](std::string_view v) {
     coding::PutLengthPrefixed(&buf, v);
     if (buf.size() >= kFlushBytes) s = sink.MaybeFlush();
+  });
+  return s;
+}
+
+// Member metadata of a sorted set, as a kOpMemberMeta item after it.
+Status WriteMemberMeta(SnapshotSink& sink, const SortedSet& z) {
+  std::string& buf = sink.buf();
+  buf.push_back(static_cast<char>(format::kOpMemberMeta));
+  coding::PutVarint64(&buf, z.MembersWithMeta());
+  Status s;
+  z.ForEachMemberMeta([&](std::string_view m, std::string_view meta) {
+    coding::PutLengthPrefixed(&buf, m);
+    coding::PutLengthPrefixed(&buf, meta);
+    if (s.ok() && buf.size() >= kFlushBytes) s = sink.MaybeFlush();
   });
   return s;
 }
@@ -170,6 +198,12 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       if (Status s = board ? WriteBoard(sink, e.value.zset()) : WriteZSet(sink, e.value.zset());
           !s.ok()) {
         return s;
+      }
+      if (e.value.zset().MembersWithExpire() > 0) {
+        if (Status s = WriteMemberExpiry(sink, e.value.zset()); !s.ok()) return s;
+      }
+      if (e.value.zset().MembersWithMeta() > 0) {
+        if (Status s = WriteMemberMeta(sink, e.value.zset()); !s.ok()) return s;
       }
       break;
     case ValueType::kSet:

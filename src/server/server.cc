@@ -76,6 +76,14 @@ Server::Server(Config config)
       args.insert(args.end(), fields.begin(), fields.end());
       effect_log_->Append(db, args);
     };
+    dbs_.back()->on_members_expired = [this](int db, std::string_view key,
+                                              const std::vector<std::string>& members) {
+      NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
+      if (!effect_log_) return;
+      std::vector<std::string_view> args = {"ZREM", key};
+      args.insert(args.end(), members.begin(), members.end());
+      effect_log_->Append(db, args);
+    };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();
@@ -136,6 +144,7 @@ Status Server::Start() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   // The cron re-arms itself at the end of each run.
   loop_.AddTimer(period, [this] { Cron(); });
+  loop_.AddBeforeSleep([this] { ArmMemberExpiry(); });
   return Status::OK();
 }
 

@@ -274,6 +274,11 @@ class Server : public ConnectionHandler {
   // (Re-)arms the time at which a blocked client's keys become ready.
   void ArmWake(Client& c, int64_t wake_at_ms);
   void Cron();
+  // Member expiry (member_expiry.cc): keeps one loop timer at the earliest
+  // member deadline of any database (re-checked before each sleep), and
+  // when it fires reclaims due members with a time budget.
+  void ArmMemberExpiry();
+  void ExpireMembers();
   void ApplyConfig(std::string_view name);
 
   Config config_;
@@ -307,6 +312,8 @@ class Server : public ConnectionHandler {
   bool active_expire_ = true;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
+  uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
+  int64_t member_timer_at_ = 0;   // its due time (unix ms)
 };
 
 }  // namespace rankd
