@@ -28,6 +28,7 @@ std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
+std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {
@@ -38,6 +39,7 @@ inline void RegisterAllCommands(Server& server) {
            LeaderboardCommands,
            PersistCommands,
            PubSubCommands,
+           ReplicationCommands,
            ScriptingCommands,
            ServerCommands,
            SetCommands,

@@ -71,6 +71,10 @@ struct Config {
   bool stop_writes_on_bgsave_error = true;
   bool rdbcompression = true;
   bool rdbchecksum = true;
+  // Replication.
+  std::string masterauth;
+  std::string masteruser;
+  bool replica_read_only = true;
 };
 
 class ConfigTable {

@@ -68,4 +68,7 @@ inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range"
 inline constexpr std::string_view kLongOutOfRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
 
+inline constexpr std::string_view kReadOnlyReplica =
+    "READONLY You can't write against a read only replica.";
+
 }  // namespace rankd::err
