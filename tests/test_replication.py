@@ -10,6 +10,7 @@ resynchronisation (a backlog, +CONTINUE) is not implemented yet: every
 import time
 
 import pytest
+import redis
 
 from server_process import target_is_redis
 
@@ -48,6 +49,13 @@ def dump(client):
                 v = client.get(key)
             elif t == b"zset":
                 v = client.zrange(key, 0, -1, withscores=True)
+                info = client.execute_command("LB.INFO", key)
+                top = client.execute_command("LB.TOP", key, 1000000)
+                try:  # a leaderboard (TYPE says zset): its arrival stamps too
+                    stamps = [client.execute_command("LB.STAMP", key, m) for m in lb_members(top)]
+                except redis.ResponseError:  # a plain sorted set
+                    stamps = None
+                v = (v, info, top, stamps)
             elif t == b"set":
                 v = sorted(client.smembers(key))
             elif t == b"leaderboard":
@@ -64,8 +72,8 @@ def dump(client):
 
 
 def lb_members(top):
-    """Member names of an LB.TOP reply (entries are [member, score, rank, ...])."""
-    return [e[0] for e in top]
+    """Member names of an LB.TOP reply (entries are [rank, member, score])."""
+    return [e[1] for e in top]
 
 
 def expiries(client):
