@@ -237,12 +237,27 @@ def test_wait(pair):
         p.execute_command("WAIT", "x", 0)
 
 
+def test_primary_pings_replicas(pair):
+    primary, replica, p, rep = pair
+    assert p.config_set("repl-ping-replica-period", 1)
+    assert p.config_get("repl-ping-replica-period") == {"repl-ping-replica-period": "1"}
+    start = info_repl(p)["master_repl_offset"]
+    # No writes: the offset still grows by the PINGs, and the replica follows.
+    wait_for(lambda: info_repl(p)["master_repl_offset"] > start, what="a PING")
+    wait_for(lambda: info_repl(rep)["master_repl_offset"] > start, what="the PING applied")
+    assert link_up(rep)
+
+
 def test_wait_without_replicas(server_factory):
     primary = server_factory()
     p = primary.client()
     p.set("a", 1)
     assert p.execute_command("WAIT", 0, 0) == 0
     assert p.execute_command("WAIT", 1, 100) == 0
+    # Inside MULTI and scripts WAIT answers at once, as Redis (no blocking there).
+    pipe = p.pipeline(transaction=True)
+    pipe.execute_command("WAIT", 1, 0)
+    assert pipe.execute() == [0]
 
 
 def test_two_replicas_and_restart_full_sync(server_factory):

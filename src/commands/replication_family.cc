@@ -104,7 +104,7 @@ void Wait(CommandContext& ctx) {
     return ctx.reply.Error("ERR timeout is not an integer or out of range");
   }
   if (timeout < 0) return ctx.reply.Error("ERR timeout is negative");
-  repl.Wait(ctx.client, numreplicas, timeout);
+  repl.Wait(ctx.client, numreplicas, timeout, ctx.no_block);
 }
 
 constexpr uint32_t kReplAdmin = kAdmin | kNoScript | kStale;

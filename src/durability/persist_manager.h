@@ -111,6 +111,9 @@ class PersistManager : public EffectLog {
   // persist_load.cc
   Status LoadDataSet();
   Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
+  // Loads the snapshot at `path` aside, then swaps it in for the data set
+  // (nothing changes when it fails).
+  Status ReplaceDataSet(const std::string& path);
   Status LoadLog(const Manifest& m);
   Status ReplayLogFile(const std::string& path, bool last);
   Status CleanAofDir(const Manifest& m);

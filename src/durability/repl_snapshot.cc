@@ -7,7 +7,6 @@
 
 #include <unistd.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,16 +37,9 @@ Status PersistManager::LoadReplicaSnapshot(std::string_view payload) {
   const std::string path = ReplTempPath("in");
   Status s = WriteFileAtomic(env_, path, payload);
   if (!s.ok()) return s;
-  std::vector<std::unique_ptr<Database>> fresh;
-  std::vector<Database*> dbs;
-  for (int i = 0; i < server_->db_count(); i++) {
-    fresh.push_back(std::make_unique<Database>(i));
-    dbs.push_back(fresh.back().get());
-  }
-  s = LoadSnapshotFile(path, dbs);
+  s = ReplaceDataSet(path);
   (void)env_->RemoveFile(path);
   if (!s.ok()) return s;
-  for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
   // The append-only log must describe the new data set: start it afresh.
   if (log_) {
     bool scheduled = false;

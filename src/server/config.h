@@ -75,6 +75,8 @@ struct Config {
   std::string masterauth;
   std::string masteruser;
   bool replica_read_only = true;
+  int64_t repl_ping_replica_period = 10;  // seconds between the primary's PINGs
+  int64_t repl_timeout = 60;              // seconds of silence that drop a link
 };
 
 class ConfigTable {

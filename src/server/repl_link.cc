@@ -132,6 +132,7 @@ void Replication::Connect() {
     return DropLink(/*retry=*/true);
   }
   state_ = State::kConnecting;
+  last_io_ms_ = MonoMs();  // repl-timeout counts from the connect
   if (!server_->loop().AddFd(fd_, EPOLLOUT, [this](uint32_t ev) { OnLinkEvent(ev); })) {
     close(fd_);
     fd_ = -1;

@@ -34,10 +34,13 @@ void EncodeArray(std::span<const std::string_view> args, std::string* out) {
 }  // namespace
 
 Replication::Replication(Server* server)
-    : server_(server), replid_(NewReplid()), parser_(std::make_unique<RespParser>()) {}
+    : server_(server), replid_(NewReplid()), parser_(std::make_unique<RespParser>()) {
+  cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
+}
 
 Replication::~Replication() {
   DropLink(/*retry=*/false);
+  server_->loop().CancelTimer(cron_timer_);
   for (const Waiter& w : waiters_) {
     if (w.timer) server_->loop().CancelTimer(w.timer);
   }
@@ -69,6 +72,30 @@ void Replication::SendToReplicas(std::string_view bytes) {
     if (!conn) continue;
     conn->reply()->Raw(bytes);
     conn->ScheduleFlush();
+  }
+}
+
+void Replication::Cron() {
+  cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
+  const int64_t now = MonoMs();
+  const Config& cfg = server_->config();
+  if (!replicas_.empty() && now - last_ping_ms_ >= cfg.repl_ping_replica_period * 1000) {
+    last_ping_ms_ = now;
+    std::string_view ping[] = {"PING"};
+    encode_buf_.clear();
+    EncodeArray(ping, &encode_buf_);
+    SendToReplicas(encode_buf_);
+  }
+  for (const ReplicaInfo& r : replicas_) {
+    if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
+    LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
+                static_cast<long long>(r.port));
+    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
+  }
+  if (state_ != State::kNone && state_ != State::kConnect && fd_ >= 0 &&
+      now - last_io_ms_ > cfg.repl_timeout * 1000) {
+    LOG_WARNING("MASTER timeout: no data nor PING received...");
+    DropLink(/*retry=*/true);
   }
 }
 
@@ -150,11 +177,11 @@ int64_t Replication::CountAcked(uint64_t offset) const {
   return n;
 }
 
-void Replication::Wait(Client& c, int64_t numreplicas, int64_t timeout_ms) {
+void Replication::Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block) {
   const uint64_t target = offset_;
   const int64_t acked = CountAcked(target);
-  // As Redis: inside MULTI / a script (no connection to pause) it answers at once.
-  if (acked >= numreplicas || !c.conn || c.in_multi) return c.reply->Integer(acked);
+  // As Redis: inside MULTI / a script it answers at once.
+  if (acked >= numreplicas || !c.conn || no_block) return c.reply->Integer(acked);
   Waiter w{c.id, target, numreplicas, 0};
   if (timeout_ms > 0) {
     const uint64_t id = c.id;

@@ -84,8 +84,9 @@ class Replication {
   void Ack(Client& c, uint64_t offset);
   // A client is going away (drops it from the replicas and waiters).
   void ClientClosed(Client& c);
-  // WAIT numreplicas timeout_ms for `c` (replies now or later).
-  void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms);
+  // WAIT numreplicas timeout_ms for `c` (replies now or later; at once
+  // when `no_block`: inside MULTI/EXEC or a script, as Redis).
+  void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block);
   const std::vector<ReplicaInfo>& replicas() const { return replicas_; }
   bool IsReplicaClient(const Client& c) const;
   // A new random 40-hex-digit replication id.
@@ -129,6 +130,10 @@ class Replication {
   void FinishWait(uint64_t client_id);
   void RequestAcks();
 
+  // Once a second: the primary's PINGs (repl-ping-replica-period) and
+  // both sides' repl-timeout.
+  void Cron();
+
   // repl_link.cc
   void Connect();
   void DropLink(bool retry);
@@ -170,6 +175,8 @@ class Replication {
   int64_t last_io_ms_ = 0;
   uint64_t retry_timer_ = 0;
   uint64_t ack_timer_ = 0;
+  uint64_t cron_timer_ = 0;
+  int64_t last_ping_ms_ = 0;
 };
 
 }  // namespace rankd
