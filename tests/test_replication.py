@@ -332,3 +332,19 @@ def test_replconf_and_replicaof_errors(server_factory):
         p.execute_command("REPLICAOF", "127.0.0.1")
     assert p.execute_command("REPLICAOF", "NO", "ONE") == b"OK"
     assert p.execute_command("ROLE")[0] == b"master"
+
+
+def test_chained_replica_and_appendonly_primary(server_factory):
+    # The primary logs and replicates the same effects; a replica of a replica follows too.
+    primary = server_factory(["--appendonly", "yes"])
+    mid, leaf = server_factory(), server_factory()
+    p, m, lf = primary.client(), mid.client(), leaf.client()
+    m.execute_command("REPLICAOF", "127.0.0.1", primary.port)
+    wait_for(lambda: link_up(m), what="the first link")
+    lf.execute_command("REPLICAOF", "127.0.0.1", mid.port)
+    wait_for(lambda: link_up(lf), what="the chained link")
+    mixed_load(p, 60)
+    assert p.execute_command("WAIT", 1, 10000) == 1
+    wait_for(lambda: dump(lf) == dump(p), what="the chained replica to converge")
+    assert expiries(lf) == expiries(p)
+    assert info_repl(m)["connected_slaves"] == 1
