@@ -392,6 +392,19 @@ constexpr CommandDoc kDocs[] = {
      .tips = "request_policy:multi_shard response_policy:agg_sum",
      .key_specs = "RM delete|index 1|range -1 1 0|",
     },
+    {
+     .name = "wait",
+     .summary =
+         "Wait for the synchronous replication of all the write commands sent in the "
+         "context of the current connection",
+     .since = "3.0.0",
+     .group = "generic",
+     .complexity = "O(1)",
+     .arguments = "numreplicas:integer timeout:integer",
+     .legacy = {3, 0, 0, 0},
+     .acl_categories = "@slow @connection",
+     .tips = "request_policy:all_shards response_policy:agg_min",
+    },
 };
 
 }  // namespace

@@ -34,6 +34,7 @@ std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
+std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 
 inline void RegisterAllCommands(Server& server) {
   for (auto family : {
@@ -48,6 +49,7 @@ inline void RegisterAllCommands(Server& server) {
            ListCommands,
            PersistCommands,
            PubSubCommands,
+           ReplicationCommands,
            ScriptingCommands,
            ServerCommands,
            SetCommands,

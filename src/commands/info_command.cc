@@ -289,15 +289,37 @@ void StatsSection(Server& s, InfoWriter& w) {
   }
 }
 
-void ReplicationSection(InfoWriter& w) {
+void ReplicationSection(Server& s, InfoWriter& w) {
+  Replication& repl = s.replication();
+  const int64_t offset = static_cast<int64_t>(repl.offset());
   w.Section("Replication");
-  w.Field("role", "master");
-  w.Field("connected_slaves", 0);
+  w.Field("role", repl.is_replica() ? "slave" : "master");
+  if (repl.is_replica()) {
+    w.Field("master_host", repl.master_host());
+    w.Field("master_port", repl.master_port());
+    w.Field("master_link_status", repl.link_up() ? "up" : "down");
+    w.Field("master_last_io_seconds_ago", repl.last_io_seconds_ago());
+    w.Field("master_sync_in_progress", repl.sync_in_progress() ? 1 : 0);
+    w.Field("slave_read_repl_offset", offset);
+    w.Field("slave_repl_offset", offset);
+    w.Field("slave_priority", 100);
+    w.Field("slave_read_only", s.config().replica_read_only ? 1 : 0);
+    w.Field("replica_announced", 1);
+  }
+  w.Field("connected_slaves", static_cast<int64_t>(repl.replicas().size()));
+  const int64_t now = MonoMs();
+  int n = 0;
+  for (const ReplicaInfo& r : repl.replicas()) {
+    w.Field("slave" + std::to_string(n++),
+            "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=online,offset=" +
+                std::to_string(r.ack_offset) + ",lag=" + std::to_string((now - r.last_ack_ms) / 1000));
+  }
   w.Field("master_failover_state", "no-failover");
-  w.Field("master_replid", RunId());
-  w.Field("master_replid2", std::string(40, '0'));
-  w.Field("master_repl_offset", 0);
-  w.Field("second_repl_offset", -1);
+  w.Field("master_replid", repl.replid());
+  w.Field("master_replid2", repl.replid2());
+  w.Field("master_repl_offset", offset);
+  w.Field("second_repl_offset", repl.second_offset());
+  // No backlog yet: every resync is a full one.
   w.Field("repl_backlog_active", 0);
   w.Field("repl_backlog_size", 1048576);
   w.Field("repl_backlog_first_byte_offset", 0);
@@ -390,7 +412,7 @@ void InfoCmd(CommandContext& ctx) {
   if (want("memory")) MemorySection(s, w);
   if (want("persistence")) PersistenceSection(s, w);
   if (want("stats")) StatsSection(s, w);
-  if (want("replication")) ReplicationSection(w);
+  if (want("replication")) ReplicationSection(s, w);
   if (want("cpu")) CpuSection(w);
   if (want("modules")) w.Section("Modules");
   if (want("commandstats")) CommandStatsSection(s, w);

@@ -245,16 +245,22 @@ Status PersistManager::DebugReload(bool save) {
     Status s = SaveSync(DumpPath());
     if (!s.ok()) return s;
   }
+  Status s = ReplaceDataSet(DumpPath());
+  if (!s.ok()) return s;
+  LOG_NOTICE("DB reloaded by DEBUG RELOAD");
+  return Status::OK();
+}
+
+Status PersistManager::ReplaceDataSet(const std::string& path) {
   std::vector<std::unique_ptr<Database>> fresh;
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) {
     fresh.push_back(std::make_unique<Database>(i));
     dbs.push_back(fresh.back().get());
   }
-  Status s = LoadSnapshotFile(DumpPath(), dbs);
+  Status s = LoadSnapshotFile(path, dbs);
   if (!s.ok()) return s;
   for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
-  LOG_NOTICE("DB reloaded by DEBUG RELOAD");
   return Status::OK();
 }
 

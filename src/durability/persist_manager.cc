@@ -90,6 +90,10 @@ Status PersistManager::Start() {
   // Installed even with appendonly no: BeforeFlush applies CONFIG SET
   // appendonly and starts rewrites; Append() does nothing without a log.
   server_->set_effect_log(this);
+  server_->replication().make_snapshot = [this](std::string* p) { return MakeReplicaSnapshot(p); };
+  server_->replication().load_snapshot = [this](std::string_view p) {
+    return LoadReplicaSnapshot(p);
+  };
   engine_ = &ScriptEngine::Of(*server_);
   server_->write_gate = [this](Client& c, const CommandSpec& spec) { return WriteGate(c, spec); };
   started_ = true;

@@ -89,6 +89,11 @@ class PersistManager : public EffectLog {
   // LASTSAVE: unix seconds of the last successful snapshot (or start).
   int64_t lastsave() const { return lastsave_s_; }
 
+  // Replication (repl_snapshot.cc): the data set as one snapshot payload
+  // for a replica's full sync, and replacing the data set with a payload's.
+  Status MakeReplicaSnapshot(std::string* payload);
+  Status LoadReplicaSnapshot(std::string_view payload);
+
   // INFO persistence fields, in Redis's order and names.
   std::vector<std::pair<std::string, std::string>> InfoFields() const;
 
@@ -106,6 +111,9 @@ class PersistManager : public EffectLog {
   // persist_load.cc
   Status LoadDataSet();
   Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
+  // Loads the snapshot at `path` aside, then swaps it in for the data set
+  // (nothing changes when it fails).
+  Status ReplaceDataSet(const std::string& path);
   Status LoadLog(const Manifest& m);
   Status ReplayLogFile(const std::string& path, bool last);
   Status CleanAofDir(const Manifest& m);

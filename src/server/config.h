@@ -88,6 +88,12 @@ struct Config {
   std::map<std::string, int64_t, std::less<>> compat_ints;  // kInt, kMemory
   std::map<std::string, bool, std::less<>> compat_bools;
   std::map<std::string, std::string, std::less<>> compat_strings;  // kString, kEnum
+  // Replication.
+  std::string masterauth;
+  std::string masteruser;
+  bool replica_read_only = true;
+  int64_t repl_ping_replica_period = 10;  // seconds between the primary's PINGs
+  int64_t repl_timeout = 60;              // seconds of silence that drop a link
 };
 
 class ConfigTable {

@@ -83,4 +83,7 @@ inline constexpr std::string_view kRankZero =
 inline constexpr std::string_view kCountNegativeLPos = "ERR COUNT can't be negative";
 inline constexpr std::string_view kMaxLenNegative = "ERR MAXLEN can't be negative";
 
+inline constexpr std::string_view kReadOnlyReplica =
+    "READONLY You can't write against a read only replica.";
+
 }  // namespace rankd::err

@@ -50,14 +50,14 @@ std::string Lower(std::string_view s) {
 
 Server::Server(Config config)
     : config_(std::move(config)), config_table_(&config_), net_(&loop_, this) {
+  repl_ = std::make_unique<Replication>(this);
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
     dbs_.back()->set_modification_counter(&modifications_);
     dbs_.back()->on_expired = [this](int db, std::string_view key) {
       NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
-      if (!effect_log_) return;
       std::string_view args[] = {"DEL", key};
-      effect_log_->Append(db, args);
+      EmitEffect(db, args);
     };
     dbs_.back()->on_touch = [this](int, std::string_view key) {
       tracking_.KeyChanged(key, current_client_);
@@ -71,18 +71,16 @@ Server::Server(Config config)
       // Redis 7.4's events (no 7.0 oracle): "hexpired", then "del".
       NotifyKeyspaceEvent(kNotifyHash, "hexpired", key, db);
       if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
-      if (!effect_log_) return;
       std::vector<std::string_view> args = {"HDEL", key};
       args.insert(args.end(), fields.begin(), fields.end());
-      effect_log_->Append(db, args);
+      EmitEffect(db, args);  // the log and the replicas
     };
     dbs_.back()->on_members_expired = [this](int db, std::string_view key,
                                               const std::vector<std::string>& members) {
       NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
-      if (!effect_log_) return;
       std::vector<std::string_view> args = {"ZREM", key};
       args.insert(args.end(), members.begin(), members.end());
-      effect_log_->Append(db, args);
+      EmitEffect(db, args);  // the log and the replicas
     };
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
@@ -215,6 +213,7 @@ void Server::OnClose(Connection* conn) {
   RemoveMonitor(*c);
   if (!c->postponed.empty()) ForgetPostponed(*c);
   tracking_.Disable(*c);
+  repl_->ClientClosed(*c);
   delete c;
   conn->user_data = nullptr;
 }
@@ -242,7 +241,18 @@ void Server::BeforeFlush() {
 
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
   propagated_ = true;
-  if (effect_log_) effect_log_->Append(c.db_index, args);
+  EmitEffect(c.db_index, args);
+}
+
+void Server::EmitEffect(int db, std::span<const std::string_view> args) {
+  if (effect_log_) effect_log_->Append(db, args);
+  repl_->Feed(db, args);
+}
+
+std::string_view Server::ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const {
+  if (!(spec.flags & kWrite) || !config_.replica_read_only || !repl_->is_replica()) return "";
+  if (repl_->IsMasterClient(c)) return "";
+  return err::kReadOnlyReplica;
 }
 
 const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
@@ -317,6 +327,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
             "context";
   }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
+  if (error.empty()) error = ReadOnlyRefusal(c, *spec);
   if (!error.empty()) {
     CountRejected(found, full_name);
     // A rejected command inside MULTI dooms the transaction; a rejected EXEC,
@@ -360,6 +371,7 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
 
 void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name,
                   std::span<const std::string_view> args, bool no_block, bool retrying) {
+  if (std::string_view ro = ReadOnlyRefusal(c, spec); !ro.empty()) return c.reply->Error(ro);
   if (write_gate && (spec.flags & kWrite)) {
     std::string_view refusal = write_gate(c, spec);
     if (!refusal.empty()) return c.reply->Error(refusal);
@@ -384,7 +396,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {
     stats_.dirty++;
-    if (effect_log_ && (spec.flags & kWrite) && !propagated_) effect_log_->Append(c.db_index, args);
+    if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
   propagated_ = outer_propagated;
   stats_.total_commands++;

@@ -40,6 +40,7 @@
 #include "server/command.h"
 #include "server/config.h"
 #include "server/pubsub.h"
+#include "server/replication.h"
 #include "server/tracking.h"
 #include "server/latency.h"
 #include "server/slowlog.h"
@@ -178,6 +179,8 @@ class Server : public ConnectionHandler {
   // Installs the log every write effect is appended to (nullptr: none).
   void set_effect_log(EffectLog* log) { effect_log_ = log; }
   EffectLog* effect_log() const { return effect_log_; }
+  // Replication (server/replication.h): both roles' state and the link.
+  Replication& replication() { return *repl_; }
   // By default a write command that modified a key (called Database::Touch)
   // is logged as received. A handler whose command would not replay to the
   // same state (relative expiry, random picks, a blocking pop served later)
@@ -280,6 +283,10 @@ class Server : public ConnectionHandler {
   void ArmMemberExpiry();
   void ExpireMembers();
   void ApplyConfig(std::string_view name);
+  // One effect to its two consumers: the effect log and the replicas.
+  void EmitEffect(int db, std::span<const std::string_view> args);
+  // The -READONLY refusal of a write on a read-only replica, or "".
+  std::string_view ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const;
 
   Config config_;
   ConfigTable config_table_;
@@ -314,6 +321,8 @@ class Server : public ConnectionHandler {
   std::string_view serving_key_;
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
   int64_t member_timer_at_ = 0;   // its due time (unix ms)
+  // Last: destroyed first, while the loop and connections it uses exist.
+  std::unique_ptr<Replication> repl_;
 };
 
 }  // namespace rankd

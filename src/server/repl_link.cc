@@ -1,0 +1,341 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Replication, replica side: the link to the primary. A non-blocking
+// connection on the event loop runs the handshake one command at a time
+// (PING, AUTH, REPLCONF listening-port, REPLCONF capa, PSYNC), reads the
+// snapshot bulk, loads it, then applies the command stream through the
+// master client and sends REPLCONF ACK every second.
+
+#include <netdb.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "base/numbers.h"
+#include "server/replication.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+constexpr int64_t kRetryMs = 1000;
+constexpr int64_t kAckPeriodMs = 1000;
+
+}  // namespace
+
+bool Replication::ReplicaOf(const std::string& host, int64_t port) {
+  if (host == master_host_ && port == master_port_) return false;
+  DropLink(/*retry=*/false);
+  // As Redis: the replicas of this server resync from its new history.
+  for (const ReplicaInfo& r : replicas_) {
+    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
+  }
+  master_host_ = host;
+  master_port_ = port;
+  state_ = State::kConnect;
+  LOG_NOTICE("Connecting to MASTER %s:%lld", host.c_str(), static_cast<long long>(port));
+  retry_timer_ = server_->loop().AddTimer(0, [this] {
+    retry_timer_ = 0;
+    Connect();
+  });
+  return true;
+}
+
+void Replication::BecomePrimary() {
+  if (!is_replica()) return;
+  DropLink(/*retry=*/false);
+  master_host_.clear();
+  master_port_ = 0;
+  state_ = State::kNone;
+  // PSYNC2: the old history stays known as replid2 up to this offset.
+  replid2_ = replid_;
+  second_offset_ = static_cast<int64_t>(offset_) + 1;
+  replid_ = RandomReplid();
+  last_db_ = -1;
+  LOG_NOTICE("MASTER MODE enabled (user request)");
+}
+
+std::string_view Replication::link_state() const {
+  switch (state_) {
+    case State::kNone:
+    case State::kConnect:
+      return "connect";
+    case State::kConnecting:
+      return "connecting";
+    case State::kPing:
+    case State::kAuth:
+    case State::kPort:
+    case State::kCapa:
+    case State::kPsync:
+    case State::kTransfer:
+      return "sync";
+    case State::kConnected:
+      return "connected";
+  }
+  return "connect";
+}
+
+int64_t Replication::last_io_seconds_ago() const {
+  return last_io_ms_ ? (MonoMs() - last_io_ms_) / 1000 : -1;
+}
+
+void Replication::ScheduleRetry() {
+  if (!is_replica() || retry_timer_) return;
+  retry_timer_ = server_->loop().AddTimer(kRetryMs, [this] {
+    retry_timer_ = 0;
+    if (state_ == State::kConnect) Connect();
+  });
+}
+
+void Replication::DropLink(bool retry) {
+  if (fd_ >= 0) {
+    server_->loop().RemoveFd(fd_);
+    close(fd_);
+    fd_ = -1;
+  }
+  if (ack_timer_) server_->loop().CancelTimer(ack_timer_);
+  ack_timer_ = 0;
+  if (!retry && retry_timer_) {
+    server_->loop().CancelTimer(retry_timer_);
+    retry_timer_ = 0;
+  }
+  in_.clear();
+  out_.clear();
+  in_pos_ = 0;
+  bulk_left_ = -1;
+  payload_.clear();
+  parser_ = std::make_unique<RespParser>();
+  if (state_ != State::kNone) state_ = State::kConnect;
+  if (retry) ScheduleRetry();
+}
+
+void Replication::Connect() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  std::string port = std::to_string(master_port_);
+  if (getaddrinfo(master_host_.c_str(), port.c_str(), &hints, &res) != 0 || !res) {
+    LOG_WARNING("Unable to resolve MASTER %s", master_host_.c_str());
+    return ScheduleRetry();
+  }
+  fd_ = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int rc = fd_ < 0 ? -1 : connect(fd_, res->ai_addr, res->ai_addrlen);
+  freeaddrinfo(res);
+  if (rc < 0 && errno != EINPROGRESS) {
+    LOG_WARNING("Error condition on socket for SYNC: %s", strerror(errno));
+    return DropLink(/*retry=*/true);
+  }
+  state_ = State::kConnecting;
+  last_io_ms_ = MonoMs();  // repl-timeout counts from the connect
+  if (!server_->loop().AddFd(fd_, EPOLLOUT, [this](uint32_t ev) { OnLinkEvent(ev); })) {
+    close(fd_);
+    fd_ = -1;
+    return DropLink(/*retry=*/true);
+  }
+}
+
+void Replication::OnLinkEvent(uint32_t events) {
+  if (state_ == State::kConnecting) {
+    int err = 0;
+    socklen_t len = sizeof(err);
+    getsockopt(fd_, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err != 0 || (events & (EPOLLERR | EPOLLHUP))) {
+      LOG_WARNING("Error condition on socket for SYNC: %s", strerror(err ? err : ECONNREFUSED));
+      return DropLink(/*retry=*/true);
+    }
+    LOG_NOTICE("MASTER <-> REPLICA sync started");
+    server_->loop().ModifyFd(fd_, EPOLLIN);
+    state_ = State::kPing;
+    last_io_ms_ = MonoMs();
+    return SendCommand({"PING"});
+  }
+  if ((events & EPOLLOUT) && !out_.empty()) FlushOut();
+  if (fd_ >= 0 && (events & (EPOLLIN | EPOLLERR | EPOLLHUP))) ReadLink();
+}
+
+void Replication::SendCommand(std::initializer_list<std::string_view> args) {
+  EncodeCommand(std::span<const std::string_view>(args.begin(), args.size()), &out_);
+  FlushOut();
+}
+
+void Replication::FlushOut() {
+  while (fd_ >= 0 && !out_.empty()) {
+    ssize_t n = send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      out_.erase(0, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    LOG_WARNING("Error writing to MASTER: %s", strerror(errno));
+    return DropLink(/*retry=*/true);
+  }
+  if (fd_ >= 0) server_->loop().ModifyFd(fd_, out_.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
+}
+
+void Replication::ReadLink() {
+  char buf[64 * 1024];
+  for (;;) {
+    ssize_t n = read(fd_, buf, sizeof(buf));
+    if (n > 0) {
+      in_.append(buf, static_cast<size_t>(n));
+      if (n < static_cast<ssize_t>(sizeof(buf))) break;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    LOG_WARNING("Connection with master lost");
+    return DropLink(/*retry=*/true);
+  }
+  last_io_ms_ = MonoMs();
+  // Handshake replies, then the snapshot, then the stream.
+  while (fd_ >= 0 && state_ >= State::kPing && state_ <= State::kPsync) {
+    size_t eol = in_.find("\r\n", in_pos_);
+    if (eol == std::string::npos) break;
+    std::string line = in_.substr(in_pos_, eol - in_pos_);
+    in_pos_ = eol + 2;
+    HandleLine(line);
+  }
+  if (fd_ >= 0 && state_ == State::kTransfer) ReadSnapshot();
+  if (fd_ >= 0 && state_ == State::kConnected) ApplyStream();
+  if (fd_ >= 0) {
+    in_.erase(0, in_pos_);
+    in_pos_ = 0;
+  }
+}
+
+void Replication::HandleLine(std::string_view line) {
+  const bool error = !line.empty() && line[0] == '-';
+  switch (state_) {
+    case State::kPing:
+      // As Redis: -NOAUTH / -NOPERM are fine here, AUTH follows.
+      if (error && line.substr(0, 7) != "-NOAUTH" && line.substr(0, 7) != "-NOPERM") {
+        LOG_WARNING("Error reply to PING from master: '%s'", std::string(line).c_str());
+        return DropLink(/*retry=*/true);
+      }
+      if (!server_->config().masterauth.empty()) {
+        state_ = State::kAuth;
+        if (server_->config().masteruser.empty()) {
+          return SendCommand({"AUTH", server_->config().masterauth});
+        }
+        return SendCommand({"AUTH", server_->config().masteruser, server_->config().masterauth});
+      }
+      [[fallthrough]];
+    case State::kAuth:
+      if (error) {
+        LOG_WARNING("Unable to AUTH to MASTER: %s", std::string(line).c_str());
+        return DropLink(/*retry=*/true);
+      }
+      state_ = State::kPort;
+      return SendCommand({"REPLCONF", "listening-port", std::to_string(server_->port())});
+    case State::kPort:
+      state_ = State::kCapa;  // an error is only logged, as Redis
+      return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"});
+    case State::kCapa:
+      state_ = State::kPsync;
+      return SendCommand({"PSYNC", "?", "-1"});
+    case State::kPsync: {
+      if (line.substr(0, 12) != "+FULLRESYNC ") {
+        LOG_WARNING("Unexpected reply to PSYNC from master: %s", std::string(line).c_str());
+        return DropLink(/*retry=*/true);
+      }
+      std::string_view rest = line.substr(12);
+      size_t sp = rest.find(' ');
+      int64_t off = 0;
+      if (sp != 40 || !ParseInt64(rest.substr(sp + 1), &off) || off < 0) {
+        return DropLink(/*retry=*/true);
+      }
+      replid_ = std::string(rest.substr(0, sp));
+      offset_ = static_cast<uint64_t>(off);
+      LOG_NOTICE("Full resync from master: %s:%lld", replid_.c_str(), static_cast<long long>(off));
+      state_ = State::kTransfer;
+      bulk_left_ = -1;
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void Replication::ReadSnapshot() {
+  if (bulk_left_ < 0) {
+    // Redis sends newlines as keep-alives while it prepares the snapshot.
+    while (in_pos_ < in_.size() && in_[in_pos_] == '\n') in_pos_++;
+    size_t eol = in_.find("\r\n", in_pos_);
+    if (eol == std::string::npos) return;
+    std::string_view header(in_.data() + in_pos_, eol - in_pos_);
+    int64_t len = 0;
+    if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) || len < 0) {
+      LOG_WARNING("Bad protocol from MASTER, the first byte is not '$': %s",
+                  std::string(header.substr(0, 64)).c_str());
+      return DropLink(/*retry=*/true);
+    }
+    in_pos_ = eol + 2;
+    bulk_left_ = len;
+    payload_.clear();
+    payload_.reserve(static_cast<size_t>(len));
+  }
+  size_t take = std::min<size_t>(static_cast<size_t>(bulk_left_), in_.size() - in_pos_);
+  payload_.append(in_, in_pos_, take);
+  in_pos_ += take;
+  bulk_left_ -= static_cast<int64_t>(take);
+  if (bulk_left_ > 0) return;
+  LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory (%zu bytes)", payload_.size());
+  Status s = load_snapshot ? load_snapshot(payload_) : Status::InvalidArgument("no loader");
+  payload_.clear();
+  payload_.shrink_to_fit();
+  if (!s.ok()) {
+    LOG_WARNING("Failed trying to load the MASTER synchronization DB: %s", s.message().c_str());
+    return DropLink(/*retry=*/true);
+  }
+  master_client_ = std::make_unique<Client>();
+  master_client_->reply = &master_reply_;
+  master_client_->authenticated = true;
+  master_client_->created_ms = MonoMs();
+  state_ = State::kConnected;
+  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
+  SendAck();
+  AckTimer();
+}
+
+void Replication::ApplyStream() {
+  RespParser::Limits limits;
+  while (fd_ >= 0 && state_ == State::kConnected) {
+    const size_t start = in_pos_;
+    RespParser::Result r = parser_->Parse(in_, &in_pos_, &args_, limits);
+    if (r == RespParser::Result::kNeedMore) {
+      offset_ += in_pos_ - start;  // skipped bytes count as well
+      return;
+    }
+    if (r == RespParser::Result::kError) {
+      LOG_WARNING("Protocol error from MASTER: %s", parser_->error().c_str());
+      return DropLink(/*retry=*/true);
+    }
+    server_->Execute(*master_client_, args_, /*no_block=*/true);
+    master_reply_.buffer().clear();
+    // After the command, as Redis: an ACK it sent (GETACK) excludes it.
+    offset_ += in_pos_ - start;
+  }
+}
+
+void Replication::SendAck() {
+  if (state_ != State::kConnected) return;
+  SendCommand({"REPLCONF", "ACK", std::to_string(offset_)});
+}
+
+void Replication::AckTimer() {
+  ack_timer_ = server_->loop().AddTimer(kAckPeriodMs, [this] {
+    ack_timer_ = 0;
+    if (state_ != State::kConnected) return;
+    SendAck();
+    if (state_ == State::kConnected && !ack_timer_) AckTimer();
+  });
+}
+
+}  // namespace rankd

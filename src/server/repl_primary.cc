@@ -1,0 +1,221 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Replication, primary side: full sync, the command stream, ACKs and WAIT.
+
+#include <algorithm>
+#include <random>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "base/numbers.h"
+#include "server/replication.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+std::string NewReplid() {
+  static const char kHex[] = "0123456789abcdef";
+  std::random_device rd;
+  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd() ^ static_cast<uint64_t>(WallMs()));
+  std::string id(40, '0');
+  for (char& ch : id) ch = kHex[gen() & 15];
+  return id;
+}
+
+void EncodeArray(std::span<const std::string_view> args, std::string* out) {
+  out->append("*").append(std::to_string(args.size())).append("\r\n");
+  for (std::string_view a : args) {
+    out->append("$").append(std::to_string(a.size())).append("\r\n");
+    out->append(a).append("\r\n");
+  }
+}
+
+}  // namespace
+
+Replication::Replication(Server* server)
+    : server_(server), replid_(NewReplid()), parser_(std::make_unique<RespParser>()) {
+  cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
+}
+
+Replication::~Replication() {
+  DropLink(/*retry=*/false);
+  server_->loop().CancelTimer(cron_timer_);
+  for (const Waiter& w : waiters_) {
+    if (w.timer) server_->loop().CancelTimer(w.timer);
+  }
+}
+
+std::string Replication::RandomReplid() { return NewReplid(); }
+
+void Replication::EncodeCommand(std::span<const std::string_view> args, std::string* out) {
+  EncodeArray(args, out);
+}
+
+void Replication::Feed(int db, std::span<const std::string_view> args) {
+  if (replicas_.empty()) return;
+  encode_buf_.clear();
+  if (db != last_db_) {
+    std::string index = std::to_string(db);
+    std::string_view select[] = {"SELECT", index};
+    EncodeArray(select, &encode_buf_);
+    last_db_ = db;
+  }
+  EncodeArray(args, &encode_buf_);
+  SendToReplicas(encode_buf_);
+}
+
+void Replication::SendToReplicas(std::string_view bytes) {
+  offset_ += bytes.size();
+  for (const ReplicaInfo& r : replicas_) {
+    Connection* conn = server_->net().Find(r.client_id);
+    if (!conn) continue;
+    conn->reply()->Raw(bytes);
+    conn->ScheduleFlush();
+  }
+}
+
+void Replication::Cron() {
+  cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
+  const int64_t now = MonoMs();
+  const Config& cfg = server_->config();
+  if (!replicas_.empty() && now - last_ping_ms_ >= cfg.repl_ping_replica_period * 1000) {
+    last_ping_ms_ = now;
+    std::string_view ping[] = {"PING"};
+    encode_buf_.clear();
+    EncodeArray(ping, &encode_buf_);
+    SendToReplicas(encode_buf_);
+  }
+  for (const ReplicaInfo& r : replicas_) {
+    if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
+    LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
+                static_cast<long long>(r.port));
+    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
+  }
+  if (state_ != State::kNone && state_ != State::kConnect && fd_ >= 0 &&
+      now - last_io_ms_ > cfg.repl_timeout * 1000) {
+    LOG_WARNING("MASTER timeout: no data nor PING received...");
+    DropLink(/*retry=*/true);
+  }
+}
+
+std::string Replication::StartFullSync(Client& c) {
+  if (!c.conn) return "ERR PSYNC is not allowed here";
+  if (!make_snapshot) return "ERR Replication is not available";
+  std::string payload;
+  Status s = make_snapshot(&payload);
+  if (!s.ok()) return "ERR Can't produce the snapshot for the replica: " + s.message();
+  ReplyBuilder& r = *c.reply;
+  r.Raw("+FULLRESYNC " + replid_ + " " + std::to_string(offset_) + "\r\n");
+  r.Raw("$" + std::to_string(payload.size()) + "\r\n");
+  r.Raw(payload);
+  ReplicaInfo info;
+  for (const ReplicaInfo& existing : replicas_) {
+    if (existing.client_id == c.id) info = existing;  // a second PSYNC on one link
+  }
+  std::erase_if(replicas_, [&](const ReplicaInfo& x) { return x.client_id == c.id; });
+  info.client_id = c.id;
+  info.port = ListeningPort(c.id);
+  const std::string& peer = c.conn->peer();
+  info.ip = peer.substr(0, peer.rfind(':'));
+  if (info.ip.size() > 2 && info.ip.front() == '[') info.ip = info.ip.substr(1, info.ip.size() - 2);
+  info.ack_offset = 0;
+  info.last_ack_ms = MonoMs();
+  replicas_.push_back(info);
+  last_db_ = -1;  // the replica's stream starts with a SELECT
+  LOG_NOTICE("Synchronization with replica %s:%lld succeeded (full resync, %zu bytes)",
+             info.ip.c_str(), static_cast<long long>(info.port), payload.size());
+  return "";
+}
+
+void Replication::SetListeningPort(Client& c, int64_t port) {
+  pending_ports_[c.id] = port;
+  for (ReplicaInfo& r : replicas_) {
+    if (r.client_id == c.id) r.port = port;
+  }
+}
+
+int64_t Replication::ListeningPort(uint64_t client_id) const {
+  auto it = pending_ports_.find(client_id);
+  return it == pending_ports_.end() ? 0 : it->second;
+}
+
+void Replication::Ack(Client& c, uint64_t offset) {
+  for (ReplicaInfo& r : replicas_) {
+    if (r.client_id != c.id) continue;
+    r.ack_offset = std::max(r.ack_offset, offset);
+    r.last_ack_ms = MonoMs();
+  }
+  std::vector<uint64_t> done;
+  for (const Waiter& w : waiters_) {
+    if (CountAcked(w.target) >= w.needed) done.push_back(w.client_id);
+  }
+  for (uint64_t id : done) FinishWait(id);
+}
+
+bool Replication::IsReplicaClient(const Client& c) const {
+  for (const ReplicaInfo& r : replicas_) {
+    if (r.client_id == c.id) return true;
+  }
+  return false;
+}
+
+void Replication::ClientClosed(Client& c) {
+  pending_ports_.erase(c.id);
+  std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
+  for (const Waiter& w : waiters_) {
+    if (w.client_id == c.id && w.timer) server_->loop().CancelTimer(w.timer);
+  }
+  std::erase_if(waiters_, [&](const Waiter& w) { return w.client_id == c.id; });
+}
+
+int64_t Replication::CountAcked(uint64_t offset) const {
+  int64_t n = 0;
+  for (const ReplicaInfo& r : replicas_) {
+    if (r.ack_offset >= offset) n++;
+  }
+  return n;
+}
+
+void Replication::Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block) {
+  const uint64_t target = offset_;
+  const int64_t acked = CountAcked(target);
+  // As Redis: inside MULTI / a script it answers at once.
+  if (acked >= numreplicas || !c.conn || no_block) return c.reply->Integer(acked);
+  Waiter w{c.id, target, numreplicas, 0};
+  if (timeout_ms > 0) {
+    const uint64_t id = c.id;
+    w.timer = server_->loop().AddTimer(timeout_ms, [this, id] {
+      for (Waiter& x : waiters_) {
+        if (x.client_id == id) x.timer = 0;
+      }
+      FinishWait(id);
+    });
+  }
+  waiters_.push_back(w);
+  c.conn->Pause();
+  RequestAcks();
+}
+
+void Replication::RequestAcks() {
+  if (replicas_.empty()) return;
+  std::string_view getack[] = {"REPLCONF", "GETACK", "*"};
+  encode_buf_.clear();
+  EncodeArray(getack, &encode_buf_);
+  SendToReplicas(encode_buf_);
+}
+
+void Replication::FinishWait(uint64_t client_id) {
+  auto it = std::find_if(waiters_.begin(), waiters_.end(),
+                         [&](const Waiter& w) { return w.client_id == client_id; });
+  if (it == waiters_.end()) return;
+  const Waiter w = *it;
+  waiters_.erase(it);
+  if (w.timer) server_->loop().CancelTimer(w.timer);
+  Client* c = server_->FindClient(client_id);
+  if (!c || !c->conn) return;
+  c->reply->Integer(CountAcked(w.target));
+  c->conn->Resume();
+}
+
+}  // namespace rankd

@@ -1,0 +1,182 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Replication: Redis's protocol between rankd processes, both sides.
+//
+// Primary side (server/repl_primary.cc): a replica connects as a client,
+// runs the handshake (PING, AUTH, REPLCONF listening-port / capa, PSYNC) and
+// gets "+FULLRESYNC <replid> <offset>", the snapshot as "$<len>\r\n<payload>"
+// (rankd's own snapshot format, produced by the durability layer), then the
+// command stream: every effect the append-only log records (EffectLog), as
+// RESP arrays, with SELECT whenever the database changes. The replication
+// offset counts the bytes of that stream. Replicas send REPLCONF ACK
+// <offset> every second; WAIT counts replicas whose acknowledged offset has
+// reached the primary's offset at the time of the WAIT.
+//
+// Replica side (server/repl_link.cc): REPLICAOF host port connects out on
+// the event loop (non-blocking), does the handshake, loads the snapshot and
+// applies the stream through a client of its own (the master client), which
+// may write although the replica is read-only.
+//
+// Not yet: a replication backlog and partial resynchronisation (+CONTINUE:
+// every reconnect is a full sync), diskless sync, chained replicas that
+// proxy the primary's exact stream, min-replicas-to-write. Not thread-safe.
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "base/status.h"
+#include "net/reply.h"
+#include "net/resp_parser.h"
+#include "server/client.h"
+
+namespace rankd {
+
+class Server;
+
+struct ReplicaInfo {
+  uint64_t client_id = 0;
+  std::string ip;
+  int64_t port = 0;           // REPLCONF listening-port
+  uint64_t ack_offset = 0;    // last REPLCONF ACK
+  int64_t last_ack_ms = 0;    // monotonic
+};
+
+class Replication {
+ public:
+  explicit Replication(Server* server);
+  ~Replication();
+  Replication(const Replication&) = delete;
+  Replication& operator=(const Replication&) = delete;
+
+  // Set by the durability layer: the data set as one snapshot payload, and
+  // replacing the data set with a payload's.
+  std::function<Status(std::string* payload)> make_snapshot;
+  std::function<Status(std::string_view payload)> load_snapshot;
+
+  // --- Role ---
+  bool is_replica() const { return !master_host_.empty(); }
+  const std::string& replid() const { return replid_; }
+  uint64_t offset() const { return offset_; }
+  // PSYNC2: the previous history's id (40 zeros: none) and the first offset
+  // it does not cover (-1: none).
+  const std::string& replid2() const { return replid2_; }
+  int64_t second_offset() const { return second_offset_; }
+
+  // --- Primary side (repl_primary.cc) ---
+  // One effect for database `db` (the Server calls it with every effect it
+  // gives the EffectLog). No-op without replicas.
+  void Feed(int db, std::span<const std::string_view> args);
+  // PSYNC from client `c`: full resync. Replies with the handshake's
+  // +FULLRESYNC and the snapshot, and makes `c` a replica. Returns the error
+  // text if the snapshot cannot be made.
+  std::string StartFullSync(Client& c);
+  // REPLCONF listening-port / ACK from replica client `c`.
+  void SetListeningPort(Client& c, int64_t port);
+  void Ack(Client& c, uint64_t offset);
+  // A client is going away (drops it from the replicas and waiters).
+  void ClientClosed(Client& c);
+  // WAIT numreplicas timeout_ms for `c` (replies now or later; at once
+  // when `no_block`: inside MULTI/EXEC or a script, as Redis).
+  void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block);
+  const std::vector<ReplicaInfo>& replicas() const { return replicas_; }
+  bool IsReplicaClient(const Client& c) const;
+  // A new random 40-hex-digit replication id.
+  static std::string RandomReplid();
+  // Appends `args` as a RESP array of bulk strings.
+  static void EncodeCommand(std::span<const std::string_view> args, std::string* out);
+  // Replicas acknowledged at or past `offset`.
+  int64_t CountAcked(uint64_t offset) const;
+
+  // --- Replica side (repl_link.cc) ---
+  // REPLICAOF host port. Returns false when already replicating from there.
+  bool ReplicaOf(const std::string& host, int64_t port);
+  // REPLICAOF NO ONE: drops the link, becomes a primary with a new replid.
+  void BecomePrimary();
+  const std::string& master_host() const { return master_host_; }
+  int64_t master_port() const { return master_port_; }
+  // "connect", "connecting", "sync", "connected" (ROLE's state names).
+  std::string_view link_state() const;
+  bool link_up() const { return state_ == State::kConnected; }
+  int64_t last_io_seconds_ago() const;
+  bool sync_in_progress() const { return state_ == State::kTransfer; }
+  // The client that applies the primary's stream (writes pass read-only).
+  bool IsMasterClient(const Client& c) const { return &c == master_client_.get(); }
+  // REPLCONF GETACK from the master client: sends an ACK now.
+  void SendAck();
+
+ private:
+  enum class State {
+    kNone, kConnect, kConnecting, kPing, kAuth, kPort, kCapa, kPsync, kTransfer, kConnected
+  };
+  struct Waiter {
+    uint64_t client_id;
+    uint64_t target;
+    int64_t needed;
+    uint64_t timer;
+  };
+
+  // repl_primary.cc
+  void SendToReplicas(std::string_view bytes);
+  int64_t ListeningPort(uint64_t client_id) const;
+  void FinishWait(uint64_t client_id);
+  void RequestAcks();
+
+  // Once a second: the primary's PINGs (repl-ping-replica-period) and
+  // both sides' repl-timeout.
+  void Cron();
+
+  // repl_link.cc
+  void Connect();
+  void DropLink(bool retry);
+  void OnLinkEvent(uint32_t events);
+  void ReadLink();
+  void HandleLine(std::string_view line);
+  void SendCommand(std::initializer_list<std::string_view> args);
+  void FlushOut();
+  void ReadSnapshot();
+  void ApplyStream();
+  void ScheduleRetry();
+  void AckTimer();
+
+  Server* const server_;
+  std::string replid_;
+  std::string replid2_ = std::string(40, '0');
+  uint64_t offset_ = 0;
+  int64_t second_offset_ = -1;
+  int last_db_ = -1;  // database the stream last SELECTed; -1: must SELECT
+  std::vector<ReplicaInfo> replicas_;
+  std::vector<Waiter> waiters_;
+  std::string encode_buf_;
+  absl::flat_hash_map<uint64_t, int64_t> pending_ports_;  // REPLCONF listening-port
+
+  // Replica link.
+  std::string master_host_;
+  int64_t master_port_ = 0;
+  State state_ = State::kNone;
+  int fd_ = -1;
+  std::string in_;      // bytes read, not yet consumed
+  std::string out_;     // bytes to send
+  size_t in_pos_ = 0;
+  int64_t bulk_left_ = -1;  // snapshot bytes still to read; -1: header
+  std::string payload_;
+  std::unique_ptr<RespParser> parser_;
+  std::vector<std::string_view> args_;
+  std::unique_ptr<Client> master_client_;
+  ReplyBuilder master_reply_;
+  int64_t last_io_ms_ = 0;
+  uint64_t retry_timer_ = 0;
+  uint64_t ack_timer_ = 0;
+  uint64_t cron_timer_ = 0;
+  int64_t last_ping_ms_ = 0;
+};
+
+}  // namespace rankd
