@@ -53,8 +53,8 @@ std::string RefuseTlsPort(std::string_view v) {
 
 std::string RefuseReplicaOf(std::string_view v) {
   if (v.empty() || IEquals(v, "no one")) return "";
-  return "rankd cannot be a replica: with replicaof ignored it would serve and accept writes as "
-         "a master with its own data. Remove the replicaof line";
+  return "replicaof in the configuration is not supported yet (send REPLICAOF after start-up): "
+         "ignored, it would serve and accept writes as a master with its own data";
 }
 
 std::string RefuseAclFile(std::string_view v) {
@@ -73,7 +73,7 @@ std::string RefuseCluster(std::string_view v) {
 }
 
 std::string RefuseMinReplicas(std::string_view v) {
-  return NonZero(v) ? "rankd has no replicas: min-replicas-to-write must be 0 (rankd would "
+  return NonZero(v) ? "min-replicas-to-write is not enforced yet: it must be 0 (rankd would "
                       "accept the writes it asks to refuse)"
                     : "";
 }
