@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "app/options.h"
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
   }
   Config config;
   ConfigTable table(&config);
-  error = ApplyStartupOptions(opts, &table);
+  std::vector<std::pair<std::string, std::string>> renames;
+  error = ApplyStartupOptions(opts, &table, &renames);
   if (!error.empty()) {
     fprintf(stderr, "rankd: %s\n", error.c_str());
     return 1;
@@ -77,6 +79,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: can't open the log file '%s'\n", config.logfile.c_str());
     return 1;
   }
+  if (!opts.config_file.empty()) {
+    // CONFIG REWRITE writes here after the chdir below: keep it absolute.
+    char* abs = realpath(opts.config_file.c_str(), nullptr);
+    config.config_file = abs ? abs : opts.config_file;
+    free(abs);
+  }
   if (chdir(config.dir.c_str()) != 0) {
     fprintf(stderr, "rankd: can't chdir to '%s': %m\n", config.dir.c_str());
     return 1;
@@ -84,6 +92,13 @@ int main(int argc, char** argv) {
 
   Server server(config);
   RegisterAllCommands(server);
+  for (auto& [from, to] : renames) {
+    error = server.RenameCommand(from, to);
+    if (!error.empty()) {
+      fprintf(stderr, "rankd: rename-command %s: %s\n", from.c_str(), error.c_str());
+      return 1;
+    }
+  }
   // The data set is loaded before the port opens; the log is installed.
   PersistManager persist(&server, Env::Default());
   Status s = persist.Start();

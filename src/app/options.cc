@@ -2,6 +2,8 @@
 
 #include "app/options.h"
 
+#include <strings.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -41,7 +43,24 @@ std::string ParseCommandLine(int argc, char** argv, StartupOptions* out) {
   return "";
 }
 
-std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) {
+namespace {
+
+bool IsRenameCommand(std::string_view name) {
+  return name.size() == 14 && strncasecmp(name.data(), "rename-command", 14) == 0;
+}
+
+// One rename-command directive's arguments; false when there are not two.
+bool AddRename(const std::vector<std::string>& args,
+               std::vector<std::pair<std::string, std::string>>* renames) {
+  if (args.size() != 2) return false;
+  renames->emplace_back(args[0], args[1]);
+  return true;
+}
+
+}  // namespace
+
+std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
+                                std::vector<std::pair<std::string, std::string>>* renames) {
   if (!opts.config_file.empty()) {
     std::ifstream in(opts.config_file);
     if (!in) return "Fatal error, can't open config file '" + opts.config_file + "'";
@@ -51,6 +70,11 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) 
     std::string error = ParseConfigText(ss.str(), &lines);
     if (!error.empty()) return "Bad config file '" + opts.config_file + "': " + error;
     for (auto& [name, args] : lines) {
+      if (IsRenameCommand(name)) {
+        if (AddRename(args, renames)) continue;
+        return "Bad directive in config file '" + opts.config_file + "': 'rename-command': " +
+               "wrong number of arguments";
+      }
       std::string value;
       for (size_t j = 0; j < args.size(); j++) value += (j ? " " : "") + args[j];
       error = table->Set(name, value, /*at_startup=*/true);
@@ -61,6 +85,18 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) 
     }
   }
   for (auto& [name, value] : opts.settings) {
+    if (IsRenameCommand(name)) {
+      // The command line joins words with spaces: `--rename-command CONFIG ""`
+      // arrives as "CONFIG " (the empty name last).
+      std::vector<std::pair<std::string, std::vector<std::string>>> parsed;
+      if (ParseConfigText("rename-command " + value + (value.ends_with(' ') ? "\"\"" : ""),
+                          &parsed)
+              .empty() &&
+          parsed.size() == 1 && AddRename(parsed[0].second, renames)) {
+        continue;
+      }
+      return "Bad option --rename-command '" + value + "': wrong number of arguments";
+    }
     std::string error = table->Set(name, value, /*at_startup=*/true);
     if (!error.empty()) return "Bad option --" + name + " '" + value + "': " + error;
   }

@@ -29,7 +29,11 @@ struct StartupOptions {
 std::string ParseCommandLine(int argc, char** argv, StartupOptions* out);
 
 // Reads the config file (if any) and applies every setting to `table`.
+// `rename-command <name> <new-name>` lines (new-name "" disables the
+// command) are not settings: they are collected, in order, into `renames`
+// for the server to apply once its commands are registered.
 // Returns "" or a message naming the file/line/option that failed.
-std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table);
+std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
+                                std::vector<std::pair<std::string, std::string>>* renames);
 
 }  // namespace rankd

@@ -30,6 +30,11 @@ Connection::Connection(NetServer* server, int fd, uint64_t id)
   created_ms_ = last_active_ms_ = MonoMs();
 }
 
+bool Connection::peer_is_local() const {
+  std::string_view p = peer_;
+  return p.starts_with("127.0.0.1:") || p.starts_with("[::1]:");
+}
+
 void Connection::Pause() { paused_ = true; }
 
 void Connection::Resume() {

@@ -63,6 +63,10 @@ class Connection {
   int fd() const { return fd_; }
   const std::string& peer() const { return peer_; }    // "ip:port", "[v6]:port"
   const std::string& local() const { return local_; }  // "ip:port", "[v6]:port"
+  // True when the peer is 127.0.0.1 or ::1: Redis's connIsLocal, which
+  // protected mode and enable-protected-configs "local" use. Other loopback
+  // addresses (127.0.0.2) count as remote, as in Redis.
+  bool peer_is_local() const;
   int64_t created_ms() const { return created_ms_; }   // monotonic
   int64_t last_active_ms() const { return last_active_ms_; }  // monotonic: last read/write
   // Bytes received and not yet handed over as commands.

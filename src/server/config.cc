@@ -5,7 +5,9 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstdio>
 
 #include "base/glob.h"
 #include "base/numbers.h"
@@ -80,6 +82,10 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"busy-reply-threshold", "lua-time-limit", K::kInt, &c->busy_reply_threshold, 0,
        LONG_MAX},
+      {"enable-protected-configs", "", K::kEnum, &c->enable_protected_configs, 0, 0, true,
+       {"no", "yes", "local"}},
+      {"enable-debug-command", "", K::kEnum, &c->enable_debug_command, 0, 0, true,
+       {"no", "yes", "local"}},
       {"zset-max-listpack-entries", "zset-max-ziplist-entries", K::kInt,
        &c->zset_max_listpack_entries, 0, LONG_MAX},
       {"zset-max-listpack-value", "zset-max-ziplist-value", K::kInt, &c->zset_max_listpack_value,
@@ -329,6 +335,92 @@ std::string ParseConfigText(std::string_view text,
     out->emplace_back(std::move(name), std::move(words));
   }
   return "";
+}
+
+}  // namespace rankd
+
+namespace rankd {
+
+std::string FormatMemory(int64_t bytes) {
+  constexpr int64_t kGb = 1024LL * 1024 * 1024, kMb = 1024 * 1024, kKb = 1024;
+  if (bytes != 0 && bytes % kGb == 0) return FormatInt64(bytes / kGb) + "gb";
+  if (bytes != 0 && bytes % kMb == 0) return FormatInt64(bytes / kMb) + "mb";
+  if (bytes != 0 && bytes % kKb == 0) return FormatInt64(bytes / kKb) + "kb";
+  return FormatInt64(bytes);
+}
+
+std::string QuoteConfigString(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      default:
+        if (isprint(ch)) {
+          out.push_back(static_cast<char>(ch));
+        } else {
+          char buf[8];
+          snprintf(buf, sizeof(buf), "\\x%02x", ch);
+          out += buf;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::Lines() const {
+  using K = Param::Kind;
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> out;
+  for (const Param& p : params_) {
+    std::string name(p.name);
+    std::vector<std::string> lines;
+    switch (p.kind) {
+      case K::kInt:
+        lines.push_back(name + " " + FormatInt64(*static_cast<int64_t*>(p.field)));
+        break;
+      case K::kMemory:
+        lines.push_back(name + " " + FormatMemory(*static_cast<int64_t*>(p.field)));
+        break;
+      case K::kBool:
+        lines.push_back(name + (*static_cast<bool*>(p.field) ? " yes" : " no"));
+        break;
+      case K::kString:
+        lines.push_back(name + " " + QuoteConfigString(*static_cast<std::string*>(p.field)));
+        break;
+      case K::kEnum:
+        lines.push_back(name + " " + *static_cast<std::string*>(p.field));
+        break;
+      case K::kList: {
+        std::string line = name;
+        for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) line += " " + w;
+        lines.push_back(line);
+        break;
+      }
+      case K::kSave:
+        for (auto [secs, changes] : *static_cast<std::vector<std::pair<int64_t, int64_t>>*>(p.field)) {
+          lines.push_back("save " + FormatInt64(secs) + " " + FormatInt64(changes));
+        }
+        if (lines.empty()) lines.push_back("save \"\"");
+        break;
+      case K::kOutputLimit: {
+        auto* cfg = static_cast<Config*>(p.field);
+        auto fmt = [&](std::string_view cls, const OutputBufferLimit& l) {
+          return name + " " + std::string(cls) + " " + FormatMemory(l.hard) + " " +
+                 FormatMemory(l.soft) + " " + FormatInt64(l.soft_seconds);
+        };
+        lines = {fmt("normal", cfg->obuf_normal), fmt("replica", cfg->obuf_replica),
+                 fmt("pubsub", cfg->obuf_pubsub)};
+        break;
+      }
+    }
+    out.emplace_back(p.name, std::move(lines));
+  }
+  return out;
 }
 
 }  // namespace rankd

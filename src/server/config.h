@@ -48,6 +48,10 @@ struct Config {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
+  // Protected actions (Redis 7.0): "no", "yes" or "local" (127.0.0.1 / ::1
+  // clients only). See server/protected_action.h.
+  std::string enable_protected_configs = "no";
+  std::string enable_debug_command = "no";
   // Data types.
   int64_t zset_max_listpack_entries = 128;
   int64_t zset_max_listpack_value = 64;
@@ -66,6 +70,9 @@ struct Config {
   bool stop_writes_on_bgsave_error = true;
   bool rdbcompression = true;
   bool rdbchecksum = true;
+  // Absolute path of the config file the server started with ("" for
+  // none): where CONFIG REWRITE writes. Not a parameter.
+  std::string config_file;
 };
 
 class ConfigTable {
@@ -94,6 +101,13 @@ class ConfigTable {
   // True if `name` is a known parameter or alias.
   bool Known(std::string_view name) const;
 
+  // CONFIG REWRITE's view: each parameter by its canonical name, in table
+  // order, with the redis.conf lines that set its current value, written
+  // as Redis writes them (memory as "64mb", strings quoted, one "save"
+  // line per save point or `save ""`, one client-output-buffer-limit line
+  // per class).
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> Lines() const;
+
   std::function<void(std::string_view name)> on_change;
 
  private:
@@ -106,6 +120,14 @@ class ConfigTable {
 // Parses a redis.conf memory value: "100", "1k", "1kb", "5mb", "1gb" (k =
 // 1000, kb = 1024, as Redis). False on anything else.
 bool ParseMemory(std::string_view s, int64_t* out);
+
+// Formats bytes as Redis writes memory values in a config file: "1gb",
+// "64mb", "512kb" when exact, else the plain number.
+std::string FormatMemory(int64_t bytes);
+
+// Quotes a string as Redis's sdscatrepr: "...", with \\ \" \n \r \t \a
+// \b and \xHH escapes.
+std::string QuoteConfigString(std::string_view s);
 
 // Parses a whole config file's text into (name, args) lines: '#' comments,
 // blank lines, double/single-quoted arguments. Returns "" or an error naming

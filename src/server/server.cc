@@ -59,6 +59,26 @@ void Server::RegisterCommands(std::span<const CommandSpec> table) {
   }
 }
 
+std::string Server::RenameCommand(std::string_view from, std::string_view to) {
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  auto it = commands_.find(lower(from));
+  if (it == commands_.end()) return "No such command in rename-command";
+  const CommandSpec* spec = it->second;
+  if (to.empty()) {
+    commands_.erase(it);
+    std::erase(command_list_, spec);
+    return "";
+  }
+  if (commands_.contains(lower(to))) return "Target command name already exists";
+  commands_.erase(it);
+  commands_[lower(to)] = spec;
+  return "";
+}
+
 SortedSetLimits Server::zset_limits() const {
   return {static_cast<size_t>(config_.zset_max_listpack_entries),
           static_cast<size_t>(config_.zset_max_listpack_value)};
@@ -144,6 +164,13 @@ void Server::OnOpen(Connection* conn) {
   conn->set_unauthenticated(!c->authenticated);
   conn->user_data = c;
   stats_.total_connections++;
+  // Protected mode (Redis acceptCommonHandler): with no password for the
+  // default user, only 127.0.0.1 and ::1 may talk to the server.
+  if (config_.protected_mode && config_.requirepass.empty() && !conn->peer_is_local()) {
+    c->reply->Error(err::kProtectedModeDenied);
+    conn->CloseAfterReply();
+    stats_.rejected_connections++;
+  }
 }
 
 void Server::OnClose(Connection* conn) {
@@ -183,7 +210,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
       if (EqualsIgnoreCase(s.name, args[1])) sub = &s;
     }
     if (!sub) {
-      *error = UnknownSubcommandError(args[1], spec->name);
+      *error = UnknownSubcommandError(args[1], args[0]);  // as typed (rename-command)
       return nullptr;
     }
     *full_name = subcommand_names_.at(sub);

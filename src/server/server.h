@@ -160,6 +160,12 @@ class Server : public ConnectionHandler {
   // REQUIRES: `table` outlives the server; names are unique.
   void RegisterCommands(std::span<const CommandSpec> table);
 
+  // rename-command: the command `from` answers to `to` from now on, or to
+  // nothing when `to` is empty (any case). Returns "" or Redis's reason
+  // ("No such command in rename-command", "Target command name already
+  // exists"). Call after every family is registered, before serving.
+  std::string RenameCommand(std::string_view from, std::string_view to);
+
   // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
   // network layer's pre-AUTH protocol limits.
   void SetAuthenticated(Client& c);
