@@ -54,6 +54,7 @@ void ConfigCmd(CommandContext& ctx) {
     s.keyspace_hits = s.keyspace_misses = 0;
     s.net_input_bytes = s.net_output_bytes = 0;
     s.per_command.clear();
+    ctx.server.evictor().reset_stats();
     ctx.server.slowlog().Reset();
     return r.Ok();
   }

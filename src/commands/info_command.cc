@@ -92,10 +92,12 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("used_memory_rss", static_cast<int64_t>(rss));
   w.Field("used_memory_rss_human", HumanBytes(rss));
   w.Field("maxmemory", s.config().maxmemory);
+  w.Field("maxmemory_human", HumanBytes(static_cast<size_t>(s.config().maxmemory)));
   w.Field("maxmemory_policy", s.config().maxmemory_policy);
   char ratio[32];
   snprintf(ratio, sizeof(ratio), "%.2f", used ? static_cast<double>(rss) / used : 0.0);
   w.Field("mem_fragmentation_ratio", ratio);
+  w.Field("mem_not_counted_for_evict", 0);
   w.Field("mem_allocator", AllocatorName());
 }
 
@@ -116,7 +118,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("total_net_output_bytes", static_cast<int64_t>(st.net_output_bytes));
   w.Field("rejected_connections", static_cast<int64_t>(st.rejected_connections));
   w.Field("expired_keys", static_cast<int64_t>(expired));
-  w.Field("evicted_keys", 0);
+  w.Field("evicted_keys", static_cast<int64_t>(s.evictor().evicted_keys()));
   w.Field("keyspace_hits", static_cast<int64_t>(st.keyspace_hits));
   w.Field("keyspace_misses", static_cast<int64_t>(st.keyspace_misses));
 }

@@ -23,7 +23,10 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     Touch(k);
     return nullptr;
   }
-  if (touch_access) e->access_ms = CachedMonoMs();
+  if (touch_access) {
+    e->access_ms = CachedMonoMs();
+    if (lfu_->enabled) LfuTouch(&e->lfu_counter, &e->lfu_minutes, *lfu_);
+  }
   return e;
 }
 
@@ -37,6 +40,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   e->key_bytes.assign(key);
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
+  e->lfu_minutes = LfuMinutes();
   table_.Insert(e);
   return e;
 }
@@ -151,6 +155,16 @@ Database::Entry* Database::Random() {
   // number of tries when almost everything has expired (as Redis does).
   for (int tries = 0; tries < 100 && table_.size() > 0; tries++) {
     Entry* e = table_.Random(rng_);
+    if (!IsExpired(e)) return e;
+    Find(std::string(e->key_bytes), false);
+  }
+  return nullptr;
+}
+
+Database::Entry* Database::RandomVolatile() {
+  std::uniform_int_distribution<size_t> pick;
+  for (int tries = 0; tries < 100 && !expiring_.empty(); tries++) {
+    Entry* e = expiring_[pick(rng_) % expiring_.size()];
     if (!IsExpired(e)) return e;
     Find(std::string(e->key_bytes), false);
   }

@@ -185,10 +185,16 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (spec->flags & (kNoScript | kBlocking)) {
     return out.Error("ERR This Redis command is not allowed from script");
   }
-  if (spec->flags & kWrite) {
-    if (run_.read_only) return out.Error("ERR Write commands are not allowed from read-only scripts.");
-    run_.wrote = true;
+  if ((spec->flags & kWrite) && run_.read_only) {
+    return out.Error("ERR Write commands are not allowed from read-only scripts.");
   }
+  // Redis scriptVerifyOOM: out of memory when the script started, a
+  // deny-oom command is refused until the script has written something.
+  if ((spec->flags & kDenyOom) && !run_.wrote && server_->config().maxmemory > 0 &&
+      server_->oom_before_command()) {
+    return out.Error(err::kOom);
+  }
+  if (spec->flags & kWrite) run_.wrote = true;
   client_.reply = &out;
   server_->Execute(client_, args, /*no_block=*/true);
   client_.reply = nullptr;

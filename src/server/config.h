@@ -45,6 +45,11 @@ struct Config {
   bool daemonize = false;
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_samples = 5;
+  int64_t maxmemory_eviction_tenacity = 10;
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;
+  bool lazyfree_lazy_eviction = false;  // accepted; eviction frees in place
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit

@@ -51,6 +51,8 @@ inline constexpr std::string_view kMisconf =
     "MISCONF Errors writing to the AOF file: the server cannot persist writes";
 inline constexpr std::string_view kBusy =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kOom =
+    "OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kProtectedModeDenied =
     "DENIED Redis is running in protected mode because protected mode is enabled and no "
     "password is set for the default user. In this mode connections are only accepted from "

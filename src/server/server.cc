@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/memory.h"
 #include "server/errors.h"
 
 namespace rankd {
@@ -36,6 +37,7 @@ Server::Server(Config config)
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
     dbs_.back()->set_modification_counter(&modifications_);
+    dbs_.back()->set_lfu(&lfu_);
     dbs_.back()->on_expired = [this](int db, std::string_view key) {
       if (!effect_log_) return;
       std::string_view args[] = {"DEL", key};
@@ -95,6 +97,11 @@ void Server::ApplyConfig(std::string_view name) {
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
+  lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");
+  lfu_.log_factor = config_.lfu_log_factor;
+  lfu_.decay_time = config_.lfu_decay_time;
+  // CONFIG SET maxmemory below the current use evicts at once (Redis).
+  if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
   limits.query_buffer_limit = config_.client_query_buffer_limit;
@@ -129,6 +136,7 @@ void Server::Cron() {
   for (auto& db : dbs_) {
     if (db->expires_size() > 0) db->ActiveExpire(budget_us);
   }
+  AllocatedBytes();  // refreshes AllocatedBytesFast's baseline
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
     if (stats_.last_sample_ms > 0) {
@@ -230,8 +238,9 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   std::string_view full_name;
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
-  if (!error.empty() || (!c.authenticated && !(spec->flags & kNoAuth))) {
-    if (error.empty()) error = err::kNoAuth;
+  if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
+  if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
+  if (!error.empty()) {
     if (!c.in_multi) return reply.Error(error);
     // A rejected command inside MULTI dooms the transaction; a rejected EXEC
     // ends it at once with the reason (Redis execCommandAbort).
@@ -252,6 +261,30 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     return reply.SimpleString("QUEUED");
   }
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
+}
+
+bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
+  // Redis processCommand: evict first; refuse only what may grow memory.
+  // Inside MULTI queueing itself grows memory, so everything but the
+  // transaction's own controls is refused; EXEC is refused when it holds a
+  // deny-oom command.
+  oom_before_command_ = evictor_.Perform() == Evictor::Result::kFail;
+  if (!oom_before_command_) return false;
+  if (spec.flags & kDenyOom) return true;
+  const std::string_view name = spec.name;
+  if (c.in_multi && name != "exec" && name != "discard" && name != "quit" && name != "reset") {
+    return true;
+  }
+  if (name == "exec" && c.in_multi) {
+    for (const auto& q : c.queued) {
+      std::vector<std::string_view> qargs(q.begin(), q.end());
+      std::string_view qname;
+      std::string qerror;
+      const CommandSpec* qs = Resolve(qargs, &qname, &qerror);
+      if (qs && (qs->flags & kDenyOom)) return true;
+    }
+  }
+  return false;
 }
 
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {

@@ -31,6 +31,7 @@
 #include "server/client.h"
 #include "server/command.h"
 #include "server/config.h"
+#include "server/evict.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -148,6 +149,11 @@ class Server : public ConnectionHandler {
   // command does not run. Unset: writes always allowed.
   std::function<std::string_view(Client&, const CommandSpec&)> write_gate;
 
+  // maxmemory: the evictor, and whether the last command found the server
+  // out of memory (Redis pre_command_oom_state; scripts consult it).
+  Evictor& evictor() { return evictor_; }
+  bool oom_before_command() const { return oom_before_command_; }
+
   // Counts every Database::Touch on any database: how Call() sees that a
   // command changed something.
   uint64_t modifications() const { return modifications_; }
@@ -190,6 +196,8 @@ class Server : public ConnectionHandler {
 
  private:
   void Dispatch(Client& client, std::span<const std::string_view> args);
+  // Runs eviction and says whether `spec` must get -OOM for `client`.
+  bool OutOfMemoryFor(Client& client, const CommandSpec& spec);
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
@@ -220,6 +228,9 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
+  Evictor evictor_{this};
+  LfuSettings lfu_;  // from maxmemory-policy, lfu-log-factor, lfu-decay-time
+  bool oom_before_command_ = false;
 };
 
 }  // namespace rankd
