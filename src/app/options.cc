@@ -60,7 +60,8 @@ bool AddRename(const std::vector<std::string>& args,
 }  // namespace
 
 std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
-                                std::vector<std::pair<std::string, std::string>>* renames) {
+                                StartupDirectives* directives) {
+  auto* renames = &directives->renames;
   if (!opts.config_file.empty()) {
     std::ifstream in(opts.config_file);
     if (!in) return "Fatal error, can't open config file '" + opts.config_file + "'";
@@ -70,6 +71,10 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
     std::string error = ParseConfigText(ss.str(), &lines);
     if (!error.empty()) return "Bad config file '" + opts.config_file + "': " + error;
     for (auto& [name, args] : lines) {
+      if (strcasecmp(name.c_str(), "user") == 0 && !args.empty()) {
+        directives->users.push_back(args);
+        continue;
+      }
       if (IsRenameCommand(name)) {
         if (AddRename(args, renames)) continue;
         return "Bad directive in config file '" + opts.config_file + "': 'rename-command': " +

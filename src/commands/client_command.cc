@@ -12,7 +12,6 @@
 #include "server/server.h"
 
 namespace rankd {
-namespace {
 
 // One CLIENT LIST line in Redis 7.0's field order (fields rankd does not
 // track report Redis's neutral values).
@@ -56,12 +55,14 @@ std::string DescribeClient(Server& server, Client& c) {
   num("tot-mem", 0);
   field("events", "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
-  field("user", "default");
+  field("user", c.user_name);
   num("redir", -1);
   num("resp", c.resp());
   (void)server;
   return s;
 }
+
+namespace {
 
 void ClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;

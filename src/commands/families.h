@@ -9,6 +9,8 @@
 #include <span>
 #include <string_view>
 
+#include "commands/server_handlers.h"
+#include "server/acl_categories.h"
 #include "server/command.h"
 #include "server/server.h"
 
@@ -24,13 +26,24 @@ std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
 std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
+std::span<const CommandSpec> AclCommands();          // acl_command.cc
 
+// Each family with the ACL category all its commands share (flags add
+// @read, @write, @fast/@slow, @admin, ...; see server/acl_categories.h).
 inline void RegisterAllCommands(Server& server) {
-  for (auto family : {ServerCommands, TransactionCommands, KeyCommands, ExpireCommands,
-                      StringCommands, ZSetCommands, SetCommands, ScriptingCommands, PersistCommands,
-                      LeaderboardCommands}) {
-    server.RegisterCommands(family());
+  struct Family {
+    std::span<const CommandSpec> (*table)();
+    uint64_t categories;
+  };
+  for (Family f : {Family{ServerCommands, 0}, Family{TransactionCommands, kAclTransaction},
+                   Family{KeyCommands, kAclKeyspace}, Family{ExpireCommands, kAclKeyspace},
+                   Family{StringCommands, kAclString}, Family{ZSetCommands, kAclSortedSet},
+                   Family{SetCommands, kAclSet}, Family{ScriptingCommands, kAclScripting},
+                   Family{PersistCommands, kAclAdmin | kAclDangerous},
+                   Family{LeaderboardCommands, kAclSortedSet}, Family{AclCommands, 0}}) {
+    server.RegisterCommands(f.table(), f.categories);
   }
+  server.describe_client = [&server](Client& c) { return DescribeClient(server, c); };
 }
 
 }  // namespace rankd

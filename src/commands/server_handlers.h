@@ -6,6 +6,9 @@
 
 #pragma once
 
+#include <string>
+
+#include "server/client.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -14,5 +17,9 @@ void ClientCmd(CommandContext& ctx);   // client_command.cc
 void CommandCmd(CommandContext& ctx);  // command_command.cc
 void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc
+
+// CLIENT LIST's line for one client (client_command.cc); also ACL LOG's
+// client-info.
+std::string DescribeClient(Server& server, Client& c);
 
 }  // namespace rankd

@@ -112,6 +112,7 @@ void ScriptEngine::FlushScripts() {
 template <class Body>
 void ScriptEngine::Execute(Client& caller, Run run, Body body) {
   client_.db_index = caller.db_index;
+  client_.user = caller.user;  // every redis.call is checked as the caller
   run.caller = &caller;
   run.start_ms = MonoMs();
   run_ = std::move(run);

@@ -71,6 +71,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
        {"debug", "verbose", "notice", "warning"}},
       {"logfile", "", K::kString, &c->logfile, 0, 0, true},
       {"requirepass", "", K::kString, &c->requirepass},
+      {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},
       {"daemonize", "", K::kBool, &c->daemonize, 0, 0, true},

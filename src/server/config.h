@@ -40,6 +40,7 @@ struct Config {
   std::string loglevel = "notice";
   std::string logfile;
   std::string requirepass;
+  std::string aclfile;  // users file (ACL SAVE / LOAD); "" for none
   int64_t hz = 10;
   std::string pidfile;
   bool daemonize = false;

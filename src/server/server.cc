@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/memory.h"
+#include "server/command_keys.h"
 #include "server/errors.h"
 
 namespace rankd {
@@ -51,8 +52,9 @@ Server::Server(Config config)
 
 Server::~Server() = default;
 
-void Server::RegisterCommands(std::span<const CommandSpec> table) {
+void Server::RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories) {
   for (const CommandSpec& spec : table) {
+    command_ids_.Add(spec, family_categories);
     commands_[spec.name] = &spec;
     for (const CommandSpec& sub : spec.subcommands) {
       subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
@@ -94,6 +96,8 @@ void Server::ApplyConfig(std::string_view name) {
   if (name == "loglevel") {
     LogLevel level;
     if (ParseLogLevel(config_.loglevel, &level)) SetLogLevel(level);
+  } else if (name == "requirepass") {
+    acl_.SetDefaultPassword(config_.requirepass);
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
@@ -113,6 +117,7 @@ void Server::ApplyConfig(std::string_view name) {
 
 Status Server::Start() {
   ApplyConfig("");
+  if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
   Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
   if (!s.ok()) return s;
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
@@ -168,13 +173,14 @@ void Server::OnOpen(Connection* conn) {
   c->conn = conn;
   c->reply = conn->reply();
   c->created_ms = MonoMs();
-  c->authenticated = config_.requirepass.empty();
+  c->user = &acl_.default_user();
+  c->authenticated = c->user->nopass() && c->user->enabled();
   conn->set_unauthenticated(!c->authenticated);
   conn->user_data = c;
   stats_.total_connections++;
   // Protected mode (Redis acceptCommonHandler): with no password for the
   // default user, only 127.0.0.1 and ::1 may talk to the server.
-  if (config_.protected_mode && config_.requirepass.empty() && !conn->peer_is_local()) {
+  if (config_.protected_mode && acl_.default_user().nopass() && !conn->peer_is_local()) {
     c->reply->Error(err::kProtectedModeDenied);
     conn->CloseAfterReply();
     stats_.rejected_connections++;
@@ -239,6 +245,18 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
+  if (error.empty() && c.user && !c.user->unrestricted()) {
+    switch (CheckAcl(c, *spec, args, "toplevel")) {
+      case AclDenial::kNone: break;
+      case AclDenial::kCommand:
+        error = "NOPERM this user has no permissions to run the '" + std::string(full_name) +
+                "' command";
+        break;
+      case AclDenial::kKey:
+        error = "NOPERM this user has no permissions to access one of the keys used as arguments";
+        break;
+    }
+  }
   if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (!error.empty()) {
     if (!c.in_multi) return reply.Error(error);
@@ -292,6 +310,27 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
+  if (c.user && !c.user->unrestricted()) {
+    // EXEC re-checks (rules may have changed since queueing); scripts check
+    // every redis.call with the caller's user.
+    const bool script = c.conn == nullptr;
+    AclDenial denial = CheckAcl(c, *spec, args, script ? "lua" : "multi");
+    if (denial == AclDenial::kCommand) {
+      return c.reply->Error(
+          script ? "ERR The user executing the script can't run this command or subcommand"
+                 : "NOPERM ACLs rules changed between the moment the transaction was "
+                   "accumulated and the EXEC call. This command is no longer allowed for the "
+                   "following reason: no permission to execute the command or subcommand");
+    }
+    if (denial == AclDenial::kKey) {
+      return c.reply->Error(
+          script ? "ERR The user executing the script can't access at least one of the keys "
+                   "mentioned in the command"
+                 : "NOPERM ACLs rules changed between the moment the transaction was "
+                   "accumulated and the EXEC call. This command is no longer allowed for the "
+                   "following reason: no permission to touch the specified keys");
+    }
+  }
   Call(c, *spec, full_name, args, no_block, false);
 }
 
@@ -325,7 +364,44 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   }
 }
 
-void Server::SetAuthenticated(Client& c) {
+Server::AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
+                                   std::span<const std::string_view> args,
+                                   std::string_view context) {
+  const AclUser& u = *c.user;
+  auto log = [&](std::string_view reason, std::string_view object) {
+    acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
+  };
+  const int id = command_ids_.IdOf(&spec);
+  if (!u.CanRun(id)) {
+    log("command", command_ids_.NameOf(id));
+    return AclDenial::kCommand;
+  }
+  const bool write = spec.flags & kWrite;
+  for (size_t pos : KeyPositions(spec, args)) {
+    if (!u.CanAccessKey(args[pos], !write, write)) {
+      log("key", args[pos]);
+      return AclDenial::kKey;
+    }
+  }
+  return AclDenial::kNone;
+}
+
+void Server::RebindClients() {
+  ForEachClient([&](Client& c) {
+    AclUser* u = acl_.Find(c.user_name);
+    if (u) {
+      c.user = u;
+    } else if (c.conn) {
+      c.conn->Kill();
+    }
+  });
+}
+
+void Server::SetAuthenticated(Client& c, AclUser* user) {
+  if (user) {
+    c.user = user;
+    c.user_name = user->name();
+  }
   c.authenticated = true;
   if (c.conn) c.conn->set_unauthenticated(false);
 }

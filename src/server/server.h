@@ -28,7 +28,9 @@
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/event_loop.h"
+#include "server/acl.h"
 #include "server/client.h"
+#include "server/command_ids.h"
 #include "server/command.h"
 #include "server/config.h"
 #include "server/evict.h"
@@ -163,8 +165,26 @@ class Server : public ConnectionHandler {
   void set_scripts(std::unique_ptr<ScriptRuntime> engine) { scripts_ = std::move(engine); }
 
   // Adds a family's command table (commands/families.h registers them all).
+  // `family_categories` (server/acl_categories.h) are the ACL categories
+  // every command of the family has, besides those its flags give.
   // REQUIRES: `table` outlives the server; names are unique.
-  void RegisterCommands(std::span<const CommandSpec> table);
+  void RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories = 0);
+
+  // --- ACL ---
+  Acl& acl() { return acl_; }
+  const CommandIds& command_ids() const { return command_ids_; }
+  // Checks `client`'s user may run `spec` with `args` (command, then each
+  // key). On denial records it in ACL LOG under `context` ("toplevel",
+  // "multi", "lua") and returns the reason: kCommand, kKey.
+  enum class AclDenial { kNone, kCommand, kKey };
+  AclDenial CheckAcl(Client& client, const CommandSpec& spec,
+                     std::span<const std::string_view> args, std::string_view context);
+  // Re-points clients after ACL LOAD / DELUSER: a client whose user is gone
+  // is disconnected.
+  void RebindClients();
+  // CLIENT LIST's line for a client (the commands layer installs it; ACL
+  // LOG's client-info).
+  std::function<std::string(Client&)> describe_client;
 
   // rename-command: the command `from` answers to `to` from now on, or to
   // nothing when `to` is empty (any case). Returns "" or Redis's reason
@@ -174,7 +194,8 @@ class Server : public ConnectionHandler {
 
   // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
   // network layer's pre-AUTH protocol limits.
-  void SetAuthenticated(Client& c);
+  // `user`: the ACL user it now runs as (nullptr: unchanged).
+  void SetAuthenticated(Client& c, AclUser* user = nullptr);
 
   // WATCH bookkeeping used by the transaction family.
   void WatchKey(Client& c, std::string_view key);
@@ -229,6 +250,8 @@ class Server : public ConnectionHandler {
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
   Evictor evictor_{this};
+  CommandIds command_ids_;
+  Acl acl_{&command_ids_};
   LfuSettings lfu_;  // from maxmemory-policy, lfu-log-factor, lfu-decay-time
   bool oom_before_command_ = false;
 };
