@@ -34,6 +34,15 @@ struct Config {
   OutputBufferLimit obuf_normal;
   OutputBufferLimit obuf_replica{256LL * 1024 * 1024, 64LL * 1024 * 1024, 60};
   OutputBufferLimit obuf_pubsub{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
+  // TLS (net/tls.h); read when the server starts.
+  int64_t tls_port = 0;
+  std::string tls_cert_file, tls_key_file, tls_key_file_pass, tls_ca_cert_file, tls_ca_cert_dir;
+  std::string tls_auth_clients = "yes";
+  std::string tls_protocols, tls_ciphers, tls_ciphersuites;
+  bool tls_prefer_server_ciphers = false;
+  bool tls_session_caching = true;
+  bool tls_replication = false;
+  bool tls_cluster = false;
   // Server.
   std::string dir = ".";
   int64_t databases = 16;

@@ -120,6 +120,25 @@ Status Server::Start() {
   if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
   Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
   if (!s.ok()) return s;
+  if (config_.tls_port > 0) {
+    TlsOptions o;
+    o.cert_file = config_.tls_cert_file;
+    o.key_file = config_.tls_key_file;
+    o.key_file_pass = config_.tls_key_file_pass;
+    o.ca_cert_file = config_.tls_ca_cert_file;
+    o.ca_cert_dir = config_.tls_ca_cert_dir;
+    o.auth_clients = config_.tls_auth_clients;
+    o.protocols = config_.tls_protocols;
+    o.ciphers = config_.tls_ciphers;
+    o.ciphersuites = config_.tls_ciphersuites;
+    o.prefer_server_ciphers = config_.tls_prefer_server_ciphers;
+    o.session_caching = config_.tls_session_caching;
+    std::string error;
+    tls_ = TlsContext::Create(o, &error);
+    if (!tls_) return Status::InvalidArgument("Failed to configure TLS: " + error);
+    s = net_.Listen(config_.bind, static_cast<int>(config_.tls_port), tls_.get());
+    if (!s.ok()) return s;
+  }
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   // The cron re-arms itself at the end of each run.
   loop_.AddTimer(period, [this] { Cron(); });

@@ -119,6 +119,7 @@ class Server : public ConnectionHandler {
   ServerStats& stats() { return stats_; }
   SlowLog& slowlog() { return slowlog_; }
   int port() const { return net_.port(); }
+  int tls_port() const { return net_.tls_port(); }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
@@ -250,6 +251,7 @@ class Server : public ConnectionHandler {
   uint64_t modifications_ = 0;
   bool propagated_ = false;  // the running command called Propagate
   Evictor evictor_{this};
+  std::unique_ptr<TlsContext> tls_;  // while tls-port is set
   CommandIds command_ids_;
   Acl acl_{&command_ids_};
   LfuSettings lfu_;  // from maxmemory-policy, lfu-log-factor, lfu-decay-time
