@@ -271,8 +271,10 @@ def test_config_rewrite_keeps_comments_and_order(server_factory, ref_factory, tm
     assert mine_port in got_tail and ref_port in want_tail
     got_tail.discard(mine_port)
     want_tail.discard(ref_port)
-    if not target_is_redis():  # redis also writes bind, user, enable-debug-command ...
-        assert got_tail == {"maxmemory-policy allkeys-lru", "slowlog-max-len 99"}
+    assert "user default on nopass ~* &* +@all" in got_tail
+    if not target_is_redis():  # redis also writes bind, enable-debug-command ...
+        assert got_tail == {"maxmemory-policy allkeys-lru", "slowlog-max-len 99",
+                            "user default on nopass ~* &* +@all"}
     assert got_tail <= want_tail
     # A second rewrite adds one blank last line (as Redis), a third nothing.
     texts = {}
@@ -299,3 +301,19 @@ def test_config_rewrite_keeps_comments_and_order(server_factory, ref_factory, tm
 def test_config_rewrite_without_file(raw):
     assert raw.execute("CONFIG", "REWRITE") == err(
         "ERR The server is running without a config file")
+
+
+def test_config_rewrite_writes_users(server_factory, ref_factory, tmp_path):
+    text = "# users\nuser game on >g ~lb:* +@sortedset\nuser old on nopass\n"
+    outs = []
+    for i, make in enumerate((server_factory, ref_factory)):
+        srv = make(config_file=_write(tmp_path / ("u%d.conf" % i), text))
+        with srv.raw() as c:
+            assert c.execute("ACL", "SETUSER", "web", "on", ">w", "%R~lb:*", "+@read") == b"OK"
+            assert c.execute("ACL", "DELUSER", "old") == 1
+            assert c.execute("CONFIG", "REWRITE") == b"OK"
+        with open(srv.config_file) as f:
+            lines = f.read().split("\n")
+        outs.append([set(l.split()) for l in lines if l.startswith("user ")])
+        assert lines[0] == "# users"
+    assert outs[0] == outs[1]

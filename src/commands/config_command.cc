@@ -61,7 +61,13 @@ void ConfigCmd(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) {
     const std::string& path = ctx.server.config().config_file;
     if (path.empty()) return r.Error("ERR The server is running without a config file");
-    std::string error = RewriteConfigFile(path, ctx.server.config_table());
+    std::vector<std::string> users;
+    if (ctx.server.config().aclfile.empty()) {
+      for (const AclUser* u : ctx.server.acl().Users()) {
+        users.push_back("user " + u->name() + " " + u->Describe());
+      }
+    }
+    std::string error = RewriteConfigFile(path, ctx.server.config_table(), users);
     if (!error.empty()) return r.Error("ERR Rewriting config file: " + error);
     return r.Ok();
   }

@@ -61,7 +61,7 @@ struct RewriteState {
 }  // namespace
 
 std::string RewriteConfigText(std::string_view old_text, const ConfigTable& table,
-                              std::string_view cwd) {
+                              std::string_view cwd, const std::vector<std::string>& user_lines) {
   RewriteState st;
   // Split as Redis's sdssplitlen: a file ending in '\n' has a last, empty
   // line (kept, so the rewrite adds a blank line before the signature).
@@ -102,6 +102,8 @@ std::string RewriteConfigText(std::string_view old_text, const ConfigTable& tabl
       }
     }
   }
+  for (const std::string& line : user_lines) st.Rewrite("user", line, true);
+  st.processed.insert("user");
   // Lines of handled options that were not reused are blanked; options
   // rankd does not rewrite (rename-command, aliases) stay as they are.
   for (auto& [option, line_numbers] : st.option_lines) {
@@ -123,7 +125,8 @@ std::string RewriteConfigText(std::string_view old_text, const ConfigTable& tabl
   return out;
 }
 
-std::string RewriteConfigFile(const std::string& path, const ConfigTable& table) {
+std::string RewriteConfigFile(const std::string& path, const ConfigTable& table,
+                              const std::vector<std::string>& user_lines) {
   std::string old_text;
   {
     std::ifstream in(path);
@@ -136,7 +139,7 @@ std::string RewriteConfigFile(const std::string& path, const ConfigTable& table)
   }
   char cwd[4096];
   if (getcwd(cwd, sizeof(cwd)) == nullptr) return strerror(errno);
-  const std::string content = RewriteConfigText(old_text, table, cwd);
+  const std::string content = RewriteConfigText(old_text, table, cwd, user_lines);
   std::string tmp = path + ".XXXXXX";
   int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return strerror(errno);

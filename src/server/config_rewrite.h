@@ -15,18 +15,23 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/config.h"
 
 namespace rankd {
 
 // The new content for a config file whose current text is `old_text`.
-// `cwd` is the absolute working directory, written as `dir`.
+// `cwd` is the absolute working directory, written as `dir`. `user_lines`
+// ("user alice on #... ~* +@all") replace the file's `user` lines, as Redis
+// does when no aclfile is configured; with an aclfile pass none, and the
+// file's user lines are dropped.
 std::string RewriteConfigText(std::string_view old_text, const ConfigTable& table,
-                              std::string_view cwd);
+                              std::string_view cwd, const std::vector<std::string>& user_lines);
 
 // Reads `path` (a missing file counts as empty), rewrites it and replaces
 // it. Returns "" or the reason it failed (strerror text).
-std::string RewriteConfigFile(const std::string& path, const ConfigTable& table);
+std::string RewriteConfigFile(const std::string& path, const ConfigTable& table,
+                              const std::vector<std::string>& user_lines);
 
 }  // namespace rankd
