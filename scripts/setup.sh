@@ -3,7 +3,7 @@
 # those that are missing. Run as root (make run / make test call it).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config googletest libgtest-dev libbenchmark-dev libabsl-dev
-      libjemalloc-dev liblua5.1-0-dev lua-cjson lua-bitop
+      libjemalloc-dev libssl-dev openssl liblua5.1-0-dev lua-cjson lua-bitop
       redis-server redis-tools python3 python3-redis python3-pytest)
 missing=()
 for p in "${pkgs[@]}"; do

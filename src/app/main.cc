@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <cstdlib>
 #include <string_view>
 
 #include "app/daemon.h"
@@ -45,6 +48,35 @@ void OnSignal(int) {
 
 }  // namespace
 
+namespace rankd {
+
+// ACL users from `user` lines or the aclfile (Redis refuses both at once).
+std::string LoadUsers(Server& server, const std::vector<std::vector<std::string>>& users) {
+  const std::string& path = server.config().aclfile;
+  if (!path.empty() && !users.empty()) {
+    return "Configuring Redis with users defined in redis.conf and at the same setting an ACL "
+           "file path is invalid. This setup is very likely to lead to configuration errors and "
+           "security holes, please define either an ACL file or declare users directly in your "
+           "redis.conf, but not both.";
+  }
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) return "Error loading ACLs, opening file '" + path + "'";
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string error = server.acl().LoadText(ss.str());
+    return error.empty() ? "" : "Error in user declaration '" + path + "': " + error;
+  }
+  for (const auto& line : users) {
+    std::vector<std::string_view> rules(line.begin() + 1, line.end());
+    std::string error = server.acl().SetUser(line[0], rules);
+    if (!error.empty()) return "Error in user declaration '" + line[0] + "': " + error;
+  }
+  return "";
+}
+
+}  // namespace rankd
+
 int main(int argc, char** argv) {
   using namespace rankd;
   if (argc >= 2 && std::string_view(argv[1]) == "--check-aof") {
@@ -68,7 +100,8 @@ int main(int argc, char** argv) {
   }
   Config config;
   ConfigTable table(&config);
-  error = ApplyStartupOptions(opts, &table);
+  StartupDirectives directives;
+  error = ApplyStartupOptions(opts, &table, &directives);
   if (!opts.config_file.empty()) {
     char* path = realpath(opts.config_file.c_str(), nullptr);
     config.config_file = path ? path : opts.config_file;
@@ -100,6 +133,18 @@ int main(int argc, char** argv) {
 
   Server server(config);
   RegisterAllCommands(server);
+  for (auto& [from, to] : directives.renames) {
+    error = server.RenameCommand(from, to);
+    if (!error.empty()) {
+      fprintf(stderr, "rankd: rename-command %s: %s\n", from.c_str(), error.c_str());
+      return 1;
+    }
+  }
+  error = LoadUsers(server, directives.users);
+  if (!error.empty()) {
+    fprintf(stderr, "rankd: %s\n", error.c_str());
+    return 1;
+  }
   // The data set is loaded before the port opens; the log is installed.
   PersistManager persist(&server, Env::Default());
   Status s = persist.Start();

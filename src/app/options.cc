@@ -84,23 +84,40 @@ std::string ReadConfigFile(const std::string& path, int depth, ConfigLines* out)
       return "Bad directive in config file '" + path + "': 'loadmodule': rankd does not load "
              "Redis modules; remove the line";
     }
-    if (IsDirective(name, "user")) {
-      return "Bad directive in config file '" + path + "': 'user': ACL users are not implemented "
-             "in rankd (the default user's password is requirepass); remove the line";
-    }
     out->push_back(std::move(line));
   }
   return "";
 }
 
+bool IsRenameCommand(std::string_view name) { return IsDirective(name, "rename-command"); }
+
+// One rename-command directive's arguments; false when there are not two.
+bool AddRename(const std::vector<std::string>& args,
+               std::vector<std::pair<std::string, std::string>>* renames) {
+  if (args.size() != 2) return false;
+  renames->emplace_back(args[0], args[1]);
+  return true;
+}
+
 }  // namespace
 
-std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) {
+std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
+                                StartupDirectives* directives) {
+  auto* renames = &directives->renames;
   if (!opts.config_file.empty()) {
     ConfigLines lines;
     std::string error = ReadConfigFile(opts.config_file, 0, &lines);
     if (!error.empty()) return error;
     for (auto& [name, args] : lines) {
+      if (IsDirective(name, "user") && !args.empty()) {
+        directives->users.push_back(args);
+        continue;
+      }
+      if (IsRenameCommand(name)) {
+        if (AddRename(args, renames)) continue;
+        return "Bad directive in config file '" + opts.config_file + "': 'rename-command': " +
+               "wrong number of arguments";
+      }
       std::string value;
       for (size_t j = 0; j < args.size(); j++) value += (j ? " " : "") + args[j];
       error = table->Set(name, value, /*at_startup=*/true);
@@ -111,6 +128,18 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table) 
     }
   }
   for (auto& [name, value] : opts.settings) {
+    if (IsRenameCommand(name)) {
+      // The command line joins words with spaces: `--rename-command CONFIG ""`
+      // arrives as "CONFIG " (the empty name last).
+      std::vector<std::pair<std::string, std::vector<std::string>>> parsed;
+      if (ParseConfigText("rename-command " + value + (value.ends_with(' ') ? "\"\"" : ""),
+                          &parsed)
+              .empty() &&
+          parsed.size() == 1 && AddRename(parsed[0].second, renames)) {
+        continue;
+      }
+      return "Bad option --rename-command '" + value + "': wrong number of arguments";
+    }
     std::string error = table->Set(name, value, /*at_startup=*/true);
     if (!error.empty()) return "Bad option --" + name + " '" + value + "': " + error;
   }

@@ -28,8 +28,18 @@ struct StartupOptions {
 // Parses argv. Returns "" or an error message for the user.
 std::string ParseCommandLine(int argc, char** argv, StartupOptions* out);
 
-// Reads the config file (if any) and applies every setting to `table`.
+// Directives that are not settings, applied once the commands exist.
+struct StartupDirectives {
+  // rename-command <name> <new-name> (new-name "" disables the command).
+  std::vector<std::pair<std::string, std::string>> renames;
+  // user <name> <rules...>: ACL users, as ACL SETUSER would make them.
+  std::vector<std::vector<std::string>> users;
+};
+
+// Reads the config file (if any) and applies every setting to `table`;
+// rename-command and user lines are collected, in order, into `directives`.
 // Returns "" or a message naming the file/line/option that failed.
-std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table);
+std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
+                                StartupDirectives* directives);
 
 }  // namespace rankd

@@ -17,6 +17,39 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes() __attribute__((weak)
 
 namespace rankd {
 
+namespace {
+
+// AllocatedBytesFast's baseline: the last full reading and the calling
+// thread's cumulative counters at that moment.
+struct FastBaseline {
+  uint64_t* allocated_p = nullptr;  // jemalloc thread.allocatedp
+  uint64_t* deallocated_p = nullptr;
+  size_t total = 0;
+  uint64_t allocated = 0, deallocated = 0;
+  bool ready = false;
+};
+thread_local FastBaseline g_fast;
+
+void ResetBaseline(size_t total) {
+  FastBaseline& b = g_fast;
+  if (!b.ready) {
+    size_t len = sizeof(b.allocated_p);
+    if (mallctl("thread.allocatedp", &b.allocated_p, &len, nullptr, 0) != 0) b.allocated_p = nullptr;
+    len = sizeof(b.deallocated_p);
+    if (mallctl("thread.deallocatedp", &b.deallocated_p, &len, nullptr, 0) != 0) {
+      b.deallocated_p = nullptr;
+    }
+    b.ready = true;
+  }
+  b.total = total;
+  if (b.allocated_p && b.deallocated_p) {
+    b.allocated = *b.allocated_p;
+    b.deallocated = *b.deallocated_p;
+  }
+}
+
+}  // namespace
+
 size_t AllocatedBytes() {
   if (mallctl) {
     uint64_t epoch = 1;
@@ -24,11 +57,23 @@ size_t AllocatedBytes() {
     mallctl("epoch", &epoch, &len, &epoch, len);
     size_t allocated = 0;
     len = sizeof(allocated);
-    if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0) return allocated;
+    if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0) {
+      ResetBaseline(allocated);
+      return allocated;
+    }
   }
   if (__sanitizer_get_current_allocated_bytes) return __sanitizer_get_current_allocated_bytes();
   struct mallinfo2 mi = mallinfo2();
   return mi.uordblks + mi.hblkhd;
+}
+
+size_t AllocatedBytesFast() {
+  const FastBaseline& b = g_fast;
+  if (!b.ready || !b.allocated_p || !b.deallocated_p) return AllocatedBytes();
+  const int64_t delta = static_cast<int64_t>(*b.allocated_p - b.allocated) -
+                        static_cast<int64_t>(*b.deallocated_p - b.deallocated);
+  const int64_t total = static_cast<int64_t>(b.total) + delta;
+  return total > 0 ? static_cast<size_t>(total) : 0;
 }
 
 size_t ResidentBytes() {

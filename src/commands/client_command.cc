@@ -14,7 +14,6 @@
 #include "server/server.h"
 
 namespace rankd {
-namespace {
 
 // Redis's fixed reply buffer (PROTO_REPLY_CHUNK_BYTES): replies past it
 // go to a list of blocks. rankd has one growing buffer; CLIENT LIST reports
@@ -23,7 +22,7 @@ constexpr int64_t kReplyChunk = 16 * 1024;
 
 // One CLIENT LIST line in Redis 7.0's field order. `argv` is the command the
 // client is running (the caller's own CLIENT LIST / INFO), else empty.
-std::string DescribeClient(Client& c, std::span<const std::string_view> argv = {}) {
+std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
   const int64_t now = MonoMs();
   Connection* conn = c.conn;
   std::string s;
@@ -80,11 +79,13 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv = {
                      argv_mem + multi_mem);
   field("events", pending > 0 ? "rw" : "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
-  field("user", "default");
+  field("user", c.user_name);
   num("redir", c.tracking.on ? static_cast<int64_t>(c.tracking.redirect) : -1);
   num("resp", c.resp());
   return s;
 }
+
+namespace {
 
 // Redis getClientType's names: "normal", "pubsub" (subscribed to anything);
 // rankd has no replicas or masters.
@@ -154,7 +155,7 @@ void ClientKill(CommandContext& ctx) {
   }
   if (ctx.argc() % 2 != 0) return ctx.reply.Error(err::kSyntax);
   int64_t id = 0, max_age = 0;
-  std::string_view addr, laddr, type;
+  std::string_view addr, laddr, type, user;
   bool skipme = true;
   for (size_t i = 2; i + 1 < ctx.argc(); i += 2) {
     std::string_view opt = ctx.arg(i), val = ctx.arg(i + 1);
@@ -171,8 +172,10 @@ void ClientKill(CommandContext& ctx) {
         return ctx.reply.Error("ERR Unknown client type '" + std::string(val) + "'");
       }
     } else if (EqualsIgnoreCase(opt, "USER")) {
-      // Every client is the default user's.
-      if (val != "default") return ctx.reply.Error("ERR No such user '" + std::string(val) + "'");
+      if (!ctx.server.acl().Find(val)) {
+        return ctx.reply.Error("ERR No such user '" + std::string(val) + "'");
+      }
+      user = val;
     } else if (EqualsIgnoreCase(opt, "MAXAGE")) {
       if (!ParseInt64(val, &max_age)) return ctx.reply.Error(err::kNotInteger);
     } else if (EqualsIgnoreCase(opt, "SKIPME")) {
@@ -194,6 +197,7 @@ void ClientKill(CommandContext& ctx) {
     if (!addr.empty() && c.conn->peer() != addr) return;
     if (!laddr.empty() && c.conn->local() != laddr) return;
     if (!type.empty() && ClientType(c) != type) return;
+    if (!user.empty() && c.user_name != user) return;
     if (max_age > 0 && (MonoMs() - c.created_ms) / 1000 <= max_age) return;
     if (skipme && &c == &ctx.client) return;
     &c == &ctx.client ? c.conn->CloseAfterReply() : c.conn->Kill();

@@ -7,9 +7,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "base/split.h"
+#include "commands/families.h"
+#include "server/acl_categories.h"
+#include "server/command_ids.h"
 
 namespace rankd {
 namespace {
@@ -180,6 +184,19 @@ std::vector<std::string_view> DocumentedSubcommands(std::string_view container) 
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+void ApplyDocumentedCategories(CommandIds& ids) {
+  for (int id = 0; id < ids.size(); id++) {
+    const ParsedDoc* doc = FindCommandDoc(ids.NameOf(id));
+    if (!doc || doc->acl_categories.empty()) continue;
+    uint64_t cats = 0;
+    for (std::string_view word : doc->acl_categories) {
+      std::optional<uint64_t> bit = AclCategoryByName(word.substr(word.starts_with('@') ? 1 : 0));
+      if (bit) cats |= *bit;
+    }
+    ids.SetCategories(id, cats);
+  }
 }
 
 }  // namespace rankd

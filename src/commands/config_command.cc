@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "commands/server_handlers.h"
+#include "server/config_rewrite.h"
 #include "server/errors.h"
+#include "server/protected_action.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -32,6 +34,16 @@ void ConfigCmd(CommandContext& ctx) {
     for (size_t i = 2; i + 1 < ctx.argc(); i += 2) {
       pairs.emplace_back(std::string(ctx.arg(i)), std::string(ctx.arg(i + 1)));
     }
+    // Redis checks names first: the first unknown, immutable or protected
+    // one fails the whole call before any value is parsed.
+    for (auto& [name, value] : pairs) {
+      if (!ctx.server.config_table().Known(name)) break;
+      if (IsProtectedConfig(name) &&
+          !AllowProtectedAction(ctx.server.config().enable_protected_configs, ctx.client)) {
+        return r.Error("ERR CONFIG SET failed (possibly related to argument '" + name +
+                       "') - can't set protected config");
+      }
+    }
     std::string error = ctx.server.config_table().SetMany(pairs);
     if (!error.empty()) return r.Error("ERR " + error);
     return r.Ok();
@@ -43,11 +55,22 @@ void ConfigCmd(CommandContext& ctx) {
     s.net_input_bytes = s.net_output_bytes = 0;
     s.per_command.clear();
     s.errors = ErrorCounts();
+    ctx.server.evictor().reset_stats();
     ctx.server.slowlog().Reset();
     return r.Ok();
   }
   if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) {
-    return r.Error("ERR The server is running without a config file");
+    const std::string& path = ctx.server.config().config_file;
+    if (path.empty()) return r.Error("ERR The server is running without a config file");
+    std::vector<std::string> users;
+    if (ctx.server.config().aclfile.empty()) {
+      for (const AclUser* u : ctx.server.acl().Users()) {
+        users.push_back("user " + u->name() + " " + u->Describe());
+      }
+    }
+    std::string error = RewriteConfigFile(path, ctx.server.config_table(), users);
+    if (!error.empty()) return r.Error("ERR Rewriting config file: " + error);
+    return r.Ok();
   }
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
     return ReplyHelp(r, "config",

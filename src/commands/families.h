@@ -9,6 +9,9 @@
 #include <span>
 #include <string_view>
 
+#include "commands/server_handlers.h"
+#include "server/acl_categories.h"
+#include "server/command_ids.h"
 #include "server/command.h"
 #include "server/server.h"
 
@@ -35,33 +38,49 @@ std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
+std::span<const CommandSpec> AclCommands();          // acl_command.cc
 
+// Gives every registered command that has a CommandDoc the ACL categories
+// the doc lists (command_docs.cc).
+void ApplyDocumentedCategories(CommandIds& ids);
+
+// Each family with the ACL category all its commands share (flags add
+// @read, @write, @fast/@slow, @admin, ...; see server/acl_categories.h).
+// A command with a CommandDoc then gets the documented categories, which are
+// Redis 7.0's own for every command Redis has.
 inline void RegisterAllCommands(Server& server) {
-  for (auto family : {
-           BitCommands,
-           ExpireCommands,
-           GeoCommands,
-           HashCommands,
-           HashExpireCommands,
-           KeyCommands,
-           LeaderboardCommands,
-           LeaderboardMetaCommands,
-           ListCommands,
-           PersistCommands,
-           PubSubCommands,
-           ReplicationCommands,
-           ScriptingCommands,
-           ServerCommands,
-           SetCommands,
-           SortCommands,
-           StringCommands,
-           TransactionCommands,
-           ZSetCommands,
-           ZSetDueCommands,
-           ZSetExpireCommands,
+  struct Family {
+    std::span<const CommandSpec> (*table)();
+    uint64_t categories;
+  };
+  for (Family f : {
+           Family{AclCommands, 0},
+           Family{BitCommands, kAclBitmap},
+           Family{ExpireCommands, kAclKeyspace},
+           Family{GeoCommands, kAclGeo},
+           Family{HashCommands, kAclHash},
+           Family{HashExpireCommands, kAclHash},
+           Family{KeyCommands, kAclKeyspace},
+           Family{LeaderboardCommands, kAclSortedSet},
+           Family{LeaderboardMetaCommands, kAclSortedSet},
+           Family{ListCommands, kAclList},
+           Family{PersistCommands, kAclAdmin | kAclDangerous},
+           Family{PubSubCommands, kAclPubSub},
+           Family{ReplicationCommands, kAclAdmin | kAclDangerous},
+           Family{ScriptingCommands, kAclScripting},
+           Family{ServerCommands, 0},
+           Family{SetCommands, kAclSet},
+           Family{SortCommands, kAclList},
+           Family{StringCommands, kAclString},
+           Family{TransactionCommands, kAclTransaction},
+           Family{ZSetCommands, kAclSortedSet},
+           Family{ZSetDueCommands, kAclSortedSet},
+           Family{ZSetExpireCommands, kAclSortedSet},
        }) {
-    server.RegisterCommands(family());
+    server.RegisterCommands(f.table(), f.categories);
   }
+  ApplyDocumentedCategories(server.command_ids());
+  server.describe_client = [](Client& c) { return DescribeClient(c); };
 }
 
 }  // namespace rankd

@@ -258,7 +258,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("expired_stale_perc", "0.00");
   w.Field("expired_time_cap_reached_count", 0);
   w.Field("expire_cycle_cpu_milliseconds", 0);
-  w.Field("evicted_keys", 0);
+  w.Field("evicted_keys", n(s.evictor().evicted_keys()));
   w.Field("evicted_clients", 0);
   w.Field("total_eviction_exceeded_time", 0);
   w.Field("current_eviction_exceeded_time", 0);

@@ -23,7 +23,6 @@ namespace {
 constexpr int64_t kSharedIntegers = 10000;
 constexpr int64_t kSharedRefcount = 2147483647;
 // Redis's LFU counter of a new key (LFU_INIT_VAL).
-constexpr int64_t kLfuInitVal = 5;
 
 bool LfuPolicy(Server& server) {
   return server.config().maxmemory_policy.find("lfu") != std::string::npos;
@@ -97,9 +96,7 @@ void Object(CommandContext& ctx) {
         "that when switching between policies at runtime LRU and LFU data will take some time "
         "to adjust.");
   }
-  // Access counts are not tracked: report Redis's initial counter decayed by
-  // one per idle minute (lfu-decay-time 1).
-  ctx.reply.Integer(std::max<int64_t>(0, kLfuInitVal - idle_ms / 60000));
+  ctx.reply.Integer(LfuDecayed(e->lfu_counter, e->lfu_minutes, ctx.db().lfu()));
 }
 
 namespace {

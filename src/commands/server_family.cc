@@ -37,26 +37,29 @@ void Quit(CommandContext& ctx) {
   if (ctx.client.conn) ctx.client.conn->CloseAfterReply();
 }
 
-// Checks a password for the "default" user. Returns the error to send, or
-// an empty view when accepted.
-std::string_view CheckPassword(Server& server, std::string_view user, std::string_view pass) {
-  const std::string& required = server.config().requirepass;
-  // With no requirepass the default user has no password: anything goes.
-  if (user != "default" || (!required.empty() && pass != required)) return err::kWrongPass;
+// Authenticates `client` as `user` (AUTH, HELLO AUTH). Returns the error
+// to send, or an empty view when accepted. A failure is in ACL LOG.
+std::string_view Authenticate(CommandContext& ctx, std::string_view user, std::string_view pass) {
+  AclUser* u = ctx.server.acl().Authenticate(user, pass);
+  if (!u) {
+    ctx.server.acl().Log("auth", ctx.client.in_multi ? "multi" : "toplevel", "AUTH", user,
+                         ctx.server.describe_client ? ctx.server.describe_client(ctx.client) : "");
+    return err::kWrongPass;
+  }
+  ctx.server.SetAuthenticated(ctx.client, u);
   return {};
 }
 
 void Auth(CommandContext& ctx) {
   if (ctx.argc() > 3) return ctx.reply.Error(err::kSyntax);
-  if (ctx.server.config().requirepass.empty() && ctx.argc() == 2) {
+  if (ctx.server.acl().default_user().nopass() && ctx.argc() == 2) {
     return ctx.reply.Error(
         "ERR AUTH <password> called without any password configured for the default user. Are "
         "you sure your configuration is correct?");
   }
   std::string_view user = ctx.argc() == 3 ? ctx.arg(1) : "default";
-  std::string_view error = CheckPassword(ctx.server, user, ctx.arg(ctx.argc() - 1));
+  std::string_view error = Authenticate(ctx, user, ctx.arg(ctx.argc() - 1));
   if (!error.empty()) return ctx.reply.Error(error);
-  ctx.server.SetAuthenticated(ctx.client);
   ctx.reply.Ok();
 }
 
@@ -81,9 +84,8 @@ void Hello(CommandContext& ctx) {
   bool has_setname = false;
   for (; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "AUTH") && i + 2 < ctx.argc()) {
-      std::string_view error = CheckPassword(ctx.server, ctx.arg(i + 1), ctx.arg(i + 2));
+      std::string_view error = Authenticate(ctx, ctx.arg(i + 1), ctx.arg(i + 2));
       if (!error.empty()) return ctx.reply.Error(error);
-      ctx.server.SetAuthenticated(ctx.client);
       i += 2;
     } else if (EqualsIgnoreCase(ctx.arg(i), "SETNAME") && i + 1 < ctx.argc()) {
       setname = ctx.arg(++i);
@@ -230,7 +232,9 @@ void Reset(CommandContext& ctx) {
   c.no_evict = false;
   c.db_index = 0;
   c.name.clear();
-  c.authenticated = ctx.server.config().requirepass.empty();
+  c.user = &ctx.server.acl().default_user();
+  c.user_name = "default";
+  c.authenticated = c.user->nopass() && c.user->enabled();
   ctx.reply.set_version(2);
   ctx.reply.SimpleString("RESET");
 }

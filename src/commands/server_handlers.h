@@ -6,6 +6,10 @@
 
 #pragma once
 
+#include <span>
+#include <string>
+
+#include "server/client.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -33,5 +37,9 @@ class InfoWriter;
 // INFO latencystats: p50/p99/p99.9 (latency-tracking-info-percentiles) of
 // every command called so far (latency_command.cc).
 void LatencyStatsSection(Server& server, InfoWriter& w);
+
+// CLIENT LIST's line for one client (client_command.cc); also ACL LOG's
+// client-info.
+std::string DescribeClient(Client& c, std::span<const std::string_view> argv = {});
 
 }  // namespace rankd

@@ -29,7 +29,10 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
   if (e->member_expire_ms >= 0 && MembersDue(e, WallMs()) && !ReclaimMembers(e, WallMs())) {
     return nullptr;
   }
-  if (touch_access) e->access_ms = CachedMonoMs();
+  if (touch_access) {
+    e->access_ms = CachedMonoMs();
+    if (lfu_->enabled) LfuTouch(&e->lfu_counter, &e->lfu_minutes, *lfu_);
+  }
   return e;
 }
 
@@ -45,6 +48,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   e->key_bytes.assign(key);
   e->value = std::move(value);
   e->access_ms = CachedMonoMs();
+  e->lfu_minutes = LfuMinutes();
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
@@ -239,6 +243,16 @@ Database::Entry* Database::Random() {
     Entry* e = table_.Random(rng_);
     if (!IsExpired(e) && !MembersDue(e, WallMs())) return e;
     if (Entry* live = Find(std::string(e->key_bytes), false)) return live;
+  }
+  return nullptr;
+}
+
+Database::Entry* Database::RandomVolatile() {
+  std::uniform_int_distribution<size_t> pick;
+  for (int tries = 0; tries < 100 && !expiring_.empty(); tries++) {
+    Entry* e = expiring_[pick(rng_) % expiring_.size()];
+    if (!IsExpired(e)) return e;
+    Find(std::string(e->key_bytes), false);
   }
   return nullptr;
 }

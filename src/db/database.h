@@ -38,6 +38,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "base/str_hash.h"
 #include "core/scan_table.h"
+#include "db/lfu.h"
 #include "db/value.h"
 
 namespace rankd {
@@ -56,7 +57,9 @@ class Database {
     Value value;
     int64_t expire_ms = -1;        // unix ms deadline, -1: none
     uint32_t expire_pos = 0;       // index in expiring_ when expire_ms >= 0
-    int64_t access_ms = 0;         // last access (OBJECT IDLETIME)
+    uint8_t lfu_counter = kLfuInitVal;  // db/lfu.h (OBJECT FREQ, LFU eviction)
+    uint16_t lfu_minutes = 0;           // minute of its last decrement
+    int64_t access_ms = 0;          // last access (OBJECT IDLETIME, LRU eviction)
     int64_t member_expire_ms = -1;  // earliest member deadline as indexed, -1: none
     std::string_view key() const { return key_bytes; }
   };
@@ -126,6 +129,14 @@ class Database {
   void ForEach(const std::function<void(Entry*)>& fn);
   // A random live key's entry, or nullptr when empty.
   Entry* Random();
+  // A random live key that has a deadline, or nullptr when there is none
+  // (volatile-* eviction). Expired ones met are deleted.
+  Entry* RandomVolatile();
+
+  // Access tracking for LFU eviction: while `s->enabled`, every touching
+  // lookup updates the key's LFU counter. `s` must outlive the database.
+  void set_lfu(const LfuSettings* s) { lfu_ = s; }
+  const LfuSettings& lfu() const { return *lfu_; }
 
   // Deletes every key (FLUSHDB), touching every watched key.
   void Clear();
@@ -236,6 +247,8 @@ class Database {
   bool expiry_paused_ = false;
   uint64_t local_mods_ = 0;
   uint64_t* mod_counter_ = &local_mods_;
+  static inline const LfuSettings kNoLfu{};
+  const LfuSettings* lfu_ = &kNoLfu;
 };
 
 }  // namespace rankd

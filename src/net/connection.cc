@@ -30,6 +30,11 @@ Connection::Connection(NetServer* server, int fd, uint64_t id)
   created_ms_ = last_active_ms_ = MonoMs();
 }
 
+bool Connection::peer_is_local() const {
+  std::string_view p = peer_;
+  return p.starts_with("127.0.0.1:") || p.starts_with("[::1]:");
+}
+
 void Connection::Pause() { paused_ = true; }
 
 void Connection::Resume() {
@@ -88,7 +93,7 @@ void NetServer::ReadFrom(Connection* c) {
   size_t want = c->parser_.BigBulkBytesWanted(c->in_.size());
   if (want == 0) want = kReadChunk;
   char* dst = c->in_.PrepareAppend(want);
-  const ssize_t n = read(c->fd_, dst, want);
+  const ssize_t n = c->tls_ ? c->tls_->Read(dst, want) : read(c->fd_, dst, want);
   if (n < 0) {
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
     LOG_VERBOSE("Reading from client: %s", strerror(errno));
@@ -111,6 +116,11 @@ void NetServer::ReadFrom(Connection* c) {
                 "qbuf=%zu",
                 static_cast<unsigned long long>(c->id_), c->peer_.c_str(), c->in_.size());
     Kill(c);
+    return;
+  }
+  // TLS may hold decrypted bytes no socket event will announce.
+  if (c->tls_ && c->tls_->pending() && !c->paused_ && !c->throttled_ && !c->close_after_reply_) {
+    ReadFrom(c);
   }
 }
 
@@ -177,8 +187,9 @@ void NetServer::WriteTo(Connection* c) {
   std::string& buf = c->reply_.buffer();
   bool wrote = false;
   while (c->out_pos_ < c->flushable_) {
-    const ssize_t n =
-        send(c->fd_, buf.data() + c->out_pos_, c->flushable_ - c->out_pos_, MSG_NOSIGNAL);
+    const char* src = buf.data() + c->out_pos_;
+    const size_t len = c->flushable_ - c->out_pos_;
+    const ssize_t n = c->tls_ ? c->tls_->Write(src, len) : send(c->fd_, src, len, MSG_NOSIGNAL);
     if (n > 0) {
       c->out_pos_ += static_cast<size_t>(n);
       wrote = true;

@@ -38,6 +38,7 @@
 #include "net/io_buffer.h"
 #include "net/reply.h"
 #include "net/resp_parser.h"
+#include "net/tls.h"
 
 namespace rankd {
 
@@ -82,6 +83,10 @@ class Connection {
   int fd() const { return fd_; }
   const std::string& peer() const { return peer_; }    // "ip:port", "[v6]:port"
   const std::string& local() const { return local_; }  // "ip:port", "[v6]:port"
+  // True when the peer is 127.0.0.1 or ::1: Redis's connIsLocal, which
+  // protected mode and enable-protected-configs "local" use. Other loopback
+  // addresses (127.0.0.2) count as remote, as in Redis.
+  bool peer_is_local() const;
   int64_t created_ms() const { return created_ms_; }   // monotonic
   int64_t last_active_ms() const { return last_active_ms_; }  // monotonic: last read/write
   // Bytes received and not yet handed over as commands.
@@ -162,6 +167,9 @@ class Connection {
   bool unauthenticated_ = false;
   bool pubsub_class_ = false;
   bool in_write_list_ = false, in_input_list_ = false;
+  // Set for connections accepted on a TLS port: every read and write goes
+  // through it (net/tls.h).
+  std::unique_ptr<TlsSession> tls_;
 };
 
 class ConnectionHandler {
@@ -198,8 +206,11 @@ class NetServer {
   // in redis.conf) at `port` (0: an ephemeral port, see port()).
   // SO_REUSEADDR, TCP_NODELAY and keepalive on accepted sockets,
   // non-blocking everything. On error nothing stays open.
-  Status Listen(const std::vector<std::string>& addrs, int port);
+  // With `tls`, connections accepted there speak TLS (tls-port); `tls`
+  // must outlive this object.
+  Status Listen(const std::vector<std::string>& addrs, int port, const TlsContext* tls = nullptr);
   int port() const { return port_; }
+  int tls_port() const { return tls_port_; }
 
   // Takes effect for new reads/commands; lowering maxclients closes nobody.
   void set_limits(const NetLimits& limits);
@@ -255,7 +266,9 @@ class NetServer {
   ConnectionHandler* handler_;
   NetLimits limits_;
   int port_ = 0;
+  int tls_port_ = 0;
   std::vector<int> listen_fds_;
+  std::unordered_map<int, const TlsContext*> tls_listeners_;  // listen fd -> context
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> conns_;
   std::vector<Connection*> write_list_;  // replies to write this iteration

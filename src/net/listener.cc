@@ -97,7 +97,7 @@ int OpenListener(const std::string& host, int port, const char** step) {
 
 }  // namespace
 
-Status NetServer::Listen(const std::vector<std::string>& addrs, int port) {
+Status NetServer::Listen(const std::vector<std::string>& addrs, int port, const TlsContext* tls) {
   std::vector<int> fds;
   auto fail = [&fds](Status s) {
     for (int fd : fds) close(fd);
@@ -135,8 +135,9 @@ Status NetServer::Listen(const std::vector<std::string>& addrs, int port) {
       return fail(Status::IOError("Listen", "epoll registration failed"));
     }
     listen_fds_.push_back(fd);
+    if (tls) tls_listeners_[fd] = tls;
   }
-  port_ = port;
+  (tls ? tls_port_ : port_) = port;
   return Status::OK();
 }
 
@@ -173,6 +174,9 @@ void NetServer::OnAccept(int listen_fd) {
     }
     SetSocketOptions(fd);
     auto* c = new Connection(this, fd, next_id_++);
+    if (auto it = tls_listeners_.find(listen_fd); it != tls_listeners_.end()) {
+      c->tls_ = std::make_unique<TlsSession>(*it->second, fd);
+    }
     c->peer_ = FormatAddr(sa);
     sockaddr_storage local{};
     socklen_t llen = sizeof(local);

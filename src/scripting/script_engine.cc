@@ -118,6 +118,7 @@ void ScriptEngine::FlushScripts() {
 template <class Body>
 void ScriptEngine::Execute(Client& caller, Run run, Body body) {
   client_.db_index = caller.db_index;
+  client_.user = caller.user;  // every redis.call is checked as the caller
   run.caller = &caller;
   run.start_ms = MonoMs();
   run_ = std::move(run);
@@ -190,10 +191,16 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
-  if (spec->flags & kWrite) {
-    if (run_.read_only) return out.Error("ERR Write commands are not allowed from read-only scripts.");
-    run_.wrote = true;
+  if ((spec->flags & kWrite) && run_.read_only) {
+    return out.Error("ERR Write commands are not allowed from read-only scripts.");
   }
+  // Redis scriptVerifyOOM: out of memory when the script started, a
+  // deny-oom command is refused until the script has written something.
+  if ((spec->flags & kDenyOom) && !run_.wrote && server_->config().maxmemory > 0 &&
+      server_->oom_before_command()) {
+    return out.Error(err::kOom);
+  }
+  if (spec->flags & kWrite) run_.wrote = true;
   client_.reply = &out;
   server_->Execute(client_, args, /*no_block=*/true);
   client_.reply = nullptr;

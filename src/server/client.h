@@ -19,6 +19,7 @@
 #include "net/connection.h"
 #include "net/reply.h"
 #include "server/tracking.h"
+#include "server/acl_user.h"
 
 namespace rankd {
 
@@ -29,6 +30,10 @@ struct Client {
   int db_index = 0;
   std::string name;
   bool authenticated = false;
+  // The ACL user this client runs as (the server's "default" user until
+  // AUTH); never null once the server opened the client.
+  AclUser* user = nullptr;
+  std::string user_name = "default";
   int64_t created_ms = 0;   // monotonic
   // The last command's full name ("client|list"), CLIENT LIST cmd=. Points
   // into the server's command table, which outlives every client.

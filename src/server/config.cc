@@ -5,7 +5,9 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstdio>
 
 #include "base/glob.h"
 #include "base/numbers.h"
@@ -54,6 +56,20 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"client-query-buffer-limit", "", K::kMemory, &c->client_query_buffer_limit, 1024 * 1024,
        LLONG_MAX},
       {"client-output-buffer-limit", "", K::kOutputLimit, c},
+      {"tls-port", "", K::kInt, &c->tls_port, 0, 65535, true},
+      {"tls-cert-file", "", K::kString, &c->tls_cert_file, 0, 0, true},
+      {"tls-key-file", "", K::kString, &c->tls_key_file, 0, 0, true},
+      {"tls-key-file-pass", "", K::kString, &c->tls_key_file_pass, 0, 0, true},
+      {"tls-ca-cert-file", "", K::kString, &c->tls_ca_cert_file, 0, 0, true},
+      {"tls-ca-cert-dir", "", K::kString, &c->tls_ca_cert_dir, 0, 0, true},
+      {"tls-auth-clients", "", K::kEnum, &c->tls_auth_clients, 0, 0, true, {"no", "yes", "optional"}},
+      {"tls-protocols", "", K::kString, &c->tls_protocols, 0, 0, true},
+      {"tls-ciphers", "", K::kString, &c->tls_ciphers, 0, 0, true},
+      {"tls-ciphersuites", "", K::kString, &c->tls_ciphersuites, 0, 0, true},
+      {"tls-prefer-server-ciphers", "", K::kBool, &c->tls_prefer_server_ciphers, 0, 0, true},
+      {"tls-session-caching", "", K::kBool, &c->tls_session_caching, 0, 0, true},
+      {"tls-replication", "", K::kBool, &c->tls_replication},
+      {"tls-cluster", "", K::kBool, &c->tls_cluster},
       {"dir", "", K::kString, &c->dir},
       {"databases", "", K::kInt, &c->databases, 1, INT_MAX, true},
       {"loglevel", "", K::kEnum, &c->loglevel, 0, 0, false,
@@ -66,6 +82,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt,
        &c->repl_ping_replica_period, 1, INT_MAX},
       {"repl-timeout", "", K::kInt, &c->repl_timeout, 1, INT_MAX},
+      {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},
       {"daemonize", "", K::kBool, &c->daemonize, 0, 0, true},
@@ -73,6 +90,11 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"maxmemory-policy", "", K::kEnum, &c->maxmemory_policy, 0, 0, false,
        {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
         "allkeys-lfu", "allkeys-random", "noeviction"}},
+      {"maxmemory-samples", "", K::kInt, &c->maxmemory_samples, 1, INT_MAX},
+      {"maxmemory-eviction-tenacity", "", K::kInt, &c->maxmemory_eviction_tenacity, 0, 100},
+      {"lfu-log-factor", "", K::kInt, &c->lfu_log_factor, 0, INT_MAX},
+      {"lfu-decay-time", "", K::kInt, &c->lfu_decay_time, 0, INT_MAX},
+      {"lazyfree-lazy-eviction", "", K::kBool, &c->lazyfree_lazy_eviction},
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
@@ -82,6 +104,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"latency-monitor-threshold", "", K::kInt, &c->latency_monitor_threshold, 0, LLONG_MAX},
       {"latency-tracking", "", K::kBool, &c->latency_tracking},
       {"latency-tracking-info-percentiles", "", K::kList, &c->latency_tracking_info_percentiles},
+      {"enable-protected-configs", "", K::kEnum, &c->enable_protected_configs, 0, 0, true,
+       {"no", "yes", "local"}},
       {"enable-debug-command", "", K::kEnum, &c->enable_debug_command, 0, 0, true,
        {"no", "yes", "local"}},
       {"zset-max-listpack-entries", "zset-max-ziplist-entries", K::kInt,
@@ -353,6 +377,92 @@ std::string ParseConfigText(std::string_view text,
     out->emplace_back(std::move(name), std::move(words));
   }
   return "";
+}
+
+}  // namespace rankd
+
+namespace rankd {
+
+std::string FormatMemory(int64_t bytes) {
+  constexpr int64_t kGb = 1024LL * 1024 * 1024, kMb = 1024 * 1024, kKb = 1024;
+  if (bytes != 0 && bytes % kGb == 0) return FormatInt64(bytes / kGb) + "gb";
+  if (bytes != 0 && bytes % kMb == 0) return FormatInt64(bytes / kMb) + "mb";
+  if (bytes != 0 && bytes % kKb == 0) return FormatInt64(bytes / kKb) + "kb";
+  return FormatInt64(bytes);
+}
+
+std::string QuoteConfigString(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      default:
+        if (isprint(ch)) {
+          out.push_back(static_cast<char>(ch));
+        } else {
+          char buf[8];
+          snprintf(buf, sizeof(buf), "\\x%02x", ch);
+          out += buf;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::Lines() const {
+  using K = Param::Kind;
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> out;
+  for (const Param& p : params_) {
+    std::string name(p.name);
+    std::vector<std::string> lines;
+    switch (p.kind) {
+      case K::kInt:
+        lines.push_back(name + " " + FormatInt64(*static_cast<int64_t*>(p.field)));
+        break;
+      case K::kMemory:
+        lines.push_back(name + " " + FormatMemory(*static_cast<int64_t*>(p.field)));
+        break;
+      case K::kBool:
+        lines.push_back(name + (*static_cast<bool*>(p.field) ? " yes" : " no"));
+        break;
+      case K::kString:
+        lines.push_back(name + " " + QuoteConfigString(*static_cast<std::string*>(p.field)));
+        break;
+      case K::kEnum:
+        lines.push_back(name + " " + *static_cast<std::string*>(p.field));
+        break;
+      case K::kList: {
+        std::string line = name;
+        for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) line += " " + w;
+        lines.push_back(line);
+        break;
+      }
+      case K::kSave:
+        for (auto [secs, changes] : *static_cast<std::vector<std::pair<int64_t, int64_t>>*>(p.field)) {
+          lines.push_back("save " + FormatInt64(secs) + " " + FormatInt64(changes));
+        }
+        if (lines.empty()) lines.push_back("save \"\"");
+        break;
+      case K::kOutputLimit: {
+        auto* cfg = static_cast<Config*>(p.field);
+        auto fmt = [&](std::string_view cls, const OutputBufferLimit& l) {
+          return name + " " + std::string(cls) + " " + FormatMemory(l.hard) + " " +
+                 FormatMemory(l.soft) + " " + FormatInt64(l.soft_seconds);
+        };
+        lines = {fmt("normal", cfg->obuf_normal), fmt("replica", cfg->obuf_replica),
+                 fmt("pubsub", cfg->obuf_pubsub)};
+        break;
+      }
+    }
+    out.emplace_back(p.name, std::move(lines));
+  }
+  return out;
 }
 
 }  // namespace rankd

@@ -35,6 +35,15 @@ struct Config {
   OutputBufferLimit obuf_normal;
   OutputBufferLimit obuf_replica{256LL * 1024 * 1024, 64LL * 1024 * 1024, 60};
   OutputBufferLimit obuf_pubsub{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
+  // TLS (net/tls.h); read when the server starts.
+  int64_t tls_port = 0;
+  std::string tls_cert_file, tls_key_file, tls_key_file_pass, tls_ca_cert_file, tls_ca_cert_dir;
+  std::string tls_auth_clients = "yes";
+  std::string tls_protocols, tls_ciphers, tls_ciphersuites;
+  bool tls_prefer_server_ciphers = false;
+  bool tls_session_caching = true;
+  bool tls_replication = false;
+  bool tls_cluster = false;
   // Server.
   std::string dir = ".";
   std::string config_file;  // absolute path of the file given at start-up, or ""
@@ -42,11 +51,17 @@ struct Config {
   std::string loglevel = "notice";
   std::string logfile;
   std::string requirepass;
+  std::string aclfile;  // users file (ACL SAVE / LOAD); "" for none
   int64_t hz = 10;
   std::string pidfile;
   bool daemonize = false;
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_samples = 5;
+  int64_t maxmemory_eviction_tenacity = 10;
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;
+  bool lazyfree_lazy_eviction = false;  // accepted; eviction frees in place
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
@@ -56,7 +71,10 @@ struct Config {
   int64_t latency_monitor_threshold = 0;  // ms; 0: off
   bool latency_tracking = true;           // per-command histograms
   std::vector<std::string> latency_tracking_info_percentiles = {"50", "99", "99.9"};
-  std::string enable_debug_command = "no";  // no | yes | local
+  // Protected actions (Redis 7.0): "no", "yes" or "local" (127.0.0.1 / ::1
+  // clients only). See server/protected_action.h.
+  std::string enable_protected_configs = "no";
+  std::string enable_debug_command = "no";
   // Data types.
   int64_t zset_max_listpack_entries = 128;
   int64_t zset_max_listpack_value = 64;
@@ -122,6 +140,13 @@ class ConfigTable {
   // True if `name` is a known parameter or alias.
   bool Known(std::string_view name) const;
 
+  // CONFIG REWRITE's view: each parameter by its canonical name, in table
+  // order, with the redis.conf lines that set its current value, written
+  // as Redis writes them (memory as "64mb", strings quoted, one "save"
+  // line per save point or `save ""`, one client-output-buffer-limit line
+  // per class).
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> Lines() const;
+
   std::function<void(std::string_view name)> on_change;
 
   // One row of the table; defined in server/config_param.h (internal).
@@ -142,6 +167,14 @@ std::vector<std::string> CompatWarnings(const Config& cfg);
 // Parses a redis.conf memory value: "100", "1k", "1kb", "5mb", "1gb" (k =
 // 1000, kb = 1024, as Redis). False on anything else.
 bool ParseMemory(std::string_view s, int64_t* out);
+
+// Formats bytes as Redis writes memory values in a config file: "1gb",
+// "64mb", "512kb" when exact, else the plain number.
+std::string FormatMemory(int64_t bytes);
+
+// Quotes a string as Redis's sdscatrepr: "...", with \\ \" \n \r \t \a
+// \b and \xHH escapes.
+std::string QuoteConfigString(std::string_view s);
 
 // Parses a whole config file's text into (name, args) lines: '#' comments,
 // blank lines, double/single-quoted arguments. Returns "" or an error naming

@@ -6,10 +6,10 @@
 //     replication, cluster, TLS details, threads, defragmentation, ...
 //     CONFIG GET shows the value set (Redis's default until then);
 //   - refused with a reason (refuse below) when running without its effect
-//     would be unsafe: a replica that would act as a master, TLS on a port,
-//     ACL files, Unix sockets, cluster mode, min-replicas-to-write;
+//     would be unsafe: a replica that would act as a master, Unix sockets,
+//     cluster mode, min-replicas-to-write;
 //   - accepted with a start-up warning (CompatWarnings) when its promise is
-//     not kept but running is still safe (maxmemory, supervised, ...).
+//     not kept but running is still safe (maxmemory-clients, supervised, ...).
 // An entry whose name is already in the table (implemented in config.cc)
 // is skipped, so implementing a setting there retires its entry here.
 // docs/configuration.md lists them all; keep both in step.
@@ -45,21 +45,10 @@ bool NonZero(std::string_view v) {
   return ParseInt64(v, &n) && n != 0;
 }
 
-std::string RefuseTlsPort(std::string_view v) {
-  return NonZero(v) ? "rankd does not implement TLS: tls-port must be 0 (terminate TLS in a "
-                      "proxy in front of rankd)"
-                    : "";
-}
-
 std::string RefuseReplicaOf(std::string_view v) {
   if (v.empty() || IEquals(v, "no one")) return "";
   return "replicaof in the configuration is not supported yet (send REPLICAOF after start-up): "
          "ignored, it would serve and accept writes as a master with its own data";
-}
-
-std::string RefuseAclFile(std::string_view v) {
-  return v.empty() ? "" : "ACL files are not implemented in rankd (the default user's password "
-                          "is requirepass); remove aclfile";
 }
 
 std::string RefuseUnixSocket(std::string_view v) {
@@ -85,15 +74,11 @@ constexpr std::string_view kProtected = "no yes local";
 const Compat kCompat[] = {
     // Security and safety: accepted only when their effect is not needed.
     {"replicaof", "slaveof", K::kString, "", 0, 0, true, "", &RefuseReplicaOf},
-    {"aclfile", "", K::kString, "", 0, 0, true, "", &RefuseAclFile},
     {"unixsocket", "", K::kString, "", 0, 0, true, "", &RefuseUnixSocket},
     {"unixsocketperm", "", K::kString, "0", 0, 0, true},
     {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
     {"min-replicas-to-write", "min-slaves-to-write", K::kInt, "0", 0, kIntMax, false, "",
      &RefuseMinReplicas},
-    {"tls-port", "", K::kInt, "0", 0, 65535, false, "", &RefuseTlsPort},
-    {"enable-protected-configs", "", K::kEnum, "no", 0, 0, true, kProtected},
-    {"enable-debug-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"acl-pubsub-default", "", K::kEnum, "resetchannels", 0, 0, false,
      "allchannels resetchannels"},
@@ -138,11 +123,6 @@ const Compat kCompat[] = {
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
     {"maxmemory-clients", "", K::kString, "0"},
-    {"maxmemory-samples", "", K::kInt, "5", 1, kIntMax},
-    {"maxmemory-eviction-tenacity", "", K::kInt, "10", 0, 100},
-    {"lfu-log-factor", "", K::kInt, "10", 0, kIntMax},
-    {"lfu-decay-time", "", K::kInt, "1", 0, kIntMax},
-    {"lazyfree-lazy-eviction", "", K::kBool, "no"},
     {"lazyfree-lazy-expire", "", K::kBool, "no"},
     {"lazyfree-lazy-server-del", "", K::kBool, "no"},
     {"lazyfree-lazy-user-del", "", K::kBool, "no"},
@@ -159,26 +139,14 @@ const Compat kCompat[] = {
     {"active-expire-effort", "", K::kInt, "1", 1, 10},
     {"dynamic-hz", "", K::kBool, "yes"},
     // Types rankd does not have (or has with its own encodings).
-    {"hash-max-listpack-entries", "hash-max-ziplist-entries", K::kInt, "512", 0, kLongMax},
-    {"hash-max-listpack-value", "hash-max-ziplist-value", K::kMemory, "64", 0, kLongMax},
-    {"list-max-listpack-size", "list-max-ziplist-size", K::kInt, "-2", INT_MIN, kIntMax},
-    {"list-compress-depth", "", K::kInt, "0", 0, kIntMax},
     {"hll-sparse-max-bytes", "", K::kMemory, "3000", 0, kLongMax},
     {"stream-node-max-bytes", "", K::kMemory, "4096", 0, kLongMax},
     {"stream-node-max-entries", "", K::kInt, "100", 0, kLongMax},
     // Introspection and events.
-    {"notify-keyspace-events", "", K::kString, ""},
-    {"latency-monitor-threshold", "", K::kInt, "0", 0, kLongMax},
-    {"latency-tracking", "", K::kBool, "yes"},
-    {"latency-tracking-info-percentiles", "", K::kString, "50 99 99.9"},
-    {"tracking-table-max-keys", "", K::kInt, "1000000", 0, kLongMax},
     {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
      "ignore panic panic-on-replicas"},
     // Replication (rankd has none).
-    {"masterauth", "", K::kString, ""},
-    {"masteruser", "", K::kString, ""},
     {"replica-serve-stale-data", "slave-serve-stale-data", K::kBool, "yes"},
-    {"replica-read-only", "slave-read-only", K::kBool, "yes"},
     {"replica-lazy-flush", "slave-lazy-flush", K::kBool, "no"},
     {"replica-ignore-maxmemory", "slave-ignore-maxmemory", K::kBool, "yes"},
     {"replica-ignore-disk-write-errors", "", K::kBool, "no"},
@@ -192,8 +160,6 @@ const Compat kCompat[] = {
     {"repl-diskless-sync-max-replicas", "", K::kInt, "0", 0, kIntMax},
     {"repl-diskless-load", "", K::kEnum, "disabled", 0, 0, false, "disabled on-empty-db swapdb"},
     {"repl-disable-tcp-nodelay", "", K::kBool, "no"},
-    {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt, "10", 1, kIntMax},
-    {"repl-timeout", "", K::kInt, "60", 1, kIntMax},
     {"repl-backlog-size", "", K::kMemory, "1048576", 1, kLongMax},
     {"repl-backlog-ttl", "", K::kInt, "3600", 0, kLongMax},
     // Cluster (not enabled: cluster-enabled above).
@@ -217,23 +183,10 @@ const Compat kCompat[] = {
     {"cluster-allow-replica-migration", "", K::kBool, "yes"},
     {"cluster-link-sendbuf-limit", "", K::kMemory, "0", 0, kLongMax},
     // TLS details (tls-port must be 0, above).
-    {"tls-cert-file", "", K::kString, ""},
-    {"tls-key-file", "", K::kString, ""},
-    {"tls-key-file-pass", "", K::kString, ""},
     {"tls-client-cert-file", "", K::kString, ""},
     {"tls-client-key-file", "", K::kString, ""},
     {"tls-client-key-file-pass", "", K::kString, ""},
     {"tls-dh-params-file", "", K::kString, ""},
-    {"tls-ca-cert-file", "", K::kString, ""},
-    {"tls-ca-cert-dir", "", K::kString, ""},
-    {"tls-auth-clients", "", K::kEnum, "yes", 0, 0, false, "no yes optional"},
-    {"tls-replication", "", K::kBool, "no"},
-    {"tls-cluster", "", K::kBool, "no"},
-    {"tls-protocols", "", K::kString, ""},
-    {"tls-ciphers", "", K::kString, ""},
-    {"tls-ciphersuites", "", K::kString, ""},
-    {"tls-prefer-server-ciphers", "", K::kBool, "no"},
-    {"tls-session-caching", "", K::kBool, "yes"},
     {"tls-session-cache-size", "", K::kInt, "20480", 0, kIntMax},
     {"tls-session-cache-timeout", "", K::kInt, "300", 0, kIntMax},
 };
@@ -271,10 +224,6 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
     auto it = cfg.compat_strings.find(name);
     return it == cfg.compat_strings.end() ? "" : it->second;
   };
-  if (cfg.maxmemory > 0) {
-    out.push_back("maxmemory is set but rankd does not enforce it yet: memory use is not "
-                  "bounded and no key is evicted (maxmemory-policy " + cfg.maxmemory_policy + ")");
-  }
   if (std::string v = str("maxmemory-clients"); !v.empty() && v != "0") {
     out.push_back("maxmemory-clients " + v + " is not enforced: clients are bounded only by "
                   "client-output-buffer-limit and client-query-buffer-limit");

@@ -87,14 +87,14 @@ TEST(ConfigTest, InertSettingsKeepWhatWasSetWithRedisDefaults) {
   using Pairs = std::vector<std::pair<std::string, std::string>>;
   EXPECT_EQ(table.Get({"aof-use-rdb-preamble"}), (Pairs{{"aof-use-rdb-preamble", "yes"}}));
   EXPECT_EQ(table.Get({"repl-backlog-size"}), (Pairs{{"repl-backlog-size", "1048576"}}));
-  EXPECT_EQ(table.Get({"tls-auth-clients"}), (Pairs{{"tls-auth-clients", "yes"}}));
+  EXPECT_EQ(table.Get({"repl-diskless-load"}), (Pairs{{"repl-diskless-load", "disabled"}}));
   EXPECT_EQ(table.Set("io-threads", "4", true), "");
   EXPECT_EQ(table.Set("repl-backlog-size", "2mb", false), "");
   EXPECT_EQ(table.Set("slave-priority", "7", false), "");  // an alias
-  EXPECT_EQ(table.Set("tls-auth-clients", "OPTIONAL", false), "");
-  EXPECT_EQ(table.Get({"io-threads", "repl-backlog-size", "replica-priority", "tls-auth-clients"}),
+  EXPECT_EQ(table.Set("repl-diskless-load", "SWAPDB", false), "");
+  EXPECT_EQ(table.Get({"io-threads", "repl-backlog-size", "replica-priority", "repl-diskless-load"}),
             (Pairs{{"io-threads", "4"}, {"replica-priority", "7"},
-                   {"repl-backlog-size", "2097152"}, {"tls-auth-clients", "optional"}}));
+                   {"repl-diskless-load", "swapdb"}, {"repl-backlog-size", "2097152"}}));
   // Validated as Redis: types, ranges, choices, immutability.
   EXPECT_NE(table.Set("activedefrag", "maybe", false), "");
   EXPECT_NE(table.Set("active-defrag-cycle-max", "100", false), "");
@@ -110,13 +110,9 @@ TEST(ConfigTest, InertSettingsKeepWhatWasSetWithRedisDefaults) {
 TEST(ConfigTest, SettingsUnsafeToIgnoreAreRefusedWithAReason) {
   Config cfg;
   ConfigTable table(&cfg);
-  EXPECT_NE(table.Set("tls-port", "6380", true).find("TLS"), std::string::npos);
-  EXPECT_EQ(table.Set("tls-port", "0", true), "");
   EXPECT_NE(table.Set("replicaof", "10.0.0.1 6379", true).find("replica"), std::string::npos);
   EXPECT_NE(table.Set("slaveof", "10.0.0.1 6379", true), "");
   EXPECT_EQ(table.Set("replicaof", "no one", true), "");
-  EXPECT_NE(table.Set("aclfile", "/etc/redis/users.acl", true), "");
-  EXPECT_EQ(table.Set("aclfile", "", true), "");
   EXPECT_NE(table.Set("unixsocket", "/run/redis.sock", true), "");
   EXPECT_NE(table.Set("cluster-enabled", "yes", true), "");
   EXPECT_NE(table.Set("min-replicas-to-write", "1", false), "");
@@ -127,12 +123,11 @@ TEST(ConfigTest, PromisesNotKeptAreWarnedAbout) {
   Config cfg;
   ConfigTable table(&cfg);
   EXPECT_TRUE(CompatWarnings(cfg).empty());  // the defaults promise nothing rankd lacks
-  ASSERT_EQ(table.Set("maxmemory", "1gb", true), "");
+  ASSERT_EQ(table.Set("maxmemory", "1gb", true), "");  // enforced: no warning
   ASSERT_EQ(table.Set("supervised", "systemd", true), "");
   auto warnings = CompatWarnings(cfg);
-  ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_NE(warnings[0].find("maxmemory"), std::string::npos);
-  EXPECT_NE(warnings[1].find("supervised"), std::string::npos);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("supervised"), std::string::npos);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include "server/notify.h"
 
+#include "base/numbers.h"
+#include "server/pubsub.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -64,6 +66,28 @@ void KeyChanged(CommandContext& ctx, Database& db, std::string_view key, NotifyC
 void KeyEvent(CommandContext& ctx, Database& db, NotifyClass cls, std::string_view event,
               std::string_view key) {
   ctx.server.NotifyKeyspaceEvent(cls, event, key, db.index());
+}
+
+void Server::NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key,
+                                 int db) {
+  const int64_t flags = config_.notify_keyspace_events;
+  if (!(flags & cls) || pubsub_.empty()) return;
+  // "__keyspace@<db>__:<key>" / "__keyevent@<db>__:<event>"
+  auto channel = [db](std::string_view prefix, std::string_view tail) {
+    std::string ch;
+    ch.reserve(prefix.size() + 24 + tail.size());
+    ch.append(prefix);
+    AppendInt64(&ch, db);
+    ch.append("__:");
+    ch.append(tail);
+    return ch;
+  };
+  if (flags & kNotifyKeyspace) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyspace@", key), event);
+  }
+  if (flags & kNotifyKeyevent) {
+    pubsub_.Publish(PubSub::kChannel, channel("__keyevent@", event), key);
+  }
 }
 
 }  // namespace rankd

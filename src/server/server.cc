@@ -40,12 +40,6 @@ std::string UnknownCommandError(std::span<const std::string_view> args) {
          "', with args beginning with: " + list;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s.substr(0, 64));
-  for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 }  // namespace
 
 Server::Server(Config config)
@@ -54,6 +48,7 @@ Server::Server(Config config)
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
     dbs_.back()->set_modification_counter(&modifications_);
+    dbs_.back()->set_lfu(&lfu_);
     dbs_.back()->on_expired = [this](int db, std::string_view key) {
       NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
       std::string_view args[] = {"DEL", key};
@@ -90,14 +85,35 @@ Server::Server(Config config)
 
 Server::~Server() = default;
 
-void Server::RegisterCommands(std::span<const CommandSpec> table) {
+void Server::RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories) {
   for (const CommandSpec& spec : table) {
+    command_ids_.Add(spec, family_categories);
     commands_[spec.name] = &spec;
     for (const CommandSpec& sub : spec.subcommands) {
       subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
     }
     command_list_.push_back(&spec);
   }
+}
+
+std::string Server::RenameCommand(std::string_view from, std::string_view to) {
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  auto it = commands_.find(lower(from));
+  if (it == commands_.end()) return "No such command in rename-command";
+  const CommandSpec* spec = it->second;
+  if (to.empty()) {
+    commands_.erase(it);
+    std::erase(command_list_, spec);
+    return "";
+  }
+  if (commands_.contains(lower(to))) return "Target command name already exists";
+  commands_.erase(it);
+  commands_[lower(to)] = spec;
+  return "";
 }
 
 SortedSetLimits Server::zset_limits() const {
@@ -118,9 +134,16 @@ void Server::ApplyConfig(std::string_view name) {
   if (name == "loglevel") {
     LogLevel level;
     if (ParseLogLevel(config_.loglevel, &level)) SetLogLevel(level);
+  } else if (name == "requirepass") {
+    acl_.SetDefaultPassword(config_.requirepass);
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
+  lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");
+  lfu_.log_factor = config_.lfu_log_factor;
+  lfu_.decay_time = config_.lfu_decay_time;
+  // CONFIG SET maxmemory below the current use evicts at once (Redis).
+  if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
   limits.query_buffer_limit = config_.client_query_buffer_limit;
@@ -137,8 +160,28 @@ void Server::ApplyConfig(std::string_view name) {
 Status Server::Start() {
   ApplyConfig("");
   stats_.memory_startup = stats_.memory_peak = AllocatedBytes();
+  if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
   Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
   if (!s.ok()) return s;
+  if (config_.tls_port > 0) {
+    TlsOptions o;
+    o.cert_file = config_.tls_cert_file;
+    o.key_file = config_.tls_key_file;
+    o.key_file_pass = config_.tls_key_file_pass;
+    o.ca_cert_file = config_.tls_ca_cert_file;
+    o.ca_cert_dir = config_.tls_ca_cert_dir;
+    o.auth_clients = config_.tls_auth_clients;
+    o.protocols = config_.tls_protocols;
+    o.ciphers = config_.tls_ciphers;
+    o.ciphersuites = config_.tls_ciphersuites;
+    o.prefer_server_ciphers = config_.tls_prefer_server_ciphers;
+    o.session_caching = config_.tls_session_caching;
+    std::string error;
+    tls_ = TlsContext::Create(o, &error);
+    if (!tls_) return Status::InvalidArgument("Failed to configure TLS: " + error);
+    s = net_.Listen(config_.bind, static_cast<int>(config_.tls_port), tls_.get());
+    if (!s.ok()) return s;
+  }
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   // The cron re-arms itself at the end of each run.
   loop_.AddTimer(period, [this] { Cron(); });
@@ -165,6 +208,7 @@ void Server::Cron() {
       if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
     }
   }
+  AllocatedBytes();  // refreshes AllocatedBytesFast's baseline
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
     if (stats_.last_sample_ms > 0) {
@@ -198,10 +242,18 @@ void Server::OnOpen(Connection* conn) {
   c->reply = conn->reply();
   c->reply->set_error_counts(&stats_.errors);
   c->created_ms = MonoMs();
-  c->authenticated = config_.requirepass.empty();
+  c->user = &acl_.default_user();
+  c->authenticated = c->user->nopass() && c->user->enabled();
   conn->set_unauthenticated(!c->authenticated);
   conn->user_data = c;
   stats_.total_connections++;
+  // Protected mode (Redis acceptCommonHandler): with no password for the
+  // default user, only 127.0.0.1 and ::1 may talk to the server.
+  if (config_.protected_mode && acl_.default_user().nopass() && !conn->peer_is_local()) {
+    c->reply->Error(err::kProtectedModeDenied);
+    conn->CloseAfterReply();
+    stats_.rejected_connections++;
+  }
 }
 
 void Server::OnClose(Connection* conn) {
@@ -270,7 +322,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
       if (EqualsIgnoreCase(s.name, args[1])) sub = &s;
     }
     if (!sub) {
-      *error = UnknownSubcommandError(args[1], spec->name);
+      *error = UnknownSubcommandError(args[1], args[0]);  // as typed (rename-command)
       return nullptr;
     }
     *full_name = subcommand_names_.at(sub);
@@ -285,29 +337,12 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
   return spec;
 }
 
-bool Server::KnownToRedis(std::span<const std::string_view> args) const {
-  // Redis finds the command (MONITOR, CLIENT PAUSE) and then asks for AUTH.
-  const CommandSpec* spec = FindCommand(args[0]);
-  if (!spec) return IsRedis70Command(Lower(args[0]));
-  return args.size() >= 2 && !spec->subcommands.empty() &&
-         IsRedis70Command(Lower(args[0]) + "|" + Lower(args[1]));
-}
-
-bool Server::ProtectedAllowed(const Client& c) const {
-  const std::string& mode = config_.enable_debug_command;
-  if (mode == "yes") return true;
-  if (mode != "local" || !c.conn) return false;
-  // Redis islocalClient: a loopback address (rankd has no Unix sockets).
-  std::string_view peer = c.conn->peer();
-  return peer.substr(0, 4) == "127." || peer.substr(0, 6) == "[::1]:";
-}
-
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   ReplyBuilder& reply = *c.reply;
   std::string_view full_name;
   std::string error;
   // Redis 7.0's order: unknown command and arity, protected commands,
-  // authentication, no-multi, a monitor's keyspace access, the RESP2 subscribed
+  // authentication, no-multi, ACL, a monitor's keyspace access, memory, the RESP2 subscribed
   // context, then a busy script.
   const CommandSpec* found = nullptr;
   const CommandSpec* spec = Resolve(args, &full_name, &error, &found);
@@ -317,9 +352,22 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   }
   if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
   if (error.empty() && c.in_multi && (spec->flags & kNoMulti)) error = err::kNotInMulti;
+  if (error.empty() && c.user && !c.user->unrestricted()) {
+    switch (CheckAcl(c, *spec, args, "toplevel")) {
+      case AclDenial::kNone: break;
+      case AclDenial::kCommand:
+        error = "NOPERM this user has no permissions to run the '" + std::string(full_name) +
+                "' command";
+        break;
+      case AclDenial::kKey:
+        error = "NOPERM this user has no permissions to access one of the keys used as arguments";
+        break;
+    }
+  }
   if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
     error = "ERR Replica can't interact with the keyspace";
   }
+  if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
       !AllowedWhileSubscribed(spec->name)) {
     error = "ERR Can't execute '" + std::string(full_name) +
@@ -366,6 +414,27 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
+  if (c.user && !c.user->unrestricted()) {
+    // EXEC re-checks (rules may have changed since queueing); scripts check
+    // every redis.call with the caller's user.
+    const bool script = c.conn == nullptr;
+    AclDenial denial = CheckAcl(c, *spec, args, script ? "lua" : "multi");
+    if (denial == AclDenial::kCommand) {
+      return c.reply->Error(
+          script ? "ERR The user executing the script can't run this command or subcommand"
+                 : "NOPERM ACLs rules changed between the moment the transaction was "
+                   "accumulated and the EXEC call. This command is no longer allowed for the "
+                   "following reason: no permission to execute the command or subcommand");
+    }
+    if (denial == AclDenial::kKey) {
+      return c.reply->Error(
+          script ? "ERR The user executing the script can't access at least one of the keys "
+                   "mentioned in the command"
+                 : "NOPERM ACLs rules changed between the moment the transaction was "
+                   "accumulated and the EXEC call. This command is no longer allowed for the "
+                   "following reason: no permission to touch the specified keys");
+    }
+  }
   Call(c, *spec, full_name, args, no_block, false);
 }
 
@@ -418,31 +487,5 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   }
 }
 
-void Server::NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key,
-                                 int db) {
-  const int64_t flags = config_.notify_keyspace_events;
-  if (!(flags & cls) || pubsub_.empty()) return;
-  // "__keyspace@<db>__:<key>" / "__keyevent@<db>__:<event>"
-  auto channel = [db](std::string_view prefix, std::string_view tail) {
-    std::string ch;
-    ch.reserve(prefix.size() + 24 + tail.size());
-    ch.append(prefix);
-    AppendInt64(&ch, db);
-    ch.append("__:");
-    ch.append(tail);
-    return ch;
-  };
-  if (flags & kNotifyKeyspace) {
-    pubsub_.Publish(PubSub::kChannel, channel("__keyspace@", key), event);
-  }
-  if (flags & kNotifyKeyevent) {
-    pubsub_.Publish(PubSub::kChannel, channel("__keyevent@", event), key);
-  }
-}
-
-void Server::SetAuthenticated(Client& c) {
-  c.authenticated = true;
-  if (c.conn) c.conn->set_unauthenticated(false);
-}
 
 }  // namespace rankd

@@ -36,13 +36,16 @@
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/event_loop.h"
+#include "server/acl.h"
 #include "server/client.h"
+#include "server/command_ids.h"
 #include "server/command.h"
 #include "server/config.h"
 #include "server/pubsub.h"
 #include "server/replication.h"
 #include "server/tracking.h"
 #include "server/latency.h"
+#include "server/evict.h"
 #include "server/slowlog.h"
 
 namespace rankd {
@@ -145,6 +148,7 @@ class Server : public ConnectionHandler {
   Tracking& tracking() { return tracking_; }
   LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
+  int tls_port() const { return net_.tls_port(); }
 
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron deletes expired keys nobody reads.
   void set_active_expire(bool on) { active_expire_ = on; }
@@ -197,6 +201,10 @@ class Server : public ConnectionHandler {
   // enables `cls` and the K / E targets. Cheap when disabled or when nobody
   // subscribes. Families call KeyChanged / KeyEvent (server/notify.h).
   void NotifyKeyspaceEvent(uint32_t cls, std::string_view event, std::string_view key, int db);
+  // maxmemory: the evictor, and whether the last command found the server
+  // out of memory (Redis pre_command_oom_state; scripts consult it).
+  Evictor& evictor() { return evictor_; }
+  bool oom_before_command() const { return oom_before_command_; }
 
   // Counts every Database::Touch on any database: how Call() sees that a
   // command changed something.
@@ -207,12 +215,38 @@ class Server : public ConnectionHandler {
   void set_scripts(std::unique_ptr<ScriptRuntime> engine) { scripts_ = std::move(engine); }
 
   // Adds a family's command table (commands/families.h registers them all).
+  // `family_categories` (server/acl_categories.h) are the ACL categories
+  // every command of the family has, besides those its flags give.
   // REQUIRES: `table` outlives the server; names are unique.
-  void RegisterCommands(std::span<const CommandSpec> table);
+  void RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories = 0);
+
+  // --- ACL ---
+  Acl& acl() { return acl_; }
+  const CommandIds& command_ids() const { return command_ids_; }
+  CommandIds& command_ids() { return command_ids_; }
+  // Checks `client`'s user may run `spec` with `args` (command, then each
+  // key). On denial records it in ACL LOG under `context` ("toplevel",
+  // "multi", "lua") and returns the reason: kCommand, kKey.
+  enum class AclDenial { kNone, kCommand, kKey };
+  AclDenial CheckAcl(Client& client, const CommandSpec& spec,
+                     std::span<const std::string_view> args, std::string_view context);
+  // Re-points clients after ACL LOAD / DELUSER: a client whose user is gone
+  // is disconnected.
+  void RebindClients();
+  // CLIENT LIST's line for a client (the commands layer installs it; ACL
+  // LOG's client-info).
+  std::function<std::string(Client&)> describe_client;
+
+  // rename-command: the command `from` answers to `to` from now on, or to
+  // nothing when `to` is empty (any case). Returns "" or Redis's reason
+  // ("No such command in rename-command", "Target command name already
+  // exists"). Call after every family is registered, before serving.
+  std::string RenameCommand(std::string_view from, std::string_view to);
 
   // Marks the client authenticated (AUTH, HELLO AUTH) and lifts the
   // network layer's pre-AUTH protocol limits.
-  void SetAuthenticated(Client& c);
+  // `user`: the ACL user it now runs as (nullptr: unchanged).
+  void SetAuthenticated(Client& c, AclUser* user = nullptr);
 
   // WATCH bookkeeping used by the transaction family.
   void WatchKey(Client& c, std::string_view key);
@@ -257,6 +291,8 @@ class Server : public ConnectionHandler {
   bool KnownToRedis(std::span<const std::string_view> args) const;
   // Whether enable-debug-command lets `client` run a kProtected command.
   bool ProtectedAllowed(const Client& client) const;
+  // Runs eviction and says whether `spec` must get -OOM for `client`.
+  bool OutOfMemoryFor(Client& client, const CommandSpec& spec);
   // Finds the spec for `args` (descending into a container's subcommands)
   // and checks arity. `full_name` ("get", "client|list") stays valid for the
   // server's lifetime. On failure returns nullptr and sets *error.
@@ -321,6 +357,12 @@ class Server : public ConnectionHandler {
   std::string_view serving_key_;
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
   int64_t member_timer_at_ = 0;   // its due time (unix ms)
+  Evictor evictor_{this};
+  std::unique_ptr<TlsContext> tls_;  // while tls-port is set
+  CommandIds command_ids_;
+  Acl acl_{&command_ids_};
+  LfuSettings lfu_;  // from maxmemory-policy, lfu-log-factor, lfu-decay-time
+  bool oom_before_command_ = false;
   // Last: destroyed first, while the loop and connections it uses exist.
   std::unique_ptr<Replication> repl_;
 };

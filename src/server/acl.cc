@@ -1,0 +1,119 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/acl.h"
+
+#include "base/clock.h"
+#include "server/config.h"
+
+namespace rankd {
+namespace {
+
+std::unique_ptr<AclUser> NewDefaultUser(const AclCommandTable* table) {
+  auto u = std::make_unique<AclUser>("default", table);
+  for (std::string_view r : {"on", "nopass", "~*", "&*", "+@all"}) u->SetRule(r);
+  return u;
+}
+
+}  // namespace
+
+Acl::Acl(const AclCommandTable* table) : table_(table) {
+  users_["default"] = NewDefaultUser(table);
+}
+
+AclUser* Acl::Find(std::string_view name) {
+  auto it = users_.find(name);
+  return it == users_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const AclUser*> Acl::Users() const {
+  std::vector<const AclUser*> out;
+  for (auto& [name, u] : users_) out.push_back(u.get());
+  return out;
+}
+
+std::string Acl::SetUser(std::string_view name, const std::vector<std::string_view>& rules) {
+  AclUser* existing = Find(name);
+  AclUser scratch = existing ? *existing : AclUser(std::string(name), table_);
+  for (std::string_view rule : rules) {
+    std::string err = scratch.SetRule(rule);
+    if (!err.empty()) {
+      return "Error in ACL SETUSER modifier '" + std::string(rule) + "': " + err;
+    }
+  }
+  if (existing) {
+    *existing = std::move(scratch);
+  } else {
+    users_[std::string(name)] = std::make_unique<AclUser>(std::move(scratch));
+  }
+  return "";
+}
+
+bool Acl::DeleteUser(std::string_view name) {
+  if (name == "default") return false;
+  auto it = users_.find(name);
+  if (it == users_.end()) return false;
+  users_.erase(it);
+  return true;
+}
+
+AclUser* Acl::Authenticate(std::string_view name, std::string_view password) {
+  AclUser* u = Find(name);
+  if (!u || !u->enabled() || !u->CheckPassword(password)) return nullptr;
+  return u;
+}
+
+void Acl::SetDefaultPassword(std::string_view password) {
+  AclUser& u = default_user();
+  u.SetRule("resetpass");
+  if (password.empty()) {
+    u.SetRule("nopass");
+  } else {
+    u.SetRule(">" + std::string(password));
+  }
+}
+
+void Acl::Log(std::string_view reason, std::string_view context, std::string_view object,
+              std::string_view username, std::string client_info) {
+  const int64_t now = WallMs();
+  for (LogEntry& e : log_) {
+    if (e.reason == reason && e.context == context && e.object == object &&
+        e.username == username && now - e.created_ms < 60000) {
+      e.count++;
+      e.created_ms = now;
+      e.client_info = std::move(client_info);
+      return;
+    }
+  }
+  log_.push_front(LogEntry{1, std::string(reason), std::string(context), std::string(object),
+                           std::string(username), now, std::move(client_info)});
+  while (log_.size() > log_max_len_) log_.pop_back();
+}
+
+std::string Acl::LoadText(std::string_view text) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> lines;
+  std::string err = ParseConfigText(text, &lines);
+  if (!err.empty()) return err;
+  Acl fresh(table_);
+  fresh.users_.erase("default");
+  for (size_t i = 0; i < lines.size(); i++) {
+    auto& [word, args] = lines[i];
+    if (word != "user" || args.empty()) {
+      return "/" + std::to_string(i + 1) + ": should start with user keyword";
+    }
+    std::vector<std::string_view> rules(args.begin() + 1, args.end());
+    if (fresh.Find(args[0])) return "Duplicate user '" + args[0] + "' found";
+    err = fresh.SetUser(args[0], rules);
+    if (!err.empty()) return std::to_string(i + 1) + ": " + err;
+  }
+  if (!fresh.Find("default")) fresh.users_["default"] = NewDefaultUser(table_);
+  users_ = std::move(fresh.users_);
+  return "";
+}
+
+std::string Acl::SaveText() const {
+  std::string out;
+  for (auto& [name, u] : users_) out += "user " + name + " " + u->Describe() + "\n";
+  return out;
+}
+
+}  // namespace rankd

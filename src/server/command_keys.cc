@@ -1,0 +1,42 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/command_keys.h"
+
+#include "base/numbers.h"
+
+namespace rankd {
+namespace {
+
+// Commands with "numkeys key [key ...]": where the count is.
+struct NumKeys {
+  std::string_view name;
+  size_t count_at;
+};
+constexpr NumKeys kNumKeys[] = {
+    {"zunionstore", 2}, {"zinterstore", 2}, {"zdiffstore", 2}, {"zunion", 1},
+    {"zinter", 1},      {"zdiff", 1},       {"zintercard", 1}, {"sintercard", 1},
+    {"zmpop", 1},       {"bzmpop", 2},      {"eval", 2},       {"evalsha", 2},
+    {"eval_ro", 2},     {"evalsha_ro", 2},  {"fcall", 2},      {"fcall_ro", 2},
+    {"lmpop", 1},       {"blmpop", 2},
+};
+
+}  // namespace
+
+std::vector<size_t> KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args) {
+  std::vector<size_t> out;
+  const int argc = static_cast<int>(args.size());
+  if (spec.first_key > 0) {
+    const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
+    const int step = spec.key_step > 0 ? spec.key_step : 1;
+    for (int i = spec.first_key; i <= last && i < argc; i += step) out.push_back(i);
+  }
+  for (const NumKeys& n : kNumKeys) {
+    if (n.name != spec.name || n.count_at >= args.size()) continue;
+    int64_t count;
+    if (!ParseInt64(args[n.count_at], &count) || count <= 0) break;
+    for (size_t i = n.count_at + 1; i < args.size() && count > 0; i++, count--) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace rankd

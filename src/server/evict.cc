@@ -1,0 +1,100 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "server/evict.h"
+
+#include <cmath>
+#include <string>
+
+#include "base/clock.h"
+#include "base/memory.h"
+#include "server/server.h"
+
+namespace rankd {
+
+uint64_t Evictor::TimeLimitUs() const {
+  // Redis evictionTimeLimitUs: 50 us per unit up to 10, then growing 15%
+  // per unit; 100 means no limit.
+  const int64_t tenacity = server_->config().maxmemory_eviction_tenacity;
+  if (tenacity <= 10) return 50 * static_cast<uint64_t>(tenacity);
+  if (tenacity < 100) return static_cast<uint64_t>(500.0 * std::pow(1.15, tenacity - 10.0));
+  return UINT64_MAX;
+}
+
+Evictor::Result Evictor::Perform() {
+  const Config& cfg = server_->config();
+  if (cfg.maxmemory <= 0) return Result::kOk;
+  const int64_t used = static_cast<int64_t>(AllocatedBytesFast());
+  if (used <= cfg.maxmemory) return Result::kOk;
+  const std::string_view policy = cfg.maxmemory_policy;
+  if (policy == "noeviction") return Result::kFail;
+
+  const int64_t to_free = used - cfg.maxmemory;
+  int64_t freed = 0;
+  const uint64_t limit_us = TimeLimitUs();
+  const uint64_t start = CycleNow();
+  uint64_t keys = 0;
+  while (freed < to_free) {
+    const int64_t before = static_cast<int64_t>(AllocatedBytesFast());
+    if (!EvictOne(policy)) return Result::kFail;
+    freed += before - static_cast<int64_t>(AllocatedBytesFast());
+    if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
+      if (timer_ == 0) {
+        timer_ = server_->loop().AddTimer(0, [this] {
+          timer_ = 0;
+          Perform();  // re-arms itself while still over the limit
+        });
+      }
+      return Result::kRunning;
+    }
+  }
+  return timer_ != 0 ? Result::kRunning : Result::kOk;
+}
+
+bool Evictor::EvictOne(std::string_view policy) {
+  const bool volatile_only = policy.starts_with("volatile-");
+  const int dbs = server_->db_count();
+  Database* best_db = nullptr;
+  Database::Entry* best = nullptr;
+  if (policy.ends_with("-random")) {
+    for (int i = 0; i < dbs && !best; i++) {
+      Database& db = server_->db(next_db_);
+      next_db_ = (next_db_ + 1) % dbs;
+      best = volatile_only ? db.RandomVolatile() : db.Random();
+      best_db = &db;
+    }
+  } else {
+    // Higher score = better candidate.
+    const bool lfu = policy.ends_with("-lfu"), ttl = policy == "volatile-ttl";
+    const int64_t now = CachedMonoMs();
+    int64_t best_score = INT64_MIN;
+    const int64_t samples = server_->config().maxmemory_samples;
+    for (int i = 0; i < dbs; i++) {
+      Database& db = server_->db(i);
+      if (volatile_only ? db.expires_size() == 0 : db.size() == 0) continue;
+      for (int64_t s = 0; s < samples; s++) {
+        Database::Entry* e = volatile_only ? db.RandomVolatile() : db.Random();
+        if (!e) break;
+        int64_t score = ttl   ? -e->expire_ms
+                        : lfu ? 255 - LfuDecayed(e->lfu_counter, e->lfu_minutes, db.lfu())
+                              : now - e->access_ms;
+        if (score > best_score) {
+          best_score = score;
+          best = e;
+          best_db = &db;
+        }
+      }
+    }
+  }
+  if (!best) return false;
+  const std::string key = best->key_bytes;
+  best_db->Delete(key);
+  best_db->Touch(key);
+  evicted_++;
+  if (EffectLog* log = server_->effect_log()) {
+    std::string_view args[] = {"DEL", key};
+    log->Append(best_db->index(), args);
+  }
+  return true;
+}
+
+}  // namespace rankd

@@ -1,0 +1,58 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Evictor: maxmemory, as Redis 7.0's performEvictions. Before each command
+// (and from CONFIG SET maxmemory) the server asks Perform(); while used
+// memory (the allocator's own counters, base/memory.h) is above maxmemory,
+// keys are evicted by maxmemory-policy until it is not:
+//
+//   allkeys-lru / volatile-lru   the longest idle of the sampled keys
+//   allkeys-lfu / volatile-lfu   the least frequently used (db/lfu.h)
+//   volatile-ttl                 the nearest deadline
+//   allkeys-random / volatile-random
+//   noeviction                   nothing: deny-oom commands get -OOM
+//
+// Each pick samples maxmemory-samples keys of every database (volatile-*:
+// keys with a deadline only). Eviction has a time budget derived from
+// maxmemory-eviction-tenacity (Redis evictionTimeLimitUs: 500 us at the
+// default 10); past it, the rest continues as an event-loop timer so one
+// command never stalls the server, and commands meanwhile run (kRunning).
+// An evicted key is a DEL in the append-only log and touches WATCHers.
+
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace rankd {
+
+class Server;
+
+class Evictor {
+ public:
+  explicit Evictor(Server* server) : server_(server) {}
+  Evictor(const Evictor&) = delete;
+  Evictor& operator=(const Evictor&) = delete;
+
+  enum class Result {
+    kOk,       // under the limit (or no limit)
+    kRunning,  // over it, and evicting across event-loop iterations
+    kFail,     // over it, and nothing (more) can be evicted
+  };
+  Result Perform();
+
+  // Keys evicted since start (INFO evicted_keys).
+  uint64_t evicted_keys() const { return evicted_; }
+  void reset_stats() { evicted_ = 0; }
+
+ private:
+  // Evicts one key chosen by the policy; false when there is no candidate.
+  bool EvictOne(std::string_view policy);
+  uint64_t TimeLimitUs() const;
+
+  Server* const server_;
+  uint64_t timer_ = 0;  // the continuation timer while evicting in steps
+  uint64_t evicted_ = 0;
+  int next_db_ = 0;  // random policies walk the databases in turn
+};
+
+}  // namespace rankd

@@ -1,0 +1,106 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Who may run what, checked by Dispatch before a command runs: commands
+// Redis has (for NOAUTH), protected actions, ACL rules (command and keys,
+// with ACL LOG entries), authentication, and maxmemory (-OOM).
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "server/command_keys.h"
+#include "server/protected_action.h"
+#include "server/redis_commands.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s.substr(0, 64));
+  for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+
+}  // namespace
+
+bool Server::KnownToRedis(std::span<const std::string_view> args) const {
+  // Redis finds the command (MONITOR, CLIENT PAUSE) and then asks for AUTH.
+  const CommandSpec* spec = FindCommand(args[0]);
+  if (!spec) return IsRedis70Command(Lower(args[0]));
+  return args.size() >= 2 && !spec->subcommands.empty() &&
+         IsRedis70Command(Lower(args[0]) + "|" + Lower(args[1]));
+}
+
+bool Server::ProtectedAllowed(const Client& c) const {
+  return AllowProtectedAction(config_.enable_debug_command, c);
+}
+
+bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
+  // Redis processCommand: evict first; refuse only what may grow memory.
+  // Inside MULTI queueing itself grows memory, so everything but the
+  // transaction's own controls is refused; EXEC is refused when it holds a
+  // deny-oom command.
+  oom_before_command_ = evictor_.Perform() == Evictor::Result::kFail;
+  if (!oom_before_command_) return false;
+  if (spec.flags & kDenyOom) return true;
+  const std::string_view name = spec.name;
+  if (c.in_multi && name != "exec" && name != "discard" && name != "quit" && name != "reset") {
+    return true;
+  }
+  if (name == "exec" && c.in_multi) {
+    for (const auto& q : c.queued) {
+      std::vector<std::string_view> qargs(q.begin(), q.end());
+      std::string_view qname;
+      std::string qerror;
+      const CommandSpec* qs = Resolve(qargs, &qname, &qerror);
+      if (qs && (qs->flags & kDenyOom)) return true;
+    }
+  }
+  return false;
+}
+
+Server::AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
+                                   std::span<const std::string_view> args,
+                                   std::string_view context) {
+  const AclUser& u = *c.user;
+  auto log = [&](std::string_view reason, std::string_view object) {
+    acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
+  };
+  const int id = command_ids_.IdOf(&spec);
+  if (!u.CanRun(id)) {
+    log("command", command_ids_.NameOf(id));
+    return AclDenial::kCommand;
+  }
+  const bool write = spec.flags & kWrite;
+  for (size_t pos : KeyPositions(spec, args)) {
+    if (!u.CanAccessKey(args[pos], !write, write)) {
+      log("key", args[pos]);
+      return AclDenial::kKey;
+    }
+  }
+  return AclDenial::kNone;
+}
+
+void Server::RebindClients() {
+  ForEachClient([&](Client& c) {
+    AclUser* u = acl_.Find(c.user_name);
+    if (u) {
+      c.user = u;
+    } else if (c.conn) {
+      c.conn->Kill();
+    }
+  });
+}
+
+void Server::SetAuthenticated(Client& c, AclUser* user) {
+  if (user) {
+    c.user = user;
+    c.user_name = user->name();
+  }
+  c.authenticated = true;
+  if (c.conn) c.conn->set_unauthenticated(false);
+}
+
+}  // namespace rankd
