@@ -74,12 +74,7 @@ void PopGeneric(CommandContext& ctx, bool back) {
 // none does. `single` gives BLPOP's reply [key, element]; otherwise LMPOP's
 // [key, [element, ...]].
 bool ServeFirst(CommandContext& ctx, Args keys, bool back, int64_t count, bool single) {
-  // A retried client is served from the key that became ready, as Redis 7.0.
-  std::string_view ready = ctx.server.serving_key();
-  if (ctx.retrying_blocked && std::find(keys.begin(), keys.end(), ready) != keys.end()) {
-    keys = Args(&ready, 1);
-  }
-  for (std::string_view key : keys) {
+  for (std::string_view key : ctx.ServeKeys(keys)) {
     bool wrong_type;
     QuickList* l = FindListWrite(ctx, key, &wrong_type);
     if (wrong_type) {

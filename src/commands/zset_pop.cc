@@ -54,14 +54,15 @@ void PopGeneric(CommandContext& ctx, End end) {
   ReplyList(ctx.reply, popped, shape);
 }
 
-// Pops from the first key holding a sorted set. Returns false (without
+// Pops from the first key holding a sorted set (a retried blocked client:
+// from the key that became ready, ServeKeys). Returns false (without
 // replying) when none does; replies with the error on WRONGTYPE, except
 // while a blocked client is retried, when a key of another type is skipped
 // as Redis only serves blocked clients from keys that hold sorted sets.
 // `flat_single` selects BZPOPMIN's reply [key, member, score]; otherwise the
 // ZMPOP reply [key, [[member, score], ...]].
 bool ServeFirst(CommandContext& ctx, Args keys, End end, int64_t count, bool flat_single) {
-  for (std::string_view key : keys) {
+  for (std::string_view key : ctx.ServeKeys(keys)) {
     bool wrong_type;
     SortedSet* z = FindZSetWrite(ctx, key, &wrong_type);
     if (wrong_type) {

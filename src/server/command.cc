@@ -2,6 +2,7 @@
 
 #include "server/command.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "server/client.h"
@@ -10,6 +11,15 @@
 namespace rankd {
 
 Database& CommandContext::db() { return server.db(client.db_index); }
+
+std::span<const std::string_view> CommandContext::ServeKeys(
+    std::span<const std::string_view> keys) const {
+  const std::string_view& ready = server.serving_key();
+  if (retrying_blocked && std::find(keys.begin(), keys.end(), ready) != keys.end()) {
+    return {&ready, 1};
+  }
+  return keys;
+}
 
 std::string WrongArityError(std::string_view command_name) {
   std::string s = "ERR wrong number of arguments for '";

@@ -84,6 +84,10 @@ struct CommandContext {
 
   // The client's selected database.
   Database& db();
+  // The keys a blocking command may serve from: while a blocked client is
+  // retried for a key that became ready, that key alone (Redis 7.0 serves
+  // each ready key's waiters from that key); otherwise `keys`.
+  std::span<const std::string_view> ServeKeys(std::span<const std::string_view> keys) const;
   size_t argc() const { return args.size(); }
   std::string_view arg(size_t i) const { return args[i]; }
 };

@@ -177,7 +177,7 @@ class Server : public ConnectionHandler {
   // While a blocked client's command is retried: the ready key it is being
   // served for (Redis 7.0 serves a client from the key that was signalled,
   // not from the first of its keys); empty otherwise.
-  std::string_view serving_key() const { return serving_key_; }
+  const std::string_view& serving_key() const { return serving_key_; }
 
   // --- Effects (persistence) ---
   // Installs the log every write effect is appended to (nullptr: none).
