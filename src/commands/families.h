@@ -34,6 +34,7 @@ std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
+std::span<const CommandSpec> LeaderboardWatchCommands();  // lb_watch_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 
 inline void RegisterAllCommands(Server& server) {
@@ -46,6 +47,7 @@ inline void RegisterAllCommands(Server& server) {
            KeyCommands,
            LeaderboardCommands,
            LeaderboardMetaCommands,
+           LeaderboardWatchCommands,
            ListCommands,
            PersistCommands,
            PubSubCommands,

@@ -36,6 +36,7 @@
 #include "db/database.h"
 #include "net/connection.h"
 #include "net/event_loop.h"
+#include "server/board_watch.h"
 #include "server/client.h"
 #include "server/command.h"
 #include "server/config.h"
@@ -143,6 +144,7 @@ class Server : public ConnectionHandler {
   SlowLog& slowlog() { return slowlog_; }
   PubSub& pubsub() { return pubsub_; }
   Tracking& tracking() { return tracking_; }
+  BoardWatch& board_watch() { return board_watch_; }
   LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
 
@@ -303,6 +305,7 @@ class Server : public ConnectionHandler {
   SlowLog slowlog_;
   PubSub pubsub_;
   Tracking tracking_{this};
+  BoardWatch board_watch_{this};  // LB.WATCH
   // The connected client whose command is running (NOLOOP, deferred
   // invalidations); nullptr between commands and for timers.
   Client* current_client_ = nullptr;
