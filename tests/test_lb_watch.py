@@ -12,18 +12,12 @@ import pytest
 
 from resp_client import Double, Push, RespClient, RespError, resp3_client
 from server_process import target_is_redis
+from test_pubsub import SUBSCRIBED_ONLY, read_push
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="LB.* is rankd's own family")
 
-SUBSCRIBED_ONLY = ("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / "
-                   "PING / QUIT / RESET are allowed in this context")
-
-
-def next_msg(c, timeout=5.0):
-    """The next message on a watching connection (RESP2 array or RESP3 push)."""
-    if c.pushes:
-        return c.pushes.pop(0)
-    return c.read_reply(timeout=timeout, keep_push=True)
+# The RESP2 subscribed context's error, and reading the next message, as for pub/sub.
+next_msg = read_push
 
 
 def watch(c, *args):
