@@ -379,3 +379,35 @@ def test_slow_watcher_is_dropped_at_pubsub_limit(server, raw, interval):
     finally:
         slow.close()
         raw.execute("CONFIG", "SET", "client-output-buffer-limit", old)
+
+
+def test_transactions_and_busy_scripts_are_seen_whole(server_factory):
+    # Watchers see the state between commands: a MULTI or a script that changes the
+    # top and puts it back sends nothing, even while a busy script lets the event loop
+    # answer other clients (-BUSY).
+    proc = server_factory(["--busy-reply-threshold", "100"])
+    c, other = RespClient(port=proc.port), RespClient(port=proc.port)
+    w = resp3_client(proc.port)
+    try:
+        c.execute("LB.ADD", "b", "10", "a", "5", "b")
+        watch(w, "b", "TOP", "2")
+        c.send_commands([("MULTI",), ("LB.ADD", "b", "99", "x"), ("ZREM", "b", "x"), ("EXEC",)])
+        assert [c.read_reply() for _ in range(4)][-1] == [[[b"99", 1, None]], 1]
+        spin = ("redis.call('lb.add', KEYS[1], 99, 'x') "
+                "local t = redis.call('time') local t0 = t[1] * 1e6 + t[2] "
+                "repeat t = redis.call('time') until t[1] * 1e6 + t[2] - t0 > 1e6 "
+                "return redis.call('zrem', KEYS[1], 'x')")
+        c.send_command("EVAL", spin, "1", "b")
+        busy = False
+        for _ in range(100):
+            reply = other.execute("PING")
+            if isinstance(reply, RespError) and reply.message.startswith("BUSY"):
+                busy = True
+                break
+        assert busy
+        assert c.read_reply() == 1
+        c.execute("LB.ADD", "b", "7", "c")  # the first change anyone sees
+        assert next_msg(w)[2] == [[1, b"a", 10.0], [2, b"c", 7.0]]
+    finally:
+        for x in (c, other, w):
+            x.close()

@@ -242,7 +242,9 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
 }
 
 void Server::BeforeFlush() {
-  board_watch_.Flush();
+  // Not while a command still runs (a busy script serving the loop): LB.WATCH
+  // messages show the state between commands only.
+  if (!current_client_) board_watch_.Flush();
   tracking_.Flush(config_.tracking_table_max_keys);
   if (effect_log_) effect_log_->BeforeFlush();
 }
