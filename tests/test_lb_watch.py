@@ -411,3 +411,42 @@ def test_transactions_and_busy_scripts_are_seen_whole(server_factory):
     finally:
         for x in (c, other, w):
             x.close()
+
+
+def test_watch_on_a_replica(server_factory):
+    # A watcher on a replica sees the full sync's board (the load swaps databases in)
+    # and then the primary's stream.
+    primary, replica = server_factory(), server_factory()
+    p, rep = RespClient(port=primary.port), RespClient(port=replica.port)
+    w = resp3_client(replica.port)
+    try:
+        p.execute("LB.ADD", "b", "10", "a", "20", "b")
+        _, snap = watch(w, "b", "TOP", "2")
+        assert snap[2] == []
+        assert rep.execute("REPLICAOF", "127.0.0.1", str(primary.port)) == b"OK"
+        assert next_msg(w, timeout=15)[2] == [[1, b"b", 20.0], [2, b"a", 10.0]]
+        p.execute("LB.ADD", "b", "30", "c")
+        assert next_msg(w, timeout=15)[2] == [[1, b"c", 30.0], [2, b"b", 20.0]]
+    finally:
+        for x in (p, rep, w):
+            x.close()
+
+
+def test_other_writers_reach_watchers(server, board):
+    w = resp3_client(server.port)
+    try:
+        watch(w, "b", "TOP", "1")
+        board.execute("ZADD", "src", "500", "u")
+        board.execute("ZUNIONSTORE", "b", "2", "b", "src")  # a store into the board
+        assert next_msg(w)[2] == [[1, b"u", 500.0]]
+        board.execute("ZADD", "src2", "600", "v")
+        board.execute("COPY", "src2", "b", "REPLACE")
+        assert next_msg(w)[2] == [[1, b"v", 600.0]]
+        board.execute("MOVE", "b", "3")
+        assert next_msg(w)[2] == []
+        board.execute("ZADD", "b", "1", "back")
+        assert next_msg(w)[2] == [[1, b"back", 1.0]]
+        board.execute("ZPOPMAX", "b")
+        assert next_msg(w)[2] == []
+    finally:
+        w.close()
