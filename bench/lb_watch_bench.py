@@ -14,14 +14,13 @@ at one watcher: p50 / p99 over 200 samples.
 """
 
 import os
-import selectors
 import socket
 import statistics
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pubsub_bench  # noqa: E402
 import sidebyside as sb  # noqa: E402
 
 MEMBERS = 100_000
@@ -40,42 +39,10 @@ def load_board(srv):
     r.close()
 
 
-class Drain:
+def watchers_of(port, n):
     """`n` RESP3 watchers of board's TOP 10, read continuously; counts messages."""
-
-    def __init__(self, port, n):
-        self.socks, self.messages = [], 0
-        self.sel = selectors.DefaultSelector()
-        for _ in range(n):
-            s = socket.create_connection(("127.0.0.1", port))
-            s.sendall(b"HELLO 3\r\nLB.WATCH board TOP 10\r\n")
-            got = b""
-            while b"lb.top" not in got:
-                got += s.recv(65536)
-            s.setblocking(False)
-            self.sel.register(s, selectors.EVENT_READ)
-            self.socks.append(s)
-        self.stop = False
-        self.paused = False  # while set, nothing is read (the server's buffers hold it)
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def run(self):
-        while not self.stop:
-            if self.paused:
-                time.sleep(0.01)
-                continue
-            for key, _ in self.sel.select(timeout=0.1):
-                try:
-                    self.messages += key.fileobj.recv(1 << 20).count(b"$6\r\nlb.top")
-                except BlockingIOError:
-                    pass
-
-    def close(self):
-        self.stop = True
-        self.thread.join()
-        for s in self.socks:
-            s.close()
+    return pubsub_bench.Drain(port, n, handshake=b"HELLO 3\r\nLB.WATCH board TOP 10\r\n",
+                              ready=b"lb.top", marker=b"$6\r\nlb.top")
 
 
 def delivery_delays(srv, samples=200):
@@ -107,7 +74,7 @@ def main():
         load_board(srv)
         rows = []
         for watchers in WATCHERS:
-            drain = Drain(srv.port, watchers) if watchers else None
+            drain = watchers_of(srv.port, watchers) if watchers else None
             try:
                 for pipeline in (1, 16):
                     rates = []
