@@ -15,6 +15,7 @@ import selectors
 import socket
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sidebyside as sb  # noqa: E402
@@ -29,29 +30,36 @@ def requests_for(subs, pipeline):
 
 
 class Drain:
-    """`n` subscribers of channel `bench`, read continuously by one thread."""
+    """`n` subscribers of channel `bench`, read continuously by one thread. Other
+    benches pass their own `handshake` and the bytes that end its reply (`ready`);
+    `marker` counts messages (self.messages); `paused` stops reading for a while."""
 
-    def __init__(self, port, n):
-        self.socks = []
+    def __init__(self, port, n, handshake=b"*2\r\n$9\r\nSUBSCRIBE\r\n$5\r\nbench\r\n",
+                 ready=b":1\r\n", marker=b"$7\r\nmessage"):
+        self.socks, self.messages, self.marker = [], 0, marker
         self.sel = selectors.DefaultSelector()
         for _ in range(n):
             s = socket.create_connection(("127.0.0.1", port))
-            s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$5\r\nbench\r\n")
+            s.sendall(handshake)
             got = b""
-            while not got.endswith(b":1\r\n"):
-                got += s.recv(64)
+            while ready not in got:
+                got += s.recv(65536)
             s.setblocking(False)
             self.sel.register(s, selectors.EVENT_READ)
             self.socks.append(s)
         self.stop = False
+        self.paused = False  # while set, nothing is read (the server's buffers hold it)
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self):
         while not self.stop:
+            if self.paused:
+                time.sleep(0.01)
+                continue
             for key, _ in self.sel.select(timeout=0.1):
                 try:
-                    key.fileobj.recv(1 << 20)
+                    self.messages += key.fileobj.recv(1 << 20).count(self.marker)
                 except BlockingIOError:
                     pass
 

@@ -48,6 +48,8 @@ DENY = {
     "psubscribe": "pub/sub mode", "ssubscribe": "pub/sub mode",
     "unsubscribe": "pub/sub mode", "punsubscribe": "pub/sub mode",
     "sunsubscribe": "pub/sub mode",
+    "lb.watch": "pub/sub mode (a leaderboard's top): messages, not replies",
+    "lb.unwatch": "pub/sub mode: one confirmation per key, pushes under RESP3",
     "sync": "replication handshake", "psync": "replication handshake",
     "replconf": "replication handshake",
     "replicaof": "makes the server a replica", "slaveof": "makes the server a replica",

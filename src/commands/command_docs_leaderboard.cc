@@ -82,6 +82,20 @@ constexpr CommandDoc kDocs[] = {
     {.name = "lb.stamp", .summary = "A member's stamp: [sequence, unix-ms]", .since = "0.1.0",
      .group = "sorted-set", .complexity = "O(1)", .arguments = "key:key@0 member:string",
      .acl_categories = kRead, .key_specs = kKey},
+    {.name = "lb.watch", .summary = "Receive a leaderboard's top rows whenever they change",
+     .since = "0.1.0", .group = "sorted-set",
+     .complexity = "O(log(N)+M) for the snapshot, M the rows watched",
+     .arguments = "key:key@0 n:integer=TOP mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
+                  "competition:pure-token=COMPETITION dense:pure-token=DENSE)",
+     .legacy = {-4, 1, 1, 1}, .extra_flags = "pubsub",
+     .acl_categories = "@read @sortedset @pubsub @slow",
+     .key_specs = kKey},
+    {.name = "lb.unwatch", .summary = "Stop receiving leaderboards' top rows",
+     .since = "0.1.0", .group = "sorted-set",
+     .complexity = "O(N) where N is the number of leaderboards watched",
+     .arguments = "key:key@0?*", .legacy = {-1, 1, -1, 1}, .extra_flags = "pubsub",
+     .acl_categories = "@sortedset @pubsub @slow",
+     .key_specs = "not_key|index 1|range -1 1 0|"},
 };
 
 }  // namespace

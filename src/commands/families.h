@@ -37,6 +37,7 @@ std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
+std::span<const CommandSpec> LeaderboardWatchCommands();  // lb_watch_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 std::span<const CommandSpec> AclCommands();          // acl_command.cc
 
@@ -63,6 +64,7 @@ inline void RegisterAllCommands(Server& server) {
            Family{KeyCommands, kAclKeyspace},
            Family{LeaderboardCommands, kAclSortedSet},
            Family{LeaderboardMetaCommands, kAclSortedSet},
+           Family{LeaderboardWatchCommands, kAclSortedSet},
            Family{ListCommands, kAclList},
            Family{PersistCommands, kAclAdmin | kAclDangerous},
            Family{PubSubCommands, kAclPubSub},

@@ -226,6 +226,7 @@ void Reset(CommandContext& ctx) {
   c.queued.clear();
   ctx.server.UnwatchAll(c);
   ctx.server.pubsub().Forget(c);
+  ctx.server.board_watch().Forget(c);
   ctx.server.RemoveMonitor(c);
   ctx.server.tracking().Disable(c);
   c.reply_off = c.reply_skip = c.reply_skip_next = false;

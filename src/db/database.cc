@@ -281,6 +281,8 @@ void Database::SwapContents(Database& other) {
   for (auto& [key, n] : other.blocked_keys_) {
     if (other.Peek(key)) other.ready_keys_.push_back(key);
   }
+  if (on_swap) on_swap(index_);
+  if (other.on_swap) other.on_swap(other.index_);
 }
 
 void Database::Touch(std::string_view key) {

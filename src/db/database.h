@@ -175,6 +175,9 @@ class Database {
   // Clear: the hub's "key changed" / "everything gone" signals.
   std::function<void(int db, std::string_view key)> on_touch;
   std::function<void(int db)> on_flush;
+  // Called by SwapContents for both databases (SWAPDB, a load): every key
+  // may now hold something else.
+  std::function<void(int db)> on_swap;
 
   // Called with each key added to this database (Insert, Attach), after
   // it is in place: Redis's "new" keyspace event.

@@ -65,8 +65,11 @@ struct Client {
   absl::flat_hash_set<std::string, StrHash, StrEq> subscriptions[3];
   // Channels + patterns (what SUBSCRIBE / PSUBSCRIBE confirmations count).
   size_t subscription_count() const { return subscriptions[0].size() + subscriptions[1].size(); }
+  // LB.WATCH (server/board_watch.h): the boards watched, as (db, key).
+  std::vector<std::pair<int, std::string>> lb_watches;
+  // Everything that puts a RESP2 client in the subscribed context.
   size_t all_subscription_count() const {
-    return subscription_count() + subscriptions[2].size();
+    return subscription_count() + subscriptions[2].size() + lb_watches.size();
   }
 
   // MONITOR: receives every command the server runs (server/monitor.cc).

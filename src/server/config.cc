@@ -99,6 +99,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
       {"tracking-table-max-keys", "", K::kInt, &c->tracking_table_max_keys, 0, LONG_MAX},
+      {"lb-watch-interval", "", K::kInt, &c->lb_watch_interval, 0, 3600000},
       {"busy-reply-threshold", "lua-time-limit", K::kInt, &c->busy_reply_threshold, 0,
        LONG_MAX},
       {"latency-monitor-threshold", "", K::kInt, &c->latency_monitor_threshold, 0, LLONG_MAX},

@@ -67,6 +67,7 @@ struct Config {
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
   int64_t notify_keyspace_events = 0;   // NotifyClass bits (server/notify.h)
   int64_t tracking_table_max_keys = 1000000;
+  int64_t lb_watch_interval = 100;  // ms between LB.WATCH messages per board
   // Introspection and tooling.
   int64_t latency_monitor_threshold = 0;  // ms; 0: off
   bool latency_tracking = true;           // per-command histograms

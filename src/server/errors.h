@@ -99,6 +99,9 @@ inline constexpr std::string_view kRankZero =
 inline constexpr std::string_view kCountNegativeLPos = "ERR COUNT can't be negative";
 inline constexpr std::string_view kMaxLenNegative = "ERR MAXLEN can't be negative";
 
+// LB.WATCH (lb_watch_family.cc).
+inline constexpr std::string_view kLbWatchTop = "ERR TOP must be between 1 and 1000";
+
 inline constexpr std::string_view kReadOnlyReplica =
     "READONLY You can't write against a read only replica.";
 

@@ -20,7 +20,8 @@ namespace {
 bool AllowedWhileSubscribed(std::string_view name) {
   return name == "ping" || name == "subscribe" || name == "ssubscribe" ||
          name == "unsubscribe" || name == "sunsubscribe" || name == "psubscribe" ||
-         name == "punsubscribe" || name == "quit" || name == "reset";
+         name == "punsubscribe" || name == "quit" || name == "reset" || name == "lb.watch" ||
+         name == "lb.unwatch";
 }
 
 bool IsTxControl(std::string_view name) {
@@ -54,10 +55,15 @@ Server::Server(Config config)
       std::string_view args[] = {"DEL", key};
       EmitEffect(db, args);
     };
-    dbs_.back()->on_touch = [this](int, std::string_view key) {
+    dbs_.back()->on_touch = [this](int db, std::string_view key) {
       tracking_.KeyChanged(key, current_client_);
+      board_watch_.KeyChanged(db, key);
     };
-    dbs_.back()->on_flush = [this](int) { tracking_.Flushed(); };
+    dbs_.back()->on_flush = [this](int db) {
+      tracking_.Flushed();
+      board_watch_.DbChanged(db);
+    };
+    dbs_.back()->on_swap = [this](int db) { board_watch_.DbChanged(db); };
     dbs_.back()->on_new_key = [this](int db, std::string_view key) {
       NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
     };
@@ -262,6 +268,7 @@ void Server::OnClose(Connection* conn) {
   if (c->blocked.active) Unblock(*c);
   UnwatchAll(*c);
   pubsub_.Forget(*c);
+  board_watch_.Forget(*c);
   RemoveMonitor(*c);
   if (!c->postponed.empty()) ForgetPostponed(*c);
   tracking_.Disable(*c);
@@ -287,6 +294,9 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
 }
 
 void Server::BeforeFlush() {
+  // Not while a command still runs (a busy script serving the loop): LB.WATCH
+  // messages show the state between commands only.
+  if (!current_client_) board_watch_.Flush();
   tracking_.Flush(config_.tracking_table_max_keys);
   if (effect_log_) effect_log_->BeforeFlush();
 }
@@ -299,12 +309,6 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
 void Server::EmitEffect(int db, std::span<const std::string_view> args) {
   if (effect_log_) effect_log_->Append(db, args);
   repl_->Feed(db, args);
-}
-
-std::string_view Server::ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const {
-  if (!(spec.flags & kWrite) || !config_.replica_read_only || !repl_->is_replica()) return "";
-  if (repl_->IsMasterClient(c)) return "";
-  return err::kReadOnlyReplica;
 }
 
 const CommandSpec* Server::Resolve(std::span<const std::string_view> args,

@@ -37,6 +37,7 @@
 #include "net/connection.h"
 #include "net/event_loop.h"
 #include "server/acl.h"
+#include "server/board_watch.h"
 #include "server/client.h"
 #include "server/command_ids.h"
 #include "server/command.h"
@@ -146,6 +147,7 @@ class Server : public ConnectionHandler {
   SlowLog& slowlog() { return slowlog_; }
   PubSub& pubsub() { return pubsub_; }
   Tracking& tracking() { return tracking_; }
+  BoardWatch& board_watch() { return board_watch_; }
   LatencyMonitor& latency() { return latency_; }
   int port() const { return net_.port(); }
   int tls_port() const { return net_.tls_port(); }
@@ -339,6 +341,7 @@ class Server : public ConnectionHandler {
   SlowLog slowlog_;
   PubSub pubsub_;
   Tracking tracking_{this};
+  BoardWatch board_watch_{this};  // LB.WATCH
   // The connected client whose command is running (NOLOOP, deferred
   // invalidations); nullptr between commands and for timers.
   Client* current_client_ = nullptr;

@@ -1,7 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Who may run what, checked by Dispatch before a command runs: commands
-// Redis has (for NOAUTH), protected actions, ACL rules (command and keys,
+// Redis has (for NOAUTH), a read-only replica, protected actions, ACL rules (command and keys,
 // with ACL LOG entries), authentication, and maxmemory (-OOM).
 
 #include <cctype>
@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "server/command_keys.h"
+#include "server/errors.h"
 #include "server/protected_action.h"
 #include "server/redis_commands.h"
+#include "server/replication.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -24,6 +26,12 @@ std::string Lower(std::string_view s) {
 
 
 }  // namespace
+
+std::string_view Server::ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const {
+  if (!(spec.flags & kWrite) || !config_.replica_read_only || !repl_->is_replica()) return "";
+  if (repl_->IsMasterClient(c)) return "";
+  return err::kReadOnlyReplica;
+}
 
 bool Server::KnownToRedis(std::span<const std::string_view> args) const {
   // Redis finds the command (MONITOR, CLIENT PAUSE) and then asks for AUTH.
