@@ -34,6 +34,7 @@ std::span<const CommandSpec> ScriptingCommands();    // scripting_family.cc
 std::span<const CommandSpec> LeaderboardCommands();  // leaderboard_family.cc
 std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
+std::span<const CommandSpec> LeaderboardPeriodCommands();  // lb_period_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 
 inline void RegisterAllCommands(Server& server) {
@@ -46,6 +47,7 @@ inline void RegisterAllCommands(Server& server) {
            KeyCommands,
            LeaderboardCommands,
            LeaderboardMetaCommands,
+           LeaderboardPeriodCommands,
            ListCommands,
            PersistCommands,
            PubSubCommands,
