@@ -35,6 +35,10 @@ std::string PeriodUnitName(const PeriodSpec& spec) {
   return std::to_string(spec.seconds);
 }
 
+absl::CivilDay PeriodCalendar::WeekRef() const {
+  return spec_.week_starts_sunday ? kSundayRef : kMondayRef;
+}
+
 PeriodCalendar::PeriodCalendar(const PeriodSpec& spec, absl::TimeZone zone)
     : spec_(spec), zone_(zone) {
   assert(spec.unit != PeriodUnit::kSeconds ||
@@ -48,7 +52,7 @@ int64_t PeriodCalendar::IndexAt(int64_t unix_ms) const {
   switch (spec_.unit) {
     case PeriodUnit::kDay: index = d - kEpochDay; break;
     case PeriodUnit::kWeek:
-      index = FloorDiv(d - (spec_.week_starts_sunday ? kSundayRef : kMondayRef), 7);
+      index = FloorDiv(d - WeekRef(), 7);
       break;
     case PeriodUnit::kMonth: index = absl::CivilMonth(d) - kEpochMonth; break;
     case PeriodUnit::kSeconds: break;
@@ -66,7 +70,7 @@ int64_t PeriodCalendar::StartMs(int64_t index) const {
   switch (spec_.unit) {
     case PeriodUnit::kSeconds: return index * spec_.seconds * 1000;
     case PeriodUnit::kDay: first = kEpochDay + index; break;
-    case PeriodUnit::kWeek: first = (spec_.week_starts_sunday ? kSundayRef : kMondayRef) + 7 * index; break;
+    case PeriodUnit::kWeek: first = WeekRef() + 7 * index; break;
     case PeriodUnit::kMonth: first = absl::CivilDay(kEpochMonth + index); break;
   }
   // The first instant whose civil date is `first`: midnight, or the
@@ -81,8 +85,7 @@ std::string PeriodCalendar::Id(int64_t index) const {
     case PeriodUnit::kSeconds: return std::to_string(StartMs(index));
     case PeriodUnit::kDay: return absl::FormatCivilTime(kEpochDay + index);
     case PeriodUnit::kWeek:
-      return absl::FormatCivilTime((spec_.week_starts_sunday ? kSundayRef : kMondayRef) +
-                                   7 * index);
+      return absl::FormatCivilTime(WeekRef() + 7 * index);
     case PeriodUnit::kMonth: return absl::FormatCivilTime(kEpochMonth + index);
   }
   return "";
@@ -108,7 +111,7 @@ bool PeriodCalendar::ParseId(std::string_view id, int64_t* index) const {
   if (d.year() < 1 || d.year() > 9999) return false;
   *index = spec_.unit == PeriodUnit::kDay
                ? d - kEpochDay
-               : FloorDiv(d - (spec_.week_starts_sunday ? kSundayRef : kMondayRef), 7);
+               : FloorDiv(d - WeekRef(), 7);
   return true;
 }
 

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 
 namespace rankd {
@@ -74,6 +75,9 @@ class PeriodCalendar {
   [[nodiscard]] bool ParseId(std::string_view id, int64_t* index) const;
 
  private:
+  // The first day of week 0 (a Monday or a Sunday).
+  absl::CivilDay WeekRef() const;
+
   PeriodSpec spec_;
   absl::TimeZone zone_;
 };

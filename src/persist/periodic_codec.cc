@@ -31,7 +31,9 @@ void EncodeBoard(std::string* out, const SortedSet& z) {
 // Reads one period's members into `z` (null: skips them).
 std::string DecodeBoard(std::string_view* in, SortedSet* z) {
   uint64_t next_seq, n, metas;
-  if (!coding::GetVarint64(in, &next_seq) || !coding::GetVarint64(in, &n)) return "truncated period";
+  if (!coding::GetVarint64(in, &next_seq) || !coding::GetVarint64(in, &n)) {
+    return "truncated period";
+  }
   if (n > in->size()) return "period member count past its end";
   for (uint64_t i = 0; i < n; i++) {
     std::string_view m;
@@ -113,7 +115,9 @@ std::string DecodePeriodic(std::string_view blob, SortedSet* z) {
   for (uint64_t i = 0; i < closed; i++) {
     uint64_t index;
     if (!coding::GetFixed64(&blob, &index)) return "truncated periods";
-    if (static_cast<int64_t>(index) >= static_cast<int64_t>(open)) return "closed period after the open one";
+    if (static_cast<int64_t>(index) >= static_cast<int64_t>(open)) {
+      return "closed period after the open one";
+    }
     SortedSet* board = z ? &p->ClosedForLoad(static_cast<int64_t>(index), *z->board()) : nullptr;
     if (std::string e = DecodeBoard(&blob, board); !e.empty()) return e;
   }
