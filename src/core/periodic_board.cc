@@ -23,6 +23,7 @@ bool PeriodicBoard::RollTo(SortedSet& open, int64_t index) {
     closed_[open_] = std::move(closed);
   }
   open_ = index;
+  open_end_ms_ = calendar_.EndMs(index);
   DropOld();
   return true;
 }

@@ -39,7 +39,7 @@ namespace rankd {
 class PeriodicBoard {
  public:
   PeriodicBoard(const PeriodCalendar& calendar, int64_t open_index)
-      : calendar_(calendar), open_(open_index) {}
+      : calendar_(calendar), open_(open_index), open_end_ms_(calendar.EndMs(open_index)) {}
   PeriodicBoard(const PeriodicBoard&) = delete;
   PeriodicBoard& operator=(const PeriodicBoard&) = delete;
 
@@ -50,7 +50,9 @@ class PeriodicBoard {
   // The current period's index at `now_ms`: the calendar's, or the open
   // one if that is later (a clock that went back, a board created with a
   // future NOW): writes never go to a closed period.
+  // O(1) while the open period lasts (its end is cached).
   int64_t CurrentIndex(int64_t now_ms) const {
+    if (now_ms < open_end_ms_) return open_;
     const int64_t at = calendar_.IndexAt(now_ms);
     return at > open_ ? at : open_;
   }
@@ -88,6 +90,7 @@ class PeriodicBoard {
 
   PeriodCalendar calendar_;
   int64_t open_;
+  int64_t open_end_ms_;  // calendar_.EndMs(open_)
   std::map<int64_t, std::unique_ptr<SortedSet>> closed_;
 };
 

@@ -158,7 +158,7 @@ void Database::MaybeRollPeriods(Entry* e) {
   if (may_roll_periods && !may_roll_periods()) return;
   SortedSet& z = e->value.zset();
   PeriodicBoard& p = *z.periodic();
-  const int64_t index = p.calendar().IndexAt(PeriodNowMs());
+  const int64_t index = p.CurrentIndex(PeriodNowMs());  // O(1) until the period ends
   if (!p.RollTo(z, index)) return;
   SyncMemberExpire(e);  // the open period's deadlines went with it
   const std::string k = e->key_bytes;
