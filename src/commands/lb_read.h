@@ -41,7 +41,7 @@ struct BoardRead {
   bool* with_meta = nullptr;
   Nothing nothing = Nothing::kNull;
   bool selects_nothing = false;  // reply `nothing` whatever the board holds
-  std::string_view period;       // PERIOD's value (a null view when absent)
+  std::string_view period = {};  // PERIOD's value (a null view when absent)
 };
 
 // The period a read of a periodic board resolved to.
