@@ -2,7 +2,7 @@
 # Installs the Debian packages rankd needs to build, test and benchmark, only
 # those that are missing. Run as root (make run / make test call it).
 set -euo pipefail
-pkgs=(g++ cmake make pkg-config googletest libgtest-dev libbenchmark-dev libabsl-dev
+pkgs=(g++ cmake make pkg-config googletest libgtest-dev libbenchmark-dev libabsl-dev tzdata
       libjemalloc-dev libssl-dev openssl liblua5.1-0-dev lua-cjson lua-bitop
       redis-server redis-tools python3 python3-redis python3-pytest)
 missing=()

@@ -111,7 +111,7 @@ SUBCOMMANDS = {
 # Keys. The fuzzer only ever names these keys (and the canary never uses the fz:
 # prefix), so whatever it does, the canary keys stay untouched.
 
-KEYS = ["fz:z", "fz:zbig", "fz:b", "fz:b0", "fz:bz", "fz:bexp", "fz:s", "fz:sh",
+KEYS = ["fz:z", "fz:zbig", "fz:b", "fz:b0", "fz:bz", "fz:bexp", "fz:bp", "fz:s", "fz:sh",
         "fz:str", "fz:int", "fz:exp", "fz:sexp", "fz:x", "fz:y", "fz:r1", "fz:r2", ""]
 DATABASES = 16
 
@@ -130,6 +130,8 @@ def epoch_setup():
         ["LB.CREATE", "fz:bz", "ORDER", "ASC", "TIES", "LAST"],
         ["LB.ADD", "fz:bz", "1", "a", "2", "b"],
         ["ZREM", "fz:bz", "a", "b"],                          # emptied by ZREM
+        ["LB.CREATE", "fz:bp", "PERIOD", "1", "RETAIN", "3"],  # a periodic board
+        ["LB.ADD", "fz:bp", "3", "a", "1", "b"],
         ["LB.ADD", "fz:bexp", "INCR", "3", "a", "4", "b"],
         ["PEXPIRE", "fz:bexp", "30"],
         ["SADD", "fz:s", "1", "2", "3", "-5", "9223372036854775807"],   # intset
@@ -379,11 +381,18 @@ SHAPES = {
     "zscan": [K, CUR, SCAN_OPTS],
     # leaderboards (docs/leaderboards.md)
     "lb.create": [K, opts(("ORDER", pool(["DESC", "ASC", "asc", "UP"])),
-                          ("TIES", pool(["FIRST", "LAST", "last", "NONE"])))],
+                          ("TIES", pool(["FIRST", "LAST", "last", "NONE"])),
+                          ("PERIOD", pool(["DAILY", "weekly", "MONTHLY", "1", "0", "HOURLY"])),
+                          ("TZ", pool(["UTC", "Europe/London", "Mars/Base", "../x"])),
+                          ("WEEKSTART", pool(["MON", "sun", "TUE"])),
+                          ("RETAIN", pool(["0", "3", "-1"])))],
+    "lb.periods": [K],
+    "lb.roll": [K, pool(["0", "2026-03-08", "2026-03", "9999999999999", "x"])],
     "lb.add": [K, opts(one_of("NX", "XX"), one_of("SET", "BEST", "INCR"), ("AT", AT), p=0.3),
                rep(S, M, opt("META", V, p=0.2))],
     "lb.rank": [K, M, MODE],
-    "lb.top": [K, I, opts(("OFFSET", I), ("MODE", pool(MODES)), "WITHMETA")],
+    "lb.top": [K, I, opts(("OFFSET", I), ("MODE", pool(MODES)), "WITHMETA",
+                          ("PERIOD", pool(["0", "-1", "-9", "1", "2026-03-08", "x"])))],
     "lb.range": [K, I, I, MODE, opt("WITHMETA", p=0.3)],
     "lb.around": [K, M, I, MODE, opt("WITHMETA", p=0.3)],
     "lb.ranks": [K, rep(M), MODE],

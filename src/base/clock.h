@@ -27,6 +27,14 @@ inline int64_t WallUs() {
   return int64_t{ts.tv_sec} * 1000000 + ts.tv_nsec / 1000;
 }
 
+// The clock periodic leaderboards decide their current period by (issue
+// 17): the wall clock, unless DEBUG SET-PERIOD-CLOCK pinned it to a unix ms
+// value (tests of boundaries without waiting). Per thread, as the cached
+// clock below.
+inline thread_local int64_t g_period_clock_ms = 0;  // 0: the wall clock
+inline int64_t PeriodNowMs() { return g_period_clock_ms != 0 ? g_period_clock_ms : WallMs(); }
+inline void SetPeriodClock(int64_t unix_ms) { g_period_clock_ms = unix_ms; }
+
 // Monotonic milliseconds since an arbitrary origin.
 inline int64_t MonoMs() {
   timespec ts;

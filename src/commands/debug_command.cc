@@ -163,6 +163,13 @@ void DebugCmd(CommandContext& ctx) {
     ctx.server.set_active_expire(ctx.arg(2) != "0");
     return ctx.reply.Ok();
   }
+  if (EqualsIgnoreCase(sub, "SET-PERIOD-CLOCK") && argc == 3) {
+    // rankd only: pins the clock periodic leaderboards roll by (0: wall).
+    int64_t ms;
+    if (!ParseInt64(ctx.arg(2), &ms) || ms < 0) return ctx.reply.Error(err::kNotInteger);
+    SetPeriodClock(ms);
+    return ctx.reply.Ok();
+  }
   if (EqualsIgnoreCase(sub, "OBJECT") && argc == 3) return DebugObject(ctx);
   if (EqualsIgnoreCase(sub, "DIGEST") && argc == 2) return DatasetDigest(ctx);
   if (EqualsIgnoreCase(sub, "DIGEST-VALUE") && argc >= 2) return DigestValue(ctx);

@@ -38,8 +38,66 @@ std::string_view ParseBoardPolicy(std::span<const std::string_view> args, size_t
   return "";
 }
 
+std::string_view ParseLbCreateArgs(std::span<const std::string_view> args, LbCreateArgs* out) {
+  bool has_zone = false, has_weekstart = false, has_retain = false;
+  for (size_t i = 2; i < args.size(); i += 2) {
+    if (i + 1 >= args.size()) return err::kSyntax;
+    const std::string_view opt = args[i], v = args[i + 1];
+    if (EqualsIgnoreCase(opt, "ORDER") || EqualsIgnoreCase(opt, "TIES")) {
+      if (std::string_view e = ParseBoardPolicy(args.subspan(i, 2), 0, &out->policy); !e.empty()) {
+        return e;
+      }
+    } else if (EqualsIgnoreCase(opt, "PERIOD")) {
+      out->periodic = true;
+      PeriodSpec& p = out->period;
+      if (EqualsIgnoreCase(v, "DAILY")) {
+        p.unit = PeriodUnit::kDay;
+      } else if (EqualsIgnoreCase(v, "WEEKLY")) {
+        p.unit = PeriodUnit::kWeek;
+      } else if (EqualsIgnoreCase(v, "MONTHLY")) {
+        p.unit = PeriodUnit::kMonth;
+      } else if (ParseInt64(v, &p.seconds) && p.seconds >= 1 && p.seconds <= kMaxPeriodSeconds) {
+        p.unit = PeriodUnit::kSeconds;
+      } else {
+        return err::kLbPeriodUnit;
+      }
+    } else if (EqualsIgnoreCase(opt, "TZ")) {
+      has_zone = true;
+      out->period.zone.assign(v);
+    } else if (EqualsIgnoreCase(opt, "WEEKSTART")) {
+      has_weekstart = true;
+      if (EqualsIgnoreCase(v, "SUN")) {
+        out->period.week_starts_sunday = true;
+      } else if (EqualsIgnoreCase(v, "MON")) {
+        out->period.week_starts_sunday = false;
+      } else {
+        return err::kSyntax;
+      }
+    } else if (EqualsIgnoreCase(opt, "RETAIN")) {
+      has_retain = true;
+      if (!ParseInt64(v, &out->period.retain) || out->period.retain < 0 ||
+          out->period.retain > 1000000) {
+        return err::kLbRetain;
+      }
+    } else if (EqualsIgnoreCase(opt, "NOW")) {
+      out->has_now = true;
+      if (!ParseInt64(v, &out->now_ms)) return err::kNotInteger;
+    } else {
+      return err::kSyntax;
+    }
+  }
+  if (!out->periodic) {
+    if (has_zone || has_weekstart || has_retain || out->has_now) return err::kLbNeedsPeriod;
+    return "";
+  }
+  if (has_zone && out->period.unit == PeriodUnit::kSeconds) return err::kLbZoneNeedsCalendar;
+  if (has_weekstart && out->period.unit != PeriodUnit::kWeek) return err::kLbWeekstartNeedsWeekly;
+  return "";
+}
+
 std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t from,
-                                  RankMode* mode, int64_t* offset, bool* with_meta) {
+                                  RankMode* mode, int64_t* offset, bool* with_meta,
+                                  std::string_view* period) {
   for (size_t i = from; i < args.size(); i += 2) {
     if (with_meta != nullptr && EqualsIgnoreCase(args[i], "WITHMETA")) {
       *with_meta = true;
@@ -47,8 +105,10 @@ std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t
       continue;
     }
     if (i + 1 >= args.size()) return err::kSyntax;
-    if (EqualsIgnoreCase(args[i], "MODE")) {
+    if (mode != nullptr && EqualsIgnoreCase(args[i], "MODE")) {
       if (!ParseMode(args[i + 1], mode)) return err::kSyntax;
+    } else if (period != nullptr && EqualsIgnoreCase(args[i], "PERIOD")) {
+      *period = args[i + 1];
     } else if (offset != nullptr && EqualsIgnoreCase(args[i], "OFFSET")) {
       if (!ParseInt64(args[i + 1], offset)) return err::kNotInteger;
       if (*offset < 0) return err::kValueOutOfRange;
@@ -60,13 +120,22 @@ std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t
 }
 
 std::string_view ParseRanksArgs(std::span<const std::string_view> args, size_t* members_end,
-                                RankMode* mode) {
-  *members_end = args.size();
-  const size_t n = args.size();
-  if (n >= 5 && EqualsIgnoreCase(args[n - 2], "MODE")) {
-    if (!ParseMode(args[n - 1], mode)) return err::kSyntax;
-    *members_end = n - 2;
+                                RankMode* mode, std::string_view* period) {
+  size_t n = args.size();
+  bool seen_mode = false, seen_period = false;
+  while (n >= 5) {
+    if (!seen_mode && EqualsIgnoreCase(args[n - 2], "MODE")) {
+      if (!ParseMode(args[n - 1], mode)) return err::kSyntax;
+      seen_mode = true;
+    } else if (!seen_period && EqualsIgnoreCase(args[n - 2], "PERIOD")) {
+      *period = args[n - 1];
+      seen_period = true;
+    } else {
+      break;
+    }
+    n -= 2;
   }
+  *members_end = n;
   return "";
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/leaderboard_policy.h"
+#include "core/period_calendar.h"
 
 namespace rankd {
 
@@ -28,24 +29,60 @@ inline constexpr std::string_view kLbPlainWrite =
 inline constexpr std::string_view kLbPolicyMismatch =
     "ERR the leaderboard exists with another ORDER or TIES";
 inline constexpr std::string_view kLbRankPositive = "ERR rank must be a positive integer";
+// Periodic boards (issue 17).
+inline constexpr std::string_view kLbPeriodUnit =
+    "ERR PERIOD must be DAILY, WEEKLY, MONTHLY or a number of seconds from 1 to 315360000";
+inline constexpr std::string_view kLbNeedsPeriod = "ERR TZ, WEEKSTART, RETAIN and NOW need PERIOD";
+inline constexpr std::string_view kLbZoneNeedsCalendar =
+    "ERR TZ needs PERIOD DAILY, WEEKLY or MONTHLY (seconds periods follow the Unix epoch)";
+inline constexpr std::string_view kLbWeekstartNeedsWeekly = "ERR WEEKSTART needs PERIOD WEEKLY";
+inline constexpr std::string_view kLbRetain = "ERR RETAIN must be an integer from 0 to 1000000";
+inline constexpr std::string_view kLbPeriodMismatch =
+    "ERR the leaderboard exists with another PERIOD, TZ, WEEKSTART or RETAIN";
+inline constexpr std::string_view kLbNotPeriodic =
+    "ERR the key is not a periodic leaderboard (LB.CREATE key PERIOD ...)";
+inline constexpr std::string_view kLbPeriodRef =
+    "ERR PERIOD must be 0, -1, -2, ... or a period id (see LB.PERIODS)";
+inline constexpr std::string_view kLbNoSuchPeriod =
+    "ERR no such period: it is not kept (see LB.PERIODS and RETAIN)";
+inline constexpr std::string_view kLbPeriodicStore =
+    "ERR a store command cannot replace a periodic leaderboard";
 }  // namespace err
 
 // [ORDER DESC|ASC] [TIES FIRST|LAST] in any order, from args[from].
 [[nodiscard]] std::string_view ParseBoardPolicy(std::span<const std::string_view> args,
                                                 size_t from, BoardPolicy* out);
 
-// Trailing options of the read commands: MODE m, for LB.TOP OFFSET n, and
-// for the row listings WITHMETA. Parses args[from..]; a null `offset` /
-// `with_meta` means that option is not accepted.
+// LB.CREATE key [ORDER o] [TIES t] [PERIOD DAILY|WEEKLY|MONTHLY|seconds]
+// [TZ zone] [WEEKSTART MON|SUN] [RETAIN n] [NOW unix-ms], options in any
+// order. Checks everything but whether the zone exists.
+struct LbCreateArgs {
+  BoardPolicy policy;
+  bool periodic = false;
+  PeriodSpec period;
+  bool has_now = false;
+  int64_t now_ms = 0;
+};
+[[nodiscard]] std::string_view ParseLbCreateArgs(std::span<const std::string_view> args,
+                                                 LbCreateArgs* out);
+
+// Trailing options of the read commands: MODE m, for LB.TOP OFFSET n, for
+// the row listings WITHMETA, and PERIOD p (its value is only captured:
+// lb_read.h resolves it). Parses args[from..]; a null `offset` /
+// `with_meta` / `period` means that option is not accepted; `mode` may be
+// null too.
 [[nodiscard]] std::string_view ParseRankOptions(std::span<const std::string_view> args,
                                                 size_t from, RankMode* mode, int64_t* offset,
-                                                bool* with_meta = nullptr);
+                                                bool* with_meta = nullptr,
+                                                std::string_view* period = nullptr);
 
-// LB.RANKS key member [member ...] [MODE m]: the arguments end with a MODE
-// option when the second-to-last one is MODE (any case) and at least one
-// member precedes it; sets *members_end to the index after the last member.
+// LB.RANKS key member [member ...] [MODE m] [PERIOD p]: the arguments end
+// with an option while the second-to-last one is MODE or PERIOD (any case)
+// and at least one member precedes it; sets *members_end to the index after
+// the last member, *period to PERIOD's value (untouched when absent).
 [[nodiscard]] std::string_view ParseRanksArgs(std::span<const std::string_view> args,
-                                              size_t* members_end, RankMode* mode);
+                                              size_t* members_end, RankMode* mode,
+                                              std::string_view* period);
 
 // LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
 // [score member [META bytes] ...]. ("META" is never a score, so a pair's

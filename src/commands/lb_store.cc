@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "commands/lb_args.h"
 #include "commands/lb_effects.h"
 #include "db/database.h"
 #include "server/keys_common.h"
@@ -64,12 +65,13 @@ std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMemb
 void StoreZSetResult(CommandContext& ctx, std::string_view dst, std::string_view event,
                      const ScoredMembers& result, BuildOrder order) {
   Database& db = ctx.db();
+  bool wrong_type;
+  const SortedSet* old = FindZSetWrite(ctx, dst, &wrong_type);
+  if (old && old->periodic()) return ctx.reply.Error(err::kLbPeriodicStore);
   if (result.empty()) {
     if (db.Delete(dst)) KeyChanged(ctx, db, dst, kNotifyGeneric, "del");
     return ctx.reply.Integer(0);
   }
-  bool wrong_type;
-  const SortedSet* old = FindZSetWrite(ctx, dst, &wrong_type);
   if (old && old->board()) {
     std::unique_ptr<SortedSet> board = RestampedBoard(*old, result, WallMs());
     const SortedSet& stored = db.Set(dst, Value(std::move(board)))->value.zset();

@@ -20,6 +20,7 @@
 #include "commands/families.h"
 #include "commands/lb_args.h"
 #include "commands/lb_effects.h"
+#include "commands/lb_read.h"
 #include "commands/zset_common.h"
 #include "core/leaderboard.h"
 #include "db/database.h"
@@ -47,97 +48,6 @@ bool ParseIntArgs(CommandContext& ctx, size_t first, size_t n, int64_t min,
     }
   }
   return true;
-}
-
-// What a read replies when there is nothing to read: the key is missing, or
-// the request selects nothing whatever the board holds.
-enum class Nothing { kNull, kEmptyArray, kRankOne, kNoSuchKey };
-
-// The preamble every LB.* read shares, in this order: the trailing options
-// from args[options_from] (MODE, and OFFSET when `offset` is non-null;
-// options_from == 0: the caller parsed *mode itself), WRONGTYPE for
-// args[1], the `nothing` reply for a missing key or when `selects_nothing`,
-// and DENSE on a plain sorted set. Returns the view to operate on, or
-// nullopt when it has replied.
-std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, size_t options_from, RankMode* mode,
-                                          Nothing nothing, bool selects_nothing = false,
-                                          int64_t* offset = nullptr, bool* with_meta = nullptr) {
-  if (options_from != 0) {
-    *mode = RankMode::kOrdinal;
-    if (std::string_view e = ParseRankOptions(ctx.args, options_from, mode, offset, with_meta);
-        !e.empty()) {
-      ctx.reply.Error(e);
-      return std::nullopt;
-    }
-  }
-  bool wrong_type;
-  const SortedSet* z = FindBoardRead(ctx, ctx.arg(1), &wrong_type);
-  if (wrong_type) {
-    ctx.reply.Error(err::kWrongType);
-    return std::nullopt;
-  }
-  if (!z || selects_nothing) {
-    switch (nothing) {
-      case Nothing::kNull: ctx.reply.Null(); break;
-      case Nothing::kEmptyArray: ctx.reply.EmptyArray(); break;
-      case Nothing::kRankOne: ctx.reply.Integer(1); break;
-      case Nothing::kNoSuchKey: ctx.reply.Error(err::kNoSuchKey); break;
-    }
-    return std::nullopt;
-  }
-  BoardView v(*z);
-  if (*mode == RankMode::kDense && !v.dense()) {
-    ctx.reply.Error(err::kLbPlainDense);
-    return std::nullopt;
-  }
-  return v;
-}
-
-// [rank, member, score], and with `meta_of` the member's metadata (or nil).
-void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
-              const SortedSet* meta_of = nullptr) {
-  r.ArrayHeader(meta_of ? 4 : 3);
-  r.Integer(static_cast<int64_t>(rank));
-  r.Bulk(member);
-  r.Double(score);
-  if (!meta_of) return;
-  if (std::optional<std::string_view> meta = meta_of->MemberMeta(member)) {
-    r.Bulk(*meta);
-  } else {
-    r.Null();
-  }
-}
-
-// Rows for positions [first, last] (none when first > last); WITHMETA rows
-// when `with_meta`.
-void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode,
-               bool with_meta = false) {
-  if (v.size() == 0 || first > last || first >= v.size()) return r.EmptyArray();
-  last = std::min(last, v.size() - 1);
-  r.ArrayHeader(last - first + 1);
-  const SortedSet* meta_of = with_meta ? &v.set() : nullptr;
-  v.ForEachRow(first, last, mode, [&](uint64_t rank, std::string_view m, double s) {
-    ReplyRow(r, rank, m, s, meta_of);
-  });
-}
-
-// LB.CREATE key [ORDER DESC|ASC] [TIES FIRST|LAST]
-void LbCreate(CommandContext& ctx) {
-  BoardPolicy policy;
-  if (std::string_view e = ParseBoardPolicy(ctx.args, 2, &policy); !e.empty()) {
-    return ctx.reply.Error(e);
-  }
-  bool wrong_type;
-  SortedSet* z = FindZSetWrite(ctx, ctx.arg(1), &wrong_type);
-  if (wrong_type) return ctx.reply.Error(err::kWrongType);
-  if (z) {
-    if (!z->board()) return ctx.reply.Error(err::kLbPlainWrite);
-    if (*z->board() != policy) return ctx.reply.Error(err::kLbPolicyMismatch);
-    return ctx.reply.Ok();  // idempotent
-  }
-  ctx.db().Insert(ctx.arg(1), Value(SortedSet::NewBoard(policy)));
-  KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyZset, "lb.create");
-  ctx.reply.Ok();
 }
 
 // LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [score member ...]
@@ -213,7 +123,7 @@ void LbAdd(CommandContext& ctx) {
     if (before) ctx.reply.Integer(static_cast<int64_t>(*before + 1));
     else ctx.reply.Null();
   }
-  if (z->empty()) {  // only a new board with nothing added: do not leave it
+  if (z->empty() && !z->periodic()) {  // a new board with nothing added: do not leave it
     ctx.db().Delete(key);
     return;
   }
@@ -269,7 +179,7 @@ void LbLoad(CommandContext& ctx) {
 // LB.RANK key member [MODE m] -> [rank, score] or nil
 void LbRank(CommandContext& ctx) {
   RankMode mode;
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kNull);
+  std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3}, &mode);
   if (!v) return;
   std::optional<double> s = v->set().Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
@@ -287,8 +197,13 @@ void LbTop(CommandContext& ctx) {
   if (!ParseIntArgs(ctx, 2, 1, 0, err::kCountNegative, &count)) return;
   RankMode mode;
   bool meta = false;
-  std::optional<BoardView> v =
-      OpenBoardForRead(ctx, 3, &mode, Nothing::kEmptyArray, count == 0, &offset, &meta);
+  std::optional<BoardView> v = OpenBoardForRead(ctx,
+                                                {.options_from = 3,
+                                                 .offset = &offset,
+                                                 .with_meta = &meta,
+                                                 .nothing = Nothing::kEmptyArray,
+                                                 .selects_nothing = count == 0},
+                                                &mode);
   if (!v) return;
   const uint64_t first = static_cast<uint64_t>(offset);
   ReplyRows(ctx.reply, *v, first, first + static_cast<uint64_t>(count) - 1, mode, meta);
@@ -301,8 +216,12 @@ void LbRange(CommandContext& ctx) {
   const auto [lo, hi] = ranks;
   RankMode mode;
   bool meta = false;
-  std::optional<BoardView> v =
-      OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, lo > hi, nullptr, &meta);
+  std::optional<BoardView> v = OpenBoardForRead(ctx,
+                                                {.options_from = 4,
+                                                 .with_meta = &meta,
+                                                 .nothing = Nothing::kEmptyArray,
+                                                 .selects_nothing = lo > hi},
+                                                &mode);
   if (!v) return;
   auto span = v->PositionsForRanks(static_cast<uint64_t>(lo), static_cast<uint64_t>(hi), mode);
   if (!span) return ctx.reply.EmptyArray();
@@ -317,8 +236,8 @@ void LbAround(CommandContext& ctx) {
   if (!ParseIntArgs(ctx, 3, 1, 0, err::kCountNegative, &count)) return;
   RankMode mode;
   bool meta = false;
-  std::optional<BoardView> v =
-      OpenBoardForRead(ctx, 4, &mode, Nothing::kEmptyArray, false, nullptr, &meta);
+  std::optional<BoardView> v = OpenBoardForRead(
+      ctx, {.options_from = 4, .with_meta = &meta, .nothing = Nothing::kEmptyArray}, &mode);
   if (!v) return;
   std::optional<uint64_t> pos = v->PositionOf(ctx.arg(2));
   if (!pos) return ctx.reply.EmptyArray();
@@ -333,10 +252,12 @@ void LbAround(CommandContext& ctx) {
 void LbRanks(CommandContext& ctx) {
   size_t end;
   RankMode mode = RankMode::kOrdinal;
-  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode); !e.empty()) {
+  std::string_view period;
+  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode, &period); !e.empty()) {
     return ctx.reply.Error(e);
   }
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 0, &mode, Nothing::kEmptyArray);
+  std::optional<BoardView> v =
+      OpenBoardForRead(ctx, {.nothing = Nothing::kEmptyArray, .period = period}, &mode);
   if (!v) return;
   struct Found {
     uint64_t pos;
@@ -368,8 +289,8 @@ void LbRanks(CommandContext& ctx) {
 
 // LB.PERCENTILE key member -> percentile rank (0..100) or nil
 void LbPercentile(CommandContext& ctx) {
-  RankMode mode;  // arity 3: no options
-  std::optional<BoardView> v = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNull);
+  RankMode mode;  // options: PERIOD only
+  std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3, .mode = false}, &mode);
   if (!v) return;
   std::optional<double> s = v->set().Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
@@ -381,7 +302,8 @@ void LbRankFor(CommandContext& ctx) {
   double score;
   if (!ParseDouble(ctx.arg(2), &score)) return ctx.reply.Error(err::kNotFloat);
   RankMode mode;
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kRankOne);
+  std::optional<BoardView> v =
+      OpenBoardForRead(ctx, {.options_from = 3, .nothing = Nothing::kRankOne}, &mode);
   if (!v) return;
   if (!v->dense() && mode == RankMode::kOrdinal) {
     return ctx.reply.Error(err::kLbPlainOrdinalRankFor);
@@ -394,40 +316,17 @@ void LbScoreAt(CommandContext& ctx) {
   int64_t rank;
   if (!ParseIntArgs(ctx, 2, 1, 1, err::kLbRankPositive, &rank)) return;
   RankMode mode;
-  std::optional<BoardView> v = OpenBoardForRead(ctx, 3, &mode, Nothing::kNull);
+  std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3}, &mode);
   if (!v) return;
   std::optional<double> s = v->ScoreAt(static_cast<uint64_t>(rank), mode);
   if (!s) return ctx.reply.Null();
   ctx.reply.Double(*s);
 }
 
-// LB.INFO key -> map: board, order, ties, size, distinct, next-seq
-void LbInfo(CommandContext& ctx) {
-  RankMode mode;  // arity 2: no options
-  std::optional<BoardView> opened = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNoSuchKey);
-  if (!opened) return;
-  const BoardView& v = *opened;
-  ctx.reply.MapHeader(6);
-  ctx.reply.Bulk("board");
-  ctx.reply.Integer(v.is_board() ? 1 : 0);
-  ctx.reply.Bulk("order");
-  ctx.reply.Bulk(OrderName(v.policy().order));
-  ctx.reply.Bulk("ties");
-  ctx.reply.Bulk(v.is_board() ? TiesName(v.policy().ties) : "member");
-  ctx.reply.Bulk("size");
-  ctx.reply.Integer(static_cast<int64_t>(v.size()));
-  ctx.reply.Bulk("distinct");
-  if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.Distinct()));
-  else ctx.reply.Null();
-  ctx.reply.Bulk("next-seq");
-  if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.set().BoardNextSeq()));
-  else ctx.reply.Null();
-}
-
 // LB.STAMP key member -> [seq, unix-ms] of the member's current score, or nil
 void LbStamp(CommandContext& ctx) {
-  RankMode mode;  // arity 3: no options
-  std::optional<BoardView> v = OpenBoardForRead(ctx, ctx.argc(), &mode, Nothing::kNull);
+  RankMode mode;  // options: PERIOD only
+  std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3, .mode = false}, &mode);
   if (!v) return;
   if (!v->is_board()) return ctx.reply.Error(err::kLbPlainWrite);
   std::optional<BoardStamp> st = v->set().BoardStampOf(ctx.arg(2));
@@ -442,7 +341,6 @@ constexpr uint32_t kR = kReadOnly;
 
 constexpr CommandSpec kLeaderboardCommands[] = {
     // name            arity flags       first last step handler
-    {"lb.create",      -2,   kW | kFast, 1,    1,   1,   &LbCreate},
     {"lb.add",         -4,   kW | kFast, 1,    1,   1,   &LbAdd},
     {"lb.load",        -8,   kW,         1,    1,   1,   &LbLoad},
     {"lb.rank",        -3,   kR | kFast, 1,    1,   1,   &LbRank},
@@ -450,11 +348,10 @@ constexpr CommandSpec kLeaderboardCommands[] = {
     {"lb.range",       -4,   kR,         1,    1,   1,   &LbRange},
     {"lb.around",      -4,   kR,         1,    1,   1,   &LbAround},
     {"lb.ranks",       -3,   kR,         1,    1,   1,   &LbRanks},
-    {"lb.percentile",  3,    kR | kFast, 1,    1,   1,   &LbPercentile},
+    {"lb.percentile",  -3,   kR | kFast, 1,    1,   1,   &LbPercentile},
     {"lb.rankfor",     -3,   kR | kFast, 1,    1,   1,   &LbRankFor},
     {"lb.scoreat",     -3,   kR | kFast, 1,    1,   1,   &LbScoreAt},
-    {"lb.info",        2,    kR | kFast, 1,    1,   1,   &LbInfo},
-    {"lb.stamp",       3,    kR | kFast, 1,    1,   1,   &LbStamp},
+    {"lb.stamp",       -3,   kR | kFast, 1,    1,   1,   &LbStamp},
 };
 
 }  // namespace

@@ -54,6 +54,11 @@ PlainSet* FindSetWrite(CommandContext& ctx, std::string_view key, bool* wrong_ty
 void ReportRemoval(CommandContext& ctx, std::string_view key, bool emptied, NotifyClass cls,
                    std::string_view event) {
   std::string k(key);  // `key` may view the entry being freed
+  if (emptied) {
+    // A periodic board keeps its closed periods when its open one empties.
+    const Database::Entry* e = ctx.db().Peek(k);
+    if (e && e->value.type() == ValueType::kZSet && e->value.zset().periodic()) emptied = false;
+  }
   if (emptied) ctx.db().Delete(k);
   KeyChanged(ctx, ctx.db(), k, cls, event);
   if (emptied) KeyEvent(ctx, ctx.db(), kNotifyGeneric, "del", k);

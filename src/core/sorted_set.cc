@@ -15,6 +15,7 @@
 #include "core/compact_set.h"
 #include "core/leaderboard_set.h"
 #include "core/member_ttl.h"
+#include "core/periodic_board.h"
 #include "absl/container/flat_hash_map.h"
 #include "base/str_hash.h"
 #include "core/tree_set.h"
@@ -29,6 +30,7 @@ struct SortedSet::Impl {
   // Member metadata; null while none has any.
   std::unique_ptr<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>> meta;
   size_t meta_bytes = 0;
+  std::unique_ptr<PeriodicBoard> periodic;  // closed periods of a periodic board
 };
 
 namespace {
@@ -90,6 +92,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
     });
     dst.RaiseNextSeq(b->next_seq());
     CopySideTables(*copy);
+    if (impl_->periodic) copy->impl_->periodic = impl_->periodic->Clone();
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
@@ -121,7 +124,8 @@ SortedSet::Encoding SortedSet::encoding() const {
 size_t SortedSet::MemoryUsage() const {
   // Side tables: deadlines, and metadata (bytes plus ~48 per entry).
   const size_t ttl = (impl_->ttl ? impl_->ttl->MemoryUsage() : 0) + impl_->meta_bytes +
-                     MembersWithMeta() * (2 * sizeof(std::string) + 16);
+                     MembersWithMeta() * (2 * sizeof(std::string) + 16) +
+                     (impl_->periodic ? impl_->periodic->MemoryUsage() : 0);
   if (impl_->board) return sizeof(Impl) + ttl + impl_->board->MemoryUsage();
   return sizeof(Impl) + ttl +
          (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
@@ -456,6 +460,18 @@ void SortedSet::ForEachMemberMeta(
     absl::FunctionRef<void(std::string_view, std::string_view)> fn) const {
   if (!impl_->meta) return;
   for (const auto& [m, b] : *impl_->meta) fn(m, b);
+}
+
+const PeriodicBoard* SortedSet::periodic() const { return impl_->periodic.get(); }
+PeriodicBoard* SortedSet::periodic() { return impl_->periodic.get(); }
+void SortedSet::SetPeriodic(std::unique_ptr<PeriodicBoard> p) {
+  assert(impl_->board);
+  impl_->periodic = std::move(p);
+}
+
+void SortedSet::SwapContents(SortedSet& other) {
+  std::swap(impl_, other.impl_);
+  std::swap(impl_->periodic, other.impl_->periodic);
 }
 
 std::string SortedSet::CheckInvariants() const {

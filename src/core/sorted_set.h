@@ -40,6 +40,8 @@
 
 namespace rankd {
 
+class PeriodicBoard;
+
 // Conversion thresholds, owned by the server configuration and passed in on
 // each call that may grow the set, so CONFIG SET takes effect at once.
 struct SortedSetLimits {
@@ -235,6 +237,18 @@ class SortedSet {
   size_t MembersWithMeta() const;
   // Visits every (member, metadata) pair, in no particular order.
   void ForEachMemberMeta(absl::FunctionRef<void(std::string_view, std::string_view)> fn) const;
+
+  // ---- Periodic boards (issue 17: LB.CREATE ... PERIOD) ----
+  // A periodic board's periods (core/periodic_board.h), or nullptr. This set
+  // holds the open period; the PeriodicBoard the closed ones. Clone copies
+  // it; MemoryUsage counts it.
+  const PeriodicBoard* periodic() const;
+  PeriodicBoard* periodic();
+  // Attaches `p`. REQUIRES: board() != nullptr.
+  void SetPeriodic(std::unique_ptr<PeriodicBoard> p);
+  // Exchanges the members (and their stamps, deadlines, metadata, policy and
+  // counter) of this set and `other`; each keeps its own periodic(). O(1).
+  void SwapContents(SortedSet& other);
 
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "core/periodic_board.h"
 
 namespace rankd {
 
@@ -26,6 +27,7 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     Touch(k);
     return nullptr;
   }
+  if (e->value.type() == ValueType::kZSet && e->value.zset().periodic()) MaybeRollPeriods(e);
   if (e->member_expire_ms >= 0 && MembersDue(e, WallMs()) && !ReclaimMembers(e, WallMs())) {
     return nullptr;
   }
@@ -143,7 +145,7 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
   SortedSet& z = e->value.zset();
   std::vector<std::string> gone = z.RemoveDue(now_ms, limit);
   expired_members_ += gone.size();
-  const bool alive = !z.empty();
+  const bool alive = !z.empty() || z.periodic();  // a periodic board keeps its periods
   if (alive) {
     SyncMemberExpire(e);
   } else {
@@ -154,6 +156,18 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
     Touch(k);
   }
   return alive;
+}
+
+void Database::MaybeRollPeriods(Entry* e) {
+  if (may_roll_periods && !may_roll_periods()) return;
+  SortedSet& z = e->value.zset();
+  PeriodicBoard& p = *z.periodic();
+  const int64_t index = p.CurrentIndex(PeriodNowMs());  // O(1) until the period ends
+  if (!p.RollTo(z, index)) return;
+  SyncMemberExpire(e);  // the open period's deadlines went with it
+  const std::string k = e->key_bytes;
+  if (on_period_rolled) on_period_rolled(index_, k, p.calendar().Id(index));
+  Touch(k);
 }
 
 size_t Database::ActiveExpireMembers(int64_t budget_us) {
@@ -169,7 +183,9 @@ size_t Database::ActiveExpireMembers(int64_t budget_us) {
     if (IsExpired(e)) {
       Find(std::string(e->key_bytes), /*touch_access=*/false);  // goes as a key
     } else {
-      ReclaimMembers(e, now, kMembersPerStep);
+      // A member of a period that has ended stays in the closed period.
+      if (e->value.type() == ValueType::kZSet && e->value.zset().periodic()) MaybeRollPeriods(e);
+      if (MembersDue(e, now)) ReclaimMembers(e, now, kMembersPerStep);
     }
     if (MonoUs() > deadline) break;
   }

@@ -167,6 +167,15 @@ class Database {
   std::function<void(int db, std::string_view key, const std::vector<std::string>& members)>
       on_members_expired;
 
+  // Periodic leaderboards (issue 17): Find rolls a periodic board whose open
+  // period has ended (PeriodNowMs) before returning it, and reports each
+  // roll here with the new open period's id (the log and the replicas
+  // record it as LB.ROLL key id, so that they never roll on their own).
+  std::function<void(int db, std::string_view key, const std::string& period_id)> on_period_rolled;
+  // Whether Find may roll boards now: false while the log is replayed and on
+  // a replica (they apply the LB.ROLLs of the stream). Unset: always.
+  std::function<bool()> may_roll_periods;
+
   // While paused (CLIENT PAUSE), expired keys read as missing but are not
   // deleted, and ActiveExpire is not called (the server's cron checks).
   void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
@@ -220,6 +229,8 @@ class Database {
   // Returns false if that emptied the set and the key was deleted.
   bool ReclaimMembers(Entry* e, int64_t now_ms, size_t limit = SIZE_MAX);
   void IndexMemberExpire(Entry* e, int64_t deadline_ms);
+  // Rolls the periodic board of `e` to the current period if it ended.
+  void MaybeRollPeriods(Entry* e);
   // Find()s each entry's key (reclaiming it) and visits the survivors.
   void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
   // True when `e` has a member deadline at or before now.

@@ -155,6 +155,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   std::vector<std::string_view> args;
   LogFileInfo info;
   loading_ = true;
+  server_->set_hold_period_rolls(true);  // the log's LB.ROLL records roll boards
   Status s = ReadLogFile(
       env_, path,
       [&](std::string_view payload, uint64_t offset) -> Status {
@@ -189,6 +190,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
       },
       &info);
   loading_ = false;
+  server_->set_hold_period_rolls(false);
   if (s.code() == Status::Code::kCorruption) return Status::Corruption(WithFixHint(s, path));
   if (!s.ok()) return s;
   if (info.torn_bytes > 0) {

@@ -82,6 +82,10 @@ constexpr uint8_t kOpMemberExpiry = 0x10;
 // Member metadata (LB.ADD ... META) of that entry: count (varint) x
 // (member (lp) bytes (lp)). May follow kOpMemberExpiry.
 constexpr uint8_t kOpMemberMeta = 0x11;
+// The periods of a periodic leaderboard (issue 17) in the kOpEntry just
+// before, ahead of its kOpMemberExpiry / kOpMemberMeta: blob (lp), see
+// persist/periodic_codec.h.
+constexpr uint8_t kOpPeriodic = 0x12;
 // Entry value types: the first three are the ValueType numbers; kTypeBoard
 // is a sorted set in board mode (a ValueType::kZSet whose board() is set);
 // hashes and lists (added in version 1 without a bump: old files never hold

@@ -12,6 +12,8 @@
 #include "db/database.h"
 #include "gtest/gtest.h"
 #include "persist/fault_env.h"
+#include "core/periodic_board.h"
+#include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
@@ -57,6 +59,62 @@ TEST(LeaderboardSnapshotTest, RoundTripKeepsPolicyStampsAndOrder) {
     EXPECT_EQ(b.CheckInvariants(), "");
   }
   EXPECT_EQ(dst.Peek("plain")->value.zset().board(), nullptr);
+}
+
+// A periodic board: the open period is the entry, the closed ones (with
+// metadata) the kOpPeriodic item; a damaged blob is refused.
+TEST(LeaderboardSnapshotTest, PeriodsRoundTrip) {
+  FaultEnv env;
+  Database src(0);
+  PeriodSpec spec;
+  spec.unit = PeriodUnit::kWeek;
+  spec.zone = "America/New_York";
+  spec.week_starts_sunday = true;
+  spec.retain = 4;
+  absl::TimeZone tz;
+  ASSERT_TRUE(absl::LoadTimeZone(spec.zone, &tz));
+  auto z = SortedSet::NewBoard({});
+  z->SetPeriodic(std::make_unique<PeriodicBoard>(PeriodCalendar(spec, tz), 100));
+  SortedSetLimits limits;
+  for (int p = 101; p <= 103; p++) {
+    for (int i = 0; i < 50 * p - 5000; i++) {
+      (void)z->Add("m" + std::to_string(i), i % 7, {}, limits, p);
+    }
+    z->SetMemberMeta("m1", "meta" + std::to_string(p));
+    ASSERT_TRUE(z->periodic()->RollTo(*z, p));
+  }
+  (void)z->Add("open", 1, {}, limits, 1);
+  const std::string blob = EncodePeriodic(*z);
+  src.Insert("p", Value(std::move(z)));
+  std::vector<Database*> dbs = {&src};
+  SnapshotWriteStats ws;
+  ASSERT_TRUE(WriteSnapshot(&env, "d/dump", "d/tmp", dbs, &ws).ok());
+  Database dst(0);
+  SnapshotLoadOptions o;
+  o.now_ms = WallMs();
+  SnapshotLoadStats ls;
+  Status s = LoadSnapshot(&env, "d/dump", [&](int i) { return i == 0 ? &dst : nullptr; }, o, &ls);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const SortedSet& a = src.Peek("p")->value.zset();
+  const SortedSet& b = dst.Peek("p")->value.zset();
+  ASSERT_NE(b.periodic(), nullptr);
+  EXPECT_EQ(b.periodic()->spec(), spec);
+  EXPECT_EQ(b.periodic()->open_index(), 103);
+  EXPECT_EQ(DumpBoard(b), DumpBoard(a));
+  for (int p = 100; p <= 102; p++) {
+    const SortedSet* pa = a.periodic()->Period(a, p);
+    const SortedSet* pb = b.periodic()->Period(b, p);
+    ASSERT_EQ(pa == nullptr, pb == nullptr) << p;
+    if (!pa) continue;
+    EXPECT_EQ(DumpBoard(*pb), DumpBoard(*pa)) << p;
+    EXPECT_EQ(pb->MemberMeta("m1"), pa->MemberMeta("m1"));
+  }
+  EXPECT_EQ(EncodePeriodic(b), blob);
+  for (size_t cut : {size_t{0}, size_t{3}, blob.size() / 2, blob.size() - 1}) {
+    EXPECT_NE(DecodePeriodic(blob.substr(0, cut), nullptr), "") << cut;
+  }
+  EXPECT_NE(DecodePeriodic(blob + "x", nullptr), "");
+  EXPECT_EQ(DecodePeriodic(blob, nullptr), "");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "persist/coding.h"
 #include "persist/crc32c.h"
 #include "persist/format.h"
+#include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
@@ -180,6 +181,9 @@ class Loader {
         if (Status s = Entry(); !s.ok()) return s;
         MaybeProgress();
         continue;  // keeps prev_zset_ for a kOpMemberExpiry that follows
+      } else if (op == format::kOpPeriodic) {
+        if (Status s = Periodic(); !s.ok()) return s;
+        continue;  // kOpMemberExpiry / kOpMemberMeta may follow
       } else if (op == format::kOpMemberExpiry) {
         if (Status s = MemberExpiry(); !s.ok()) return s;
         MaybeProgress();
@@ -237,7 +241,7 @@ class Loader {
       }
     }
     if (prev_entry_) {
-      if (z->empty()) {
+      if (z->empty() && !z->periodic()) {
         db_->Delete(std::string(prev_entry_->key()));
         prev_entry_ = nullptr;  // metadata that follows has nothing to go to
         stats_->keys_loaded--;
@@ -246,6 +250,17 @@ class Loader {
         db_->SyncMemberExpire(prev_entry_);
       }
     }
+    return Status::OK();
+  }
+
+  // The periods (format::kOpPeriodic) of the board just read.
+  Status Periodic() {
+    std::string_view blob;
+    if (!prev_zset_) return src_.Corrupt("periods without a leaderboard");
+    if (!src_.String(&blob)) return src_.status();
+    SortedSet* z = prev_entry_ ? &prev_entry_->value.zset() : nullptr;
+    if (z && (!z->board() || z->periodic())) return src_.Corrupt("periods of a plain set");
+    if (std::string e = DecodePeriodic(blob, z); !e.empty()) return src_.Corrupt(e);
     return Status::OK();
   }
 

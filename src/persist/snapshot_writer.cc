@@ -11,6 +11,7 @@
 #include "persist/coding.h"
 #include "persist/crc32c.h"
 #include "persist/format.h"
+#include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
@@ -198,6 +199,10 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
       if (Status s = board ? WriteBoard(sink, e.value.zset()) : WriteZSet(sink, e.value.zset());
           !s.ok()) {
         return s;
+      }
+      if (e.value.zset().periodic()) {
+        buf.push_back(static_cast<char>(format::kOpPeriodic));
+        coding::PutLengthPrefixed(&buf, EncodePeriodic(e.value.zset()));
       }
       if (e.value.zset().MembersWithExpire() > 0) {
         if (Status s = WriteMemberExpiry(sink, e.value.zset()); !s.ok()) return s;

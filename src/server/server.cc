@@ -76,6 +76,12 @@ Server::Server(Config config)
       args.insert(args.end(), fields.begin(), fields.end());
       EmitEffect(db, args);  // the log and the replicas
     };
+    dbs_.back()->may_roll_periods = [this] { return !hold_period_rolls_ && !repl_->is_replica(); };
+    dbs_.back()->on_period_rolled = [this](int db, std::string_view key, const std::string& id) {
+      NotifyKeyspaceEvent(kNotifyZset, "lb.roll", key, db);
+      const std::string_view args[] = {"LB.ROLL", key, id};
+      EmitEffect(db, args);  // the log and the replicas
+    };
     dbs_.back()->on_members_expired = [this](int db, std::string_view key,
                                               const std::vector<std::string>& members) {
       NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired

@@ -154,6 +154,10 @@ class Server : public ConnectionHandler {
 
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron deletes expired keys nobody reads.
   void set_active_expire(bool on) { active_expire_ = on; }
+  // Periodic leaderboards roll on their own (Database::may_roll_periods)
+  // unless this is a replica or rolls are held (the log is being replayed:
+  // its LB.ROLL records do it).
+  void set_hold_period_rolls(bool hold) { hold_period_rolls_ = hold; }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
@@ -356,6 +360,7 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;
+  bool hold_period_rolls_ = false;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
