@@ -48,47 +48,7 @@ Server::Server(Config config)
   repl_ = std::make_unique<Replication>(this);
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
-    dbs_.back()->set_modification_counter(&modifications_);
-    dbs_.back()->set_lfu(&lfu_);
-    dbs_.back()->on_expired = [this](int db, std::string_view key) {
-      NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
-      std::string_view args[] = {"DEL", key};
-      EmitEffect(db, args);
-    };
-    dbs_.back()->on_touch = [this](int db, std::string_view key) {
-      tracking_.KeyChanged(key, current_client_);
-      board_watch_.KeyChanged(db, key);
-    };
-    dbs_.back()->on_flush = [this](int db) {
-      tracking_.Flushed();
-      board_watch_.DbChanged(db);
-    };
-    dbs_.back()->on_swap = [this](int db) { board_watch_.DbChanged(db); };
-    dbs_.back()->on_new_key = [this](int db, std::string_view key) {
-      NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
-    };
-    dbs_.back()->on_fields_expired = [this](int db, std::string_view key,
-                                            const std::vector<std::string>& fields, bool emptied) {
-      // Redis 7.4's events (no 7.0 oracle): "hexpired", then "del".
-      NotifyKeyspaceEvent(kNotifyHash, "hexpired", key, db);
-      if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
-      std::vector<std::string_view> args = {"HDEL", key};
-      args.insert(args.end(), fields.begin(), fields.end());
-      EmitEffect(db, args);  // the log and the replicas
-    };
-    dbs_.back()->may_roll_periods = [this] { return !hold_period_rolls_ && !repl_->is_replica(); };
-    dbs_.back()->on_period_rolled = [this](int db, std::string_view key, const std::string& id) {
-      NotifyKeyspaceEvent(kNotifyZset, "lb.roll", key, db);
-      const std::string_view args[] = {"LB.ROLL", key, id};
-      EmitEffect(db, args);  // the log and the replicas
-    };
-    dbs_.back()->on_members_expired = [this](int db, std::string_view key,
-                                              const std::vector<std::string>& members) {
-      NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
-      std::vector<std::string_view> args = {"ZREM", key};
-      args.insert(args.end(), members.begin(), members.end());
-      EmitEffect(db, args);  // the log and the replicas
-    };
+    ConnectDatabase(*dbs_.back());
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
   stats_.start_wall_ms = WallMs();

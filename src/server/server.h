@@ -297,6 +297,9 @@ class Server : public ConnectionHandler {
   bool KnownToRedis(std::span<const std::string_view> args) const;
   // Whether enable-debug-command lets `client` run a kProtected command.
   bool ProtectedAllowed(const Client& client) const;
+  // Wires database `d`'s callbacks to events, effects and watchers
+  // (server_db_hooks.cc).
+  void ConnectDatabase(Database& d);
   // Runs eviction and says whether `spec` must get -OOM for `client`.
   bool OutOfMemoryFor(Client& client, const CommandSpec& spec);
   // Finds the spec for `args` (descending into a container's subcommands)

@@ -1,0 +1,62 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What the server does when a database reports a change it made on its own
+// or that others must hear of: expiry (keys, hash fields, members), period
+// rolls, touches (WATCH, client tracking, LB.WATCH), flushes, swaps and new
+// keys. Each becomes keyspace events and, for deletions the database decided
+// itself, an effect for the log and the replicas.
+
+#include <string>
+#include <vector>
+
+#include "server/notify.h"
+#include "server/replication.h"
+#include "server/server.h"
+
+namespace rankd {
+
+void Server::ConnectDatabase(Database& d) {
+  d.set_modification_counter(&modifications_);
+  d.set_lfu(&lfu_);
+  d.on_expired = [this](int db, std::string_view key) {
+    NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
+    std::string_view args[] = {"DEL", key};
+    EmitEffect(db, args);
+  };
+  d.on_touch = [this](int db, std::string_view key) {
+    tracking_.KeyChanged(key, current_client_);
+    board_watch_.KeyChanged(db, key);
+  };
+  d.on_flush = [this](int db) {
+    tracking_.Flushed();
+    board_watch_.DbChanged(db);
+  };
+  d.on_swap = [this](int db) { board_watch_.DbChanged(db); };
+  d.on_new_key = [this](int db, std::string_view key) {
+    NotifyKeyspaceEvent(kNotifyNew, "new", key, db);
+  };
+  d.on_fields_expired = [this](int db, std::string_view key,
+                               const std::vector<std::string>& fields, bool emptied) {
+    // Redis 7.4's events (no 7.0 oracle): "hexpired", then "del".
+    NotifyKeyspaceEvent(kNotifyHash, "hexpired", key, db);
+    if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
+    std::vector<std::string_view> args = {"HDEL", key};
+    args.insert(args.end(), fields.begin(), fields.end());
+    EmitEffect(db, args);  // the log and the replicas
+  };
+  d.may_roll_periods = [this] { return !hold_period_rolls_ && !repl_->is_replica(); };
+  d.on_period_rolled = [this](int db, std::string_view key, const std::string& id) {
+    NotifyKeyspaceEvent(kNotifyZset, "lb.roll", key, db);
+    const std::string_view args[] = {"LB.ROLL", key, id};
+    EmitEffect(db, args);  // the log and the replicas
+  };
+  d.on_members_expired = [this](int db, std::string_view key,
+                                const std::vector<std::string>& members) {
+    NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
+    std::vector<std::string_view> args = {"ZREM", key};
+    args.insert(args.end(), members.begin(), members.end());
+    EmitEffect(db, args);  // the log and the replicas
+  };
+}
+
+}  // namespace rankd
