@@ -228,6 +228,34 @@ class CountedBTree {
   // Removes and returns the value at `rank`. REQUIRES: rank < size().
   Value EraseAt(uint64_t rank);
 
+  // Where a present value sits (see Locate), with what the parents' hints
+  // say about its leaf: every value of the leaf has a hint >= lo (when
+  // has_lo; absent for the first leaf) and every value after the leaf a
+  // hint >= hi (when has_hi; absent for the last leaf). A value whose new
+  // hint is strictly inside (lo, hi) still belongs in this leaf.
+  struct Spot {
+    uint64_t rank;  // of the value
+    uint32_t pos;   // its index in the leaf
+    const LeafNode* leaf;
+    bool has_lo, has_hi;
+    Hint lo, hi;
+  };
+  // Finds present `v`: descends by `pred` == "x sorts before or equal to
+  // v" (Decide on hints as for PartitionPoint), then scans the leaf for v
+  // by equality, so the leaf costs no pred calls. REQUIRES: v present, pred
+  // monotone. O(log n).
+  template <typename Pred>
+  Spot Locate(Pred pred, Value v) const;
+  // Moves the value at `s` to its new place inside the same leaf after its
+  // order key changed: `before(x)` == "x sorts before the moved value's new
+  // key". Fixes separators if the leaf's first value changes. Touches no
+  // other node's values and no counts. REQUIRES: `s` from Locate with no
+  // mutation since; the new key sorts strictly after the leaf's other
+  // values' predecessors and before the next leaf (e.g. its new hint is
+  // strictly inside (lo, hi)); no groups. O(log n) (O(leaf) typically).
+  template <typename Pred>
+  void MoveInLeaf(const Spot& s, Pred before);
+
   // Re-reads the hint of the value at `rank` wherever it is a separator.
   // Call after changing what HintOf returns for that value without changing
   // its order. REQUIRES: rank < size(). O(log n), no Less.
@@ -280,6 +308,15 @@ class CountedBTree {
   static InnerNode* AsInner(void* p) { return static_cast<InnerNode*>(p); }
   static size_t NodeSize(void* p, int h) { return h == 0 ? AsLeaf(p)->n : AsInner(p)->n; }
   static Value MinOf(void* p, int h) { return h == 0 ? AsLeaf(p)->vals[0] : AsInner(p)->keys[0]; }
+  // Starts loading every cache line of node `p` at height `h`: a descent
+  // reads n, hints, counts and children spread over the whole node, so one
+  // batch of parallel misses replaces several dependent ones.
+  static void PrefetchNode(const void* p, int h) {
+    const size_t bytes = h == 0 ? sizeof(LeafNode) : sizeof(InnerNode);
+    for (size_t off = 0; off < bytes; off += 64) {
+      __builtin_prefetch(static_cast<const char*>(p) + off);
+    }
+  }
 
   LeafNode* NewLeaf();
   InnerNode* NewInner();
@@ -291,8 +328,15 @@ class CountedBTree {
   // nodes to the leaf holding the first value for which `pred` is false (or
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
+  // With `spot`, also records the leaf's bounds (Spot::lo/hi).
   template <typename Pred>
-  const LeafNode* DescendByPred(Pred& pred, uint64_t* before) const;
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before, Spot* spot = nullptr) const;
+  // PartitionPoint inside one leaf, over vals[0, n).
+  template <typename Pred>
+  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred);
+  // Sets the separator of every ancestor whose subtree starts at `rank`
+  // to `v` (and its hint). O(log n), no Less.
+  void ResetSeparators(uint64_t rank, Value v);
 
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
@@ -345,4 +389,5 @@ class CountedBTree {
 #include "core/counted_btree_check.h"      // IWYU pragma: export
 #include "core/counted_btree_groups.h"     // IWYU pragma: export
 #include "core/counted_btree_impl.h"       // IWYU pragma: export
+#include "core/counted_btree_move.h"       // IWYU pragma: export
 #include "core/counted_btree_rebalance.h"  // IWYU pragma: export

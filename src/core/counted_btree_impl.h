@@ -66,9 +66,10 @@ void RANKD_BTREE::Clear() {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred,
-                                                               uint64_t* before) const {
+const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
+                                                               Spot* spot) const {
   void* p = root_;
+  PrefetchNode(p, height_);
   for (int h = height_; h > 0; --h) {
     const InnerNode* node = AsInner(p);
     // keys[0] is never tested: everything before child 0 is nothing.
@@ -83,8 +84,13 @@ const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred,
       if (decided) lo = mid + 1; else hi = mid;
     }
     uint32_t child = lo - 1;
-    for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
+    if (spot != nullptr) {  // deeper levels give tighter bounds
+      if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
+      if (h == 1) spot->lo = node->hints[child];
+    }
     p = node->children[child];
+    PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
+    for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
   }
   return AsLeaf(p);
 }
@@ -95,12 +101,38 @@ uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
   if (root_ == nullptr) return 0;
   uint64_t before = 0;
   const LeafNode* leaf = DescendByPred(pred, &before);
-  uint32_t lo = 0, hi = leaf->n;
+  return before + LeafPartition(leaf, leaf->n, pred);
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred) {
+  uint32_t lo = 0, hi = n;
+  if constexpr (requires(V x) { pred.Prefetch(x); }) {
+    // Each pred call is a cache miss: sample 7 pivots, load them in
+    // parallel, narrow to one eighth; then load that whole run in parallel.
+    // Two rounds of misses instead of log2(n) dependent ones.
+    while (hi - lo > 8) {
+      uint32_t piv[7];
+      for (uint32_t k = 0; k < 7; ++k) {
+        piv[k] = lo + (k + 1) * (hi - lo) / 8;
+        pred.Prefetch(leaf->vals[piv[k]]);
+      }
+      uint32_t a = 0, b = 7;  // first pivot where pred is false, in [a, b]
+      while (a < b) {
+        uint32_t m = (a + b) / 2;
+        if (pred(leaf->vals[piv[m]])) a = m + 1; else b = m;
+      }
+      if (a > 0) lo = piv[a - 1] + 1;
+      if (a < 7) hi = piv[a];
+    }
+    for (uint32_t j = lo; j < hi; ++j) pred.Prefetch(leaf->vals[j]);
+  }
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
     if (pred(leaf->vals[mid])) lo = mid + 1; else hi = mid;
   }
-  return before + lo;
+  return lo;
 }
 
 RANKD_BTREE_TMPL

@@ -21,13 +21,31 @@ size_t TreeSet::MemoryUsage() const {
 
 namespace {
 
-// "x < (score, member)": a different score settles it from the hint alone.
+// "x < (score, member)": a different score settles it from the hint alone,
+// and the member bytes are read only on a score tie.
 struct BeforeElement {
   const RecordArena* arena;
   double score;
   std::string_view member;
   bool operator()(RecordArena::Handle x) const {
-    return ElementLess(arena->Score(x), arena->Member(x), score, member);
+    const double s = arena->Score(x);
+    if (s != score) return s < score;
+    return arena->Member(x) < member;
+  }
+  int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+  void Prefetch(RecordArena::Handle x) const { arena->Prefetch(x); }
+};
+
+// "x <= (score, member)": the same search, landing in the leaf that holds
+// an element equal to (score, member).
+struct AtOrBefore {
+  const RecordArena* arena;
+  double score;
+  std::string_view member;
+  bool operator()(RecordArena::Handle x) const {
+    const double s = arena->Score(x);
+    if (s != score) return s < score;
+    return arena->Member(x) <= member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
 };
@@ -62,23 +80,15 @@ void TreeSet::Append(std::string_view member, double score) {
 
 void TreeSet::UpdateScore(Handle h, double score) {
   const std::string_view member = arena_.Member(h);
-  const uint64_t rank = RankOf(h);
-  // Keep the position if the new score leaves the order intact (small
-  // ZINCRBY steps): no tree change at all, separators stay valid.
-  Tree::Cursor prev = tree_.Seek(rank), next = prev;
-  assert(prev.value() == h);
-  prev.Prev();
-  next.Next();
-  bool after_prev = !prev.Valid() || ElementLess(arena_.Score(prev.value()),
-                                                 arena_.Member(prev.value()), score, member);
-  bool before_next = !next.Valid() || ElementLess(score, member, arena_.Score(next.value()),
-                                                  arena_.Member(next.value()));
-  if (after_prev && before_next) {
+  const Tree::Spot spot = tree_.Locate(AtOrBefore{&arena_, arena_.Score(h), member}, h);
+  // A score strictly inside the leaf's bounds (from the parents' cached
+  // scores, no record read) keeps the element in this leaf: move it there.
+  if ((!spot.has_lo || spot.lo < score) && (!spot.has_hi || score < spot.hi)) {
     arena_.SetScore(h, score);
-    tree_.RefreshHint(rank);  // h may be a separator whose cached score changed
+    tree_.MoveInLeaf(spot, BeforeElement{&arena_, score, member});
     return;
   }
-  tree_.EraseAt(rank);
+  tree_.EraseAt(spot.rank);
   arena_.SetScore(h, score);
   tree_.InsertAt(LowerRank(score, member), h);
 }
