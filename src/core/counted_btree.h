@@ -255,6 +255,11 @@ class CountedBTree {
   // strictly inside (lo, hi)); no groups. O(log n) (O(leaf) typically).
   template <typename Pred>
   void MoveInLeaf(const Spot& s, Pred before);
+  // Locate(at_or_before, v) and PartitionPoint(pred) in one pass: the two
+  // descents go down level by level together, so their cache misses
+  // overlap (a score update searches its old and its new place at once).
+  template <typename PredA, typename PredB>
+  std::pair<Spot, uint64_t> LocateAndPartition(PredA at_or_before, Value v, PredB pred) const;
 
   // Re-reads the hint of the value at `rank` wherever it is a separator.
   // Call after changing what HintOf returns for that value without changing
@@ -331,6 +336,11 @@ class CountedBTree {
   // With `spot`, also records the leaf's bounds (Spot::lo/hi).
   template <typename Pred>
   const LeafNode* DescendByPred(Pred& pred, uint64_t* before, Spot* spot = nullptr) const;
+  // One level of DescendByPred: picks the child of `node` (at height h),
+  // starts loading it, and returns it.
+  template <typename Pred>
+  static void* DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                           Spot* spot);
   // PartitionPoint inside one leaf, over vals[0, n).
   template <typename Pred>
   static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred);

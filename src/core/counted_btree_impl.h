@@ -66,32 +66,37 @@ void RANKD_BTREE::Clear() {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
+void* RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                               Spot* spot) {
+  // keys[0] is never tested: everything before child 0 is nothing.
+  uint32_t lo = 1, hi = node->n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int decided = -1;
+    if constexpr (requires { pred.Decide(node->hints[mid]); }) {
+      decided = pred.Decide(node->hints[mid]);
+    }
+    if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
+    if (decided) lo = mid + 1; else hi = mid;
+  }
+  const uint32_t child = lo - 1;
+  if (spot != nullptr) {  // deeper levels give tighter bounds
+    if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
+    if (h == 1) spot->lo = node->hints[child];
+  }
+  void* p = node->children[child];
+  PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
+  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
+  return p;
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
 const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
                                                                Spot* spot) const {
   void* p = root_;
   PrefetchNode(p, height_);
-  for (int h = height_; h > 0; --h) {
-    const InnerNode* node = AsInner(p);
-    // keys[0] is never tested: everything before child 0 is nothing.
-    uint32_t lo = 1, hi = node->n;
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      int decided = -1;
-      if constexpr (requires { pred.Decide(node->hints[mid]); }) {
-        decided = pred.Decide(node->hints[mid]);
-      }
-      if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
-      if (decided) lo = mid + 1; else hi = mid;
-    }
-    uint32_t child = lo - 1;
-    if (spot != nullptr) {  // deeper levels give tighter bounds
-      if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
-      if (h == 1) spot->lo = node->hints[child];
-    }
-    p = node->children[child];
-    PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
-    for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
-  }
+  for (int h = height_; h > 0; --h) p = DescendStep(AsInner(p), h, pred, before, spot);
   return AsLeaf(p);
 }
 

@@ -35,6 +35,30 @@ typename RANKD_BTREE::Spot RANKD_BTREE::Locate(Pred pred, V v) const {
 }
 
 RANKD_BTREE_TMPL
+template <typename PredA, typename PredB>
+std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
+    PredA at_or_before, V v, PredB pred) const {
+  assert(root_ != nullptr);
+  Spot s{};
+  uint64_t before_a = 0, before_b = 0;
+  void* a = root_;
+  void* b = root_;
+  PrefetchNode(root_, height_);
+  for (int h = height_; h > 0; --h) {
+    a = DescendStep(AsInner(a), h, at_or_before, &before_a, &s);
+    b = DescendStep(AsInner(b), h, pred, &before_b, nullptr);
+  }
+  s.leaf = AsLeaf(a);
+  s.has_lo = s.leaf->prev != nullptr;
+  uint32_t i = 0;
+  while (s.leaf->vals[i] != v) ++i;
+  assert(i < s.leaf->n);
+  s.pos = i;
+  s.rank = before_a + i;
+  return {s, before_b + LeafPartition(AsLeaf(b), AsLeaf(b)->n, pred)};
+}
+
+RANKD_BTREE_TMPL
 template <typename Pred>
 void RANKD_BTREE::MoveInLeaf(const Spot& s, Pred before) {
   static_assert(!kGroups, "group bits would need to move too");

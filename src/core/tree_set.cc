@@ -80,7 +80,10 @@ void TreeSet::Append(std::string_view member, double score) {
 
 void TreeSet::UpdateScore(Handle h, double score) {
   const std::string_view member = arena_.Member(h);
-  const Tree::Spot spot = tree_.Locate(AtOrBefore{&arena_, arena_.Score(h), member}, h);
+  // The old place and the new one, searched together. `to` counts h at its
+  // old place if that sorts before the new (score, member).
+  const auto [spot, to] = tree_.LocateAndPartition(
+      AtOrBefore{&arena_, arena_.Score(h), member}, h, BeforeElement{&arena_, score, member});
   // A score strictly inside the leaf's bounds (from the parents' cached
   // scores, no record read) keeps the element in this leaf: move it there.
   if ((!spot.has_lo || spot.lo < score) && (!spot.has_hi || score < spot.hi)) {
@@ -88,9 +91,9 @@ void TreeSet::UpdateScore(Handle h, double score) {
     tree_.MoveInLeaf(spot, BeforeElement{&arena_, score, member});
     return;
   }
-  tree_.EraseAt(spot.rank);
+  tree_.EraseAt(spot.rank);  // positional; separators re-read the old score
   arena_.SetScore(h, score);
-  tree_.InsertAt(LowerRank(score, member), h);
+  tree_.InsertAt(to > spot.rank ? to - 1 : to, h);
 }
 
 void TreeSet::Remove(Handle h, uint64_t hash) {
