@@ -114,22 +114,23 @@ template <typename Pred>
 uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred) {
   uint32_t lo = 0, hi = n;
   if constexpr (requires(V x) { pred.Prefetch(x); }) {
-    // Each pred call is a cache miss: sample 7 pivots, load them in
-    // parallel, narrow to one eighth; then load that whole run in parallel.
+    // Each pred call is a cache miss: sample 7 (or 15) pivots, load them in
+    // parallel, narrow to a run of <= 8; then load that run in parallel.
     // Two rounds of misses instead of log2(n) dependent ones.
     while (hi - lo > 8) {
-      uint32_t piv[7];
-      for (uint32_t k = 0; k < 7; ++k) {
-        piv[k] = lo + (k + 1) * (hi - lo) / 8;
-        pred.Prefetch(leaf->vals[piv[k]]);
+      const uint32_t k = hi - lo > 64 ? 15 : 7;  // pivots: runs of <= 8 after one round
+      uint32_t piv[15];
+      for (uint32_t j = 0; j < k; ++j) {
+        piv[j] = lo + (j + 1) * (hi - lo) / (k + 1);
+        pred.Prefetch(leaf->vals[piv[j]]);
       }
-      uint32_t a = 0, b = 7;  // first pivot where pred is false, in [a, b]
+      uint32_t a = 0, b = k;  // first pivot where pred is false, in [a, b]
       while (a < b) {
         uint32_t m = (a + b) / 2;
         if (pred(leaf->vals[piv[m]])) a = m + 1; else b = m;
       }
       if (a > 0) lo = piv[a - 1] + 1;
-      if (a < 7) hi = piv[a];
+      if (a < k) hi = piv[a];
     }
     for (uint32_t j = lo; j < hi; ++j) pred.Prefetch(leaf->vals[j]);
   }
