@@ -205,7 +205,10 @@ class CountedBTree {
   // Returns how many leading values satisfy `pred`, i.e. the rank of the
   // first value for which it is false (size() if none).
   // REQUIRES: pred is monotone in tree order: true on a prefix, then false.
-  // O(log n) calls of pred.
+  // O(log n) calls of pred. If pred has `void Prefetch(Value)` (each call
+  // is a cache miss, e.g. a record read), the leaf is searched in two
+  // rounds of parallel loads (pivots, then a run of <= 8); see
+  // LeafPartition.
   template <typename Pred>
   uint64_t PartitionPoint(Pred pred) const;
 

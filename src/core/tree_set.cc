@@ -21,39 +21,29 @@ size_t TreeSet::MemoryUsage() const {
 
 namespace {
 
-// "x < (score, member)": a different score settles it from the hint alone,
-// and the member bytes are read only on a score tie.
-struct BeforeElement {
+// "x < (score, member)", or "x <= (score, member)" if `inclusive` (that
+// search lands in the leaf holding an element equal to it). A different
+// score settles it from the hint alone, and member bytes are read only on
+// a score tie.
+struct ElementBound {
   const RecordArena* arena;
   double score;
   std::string_view member;
+  bool inclusive = false;
   bool operator()(RecordArena::Handle x) const {
     const double s = arena->Score(x);
     if (s != score) return s < score;
-    return arena->Member(x) < member;
+    const std::string_view m = arena->Member(x);
+    return inclusive ? m <= member : m < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
   void Prefetch(RecordArena::Handle x) const { arena->Prefetch(x); }
 };
 
-// "x <= (score, member)": the same search, landing in the leaf that holds
-// an element equal to (score, member).
-struct AtOrBefore {
-  const RecordArena* arena;
-  double score;
-  std::string_view member;
-  bool operator()(RecordArena::Handle x) const {
-    const double s = arena->Score(x);
-    if (s != score) return s < score;
-    return arena->Member(x) <= member;
-  }
-  int Decide(double hint) const { return hint == score ? -1 : hint < score; }
-};
-
 }  // namespace
 
 uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
-  return tree_.PartitionPoint(BeforeElement{&arena_, score, member});
+  return tree_.PartitionPoint(ElementBound{&arena_, score, member});
 }
 
 uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
@@ -62,7 +52,7 @@ uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
 
 uint64_t TreeSet::RankOf(Handle h) const {
   // Inner nodes decide by cached scores; the leaf is scanned for h itself.
-  return tree_.RankOfPresent(BeforeElement{&arena_, arena_.Score(h), arena_.Member(h)}, h);
+  return tree_.RankOfPresent(ElementBound{&arena_, arena_.Score(h), arena_.Member(h)}, h);
 }
 
 void TreeSet::Insert(std::string_view member, uint64_t hash, double score) {
@@ -83,12 +73,12 @@ void TreeSet::UpdateScore(Handle h, double score) {
   // The old place and the new one, searched together. `to` counts h at its
   // old place if that sorts before the new (score, member).
   const auto [spot, to] = tree_.LocateAndPartition(
-      AtOrBefore{&arena_, arena_.Score(h), member}, h, BeforeElement{&arena_, score, member});
+      ElementBound{&arena_, arena_.Score(h), member, true}, h, ElementBound{&arena_, score, member});
   // A score strictly inside the leaf's bounds (from the parents' cached
   // scores, no record read) keeps the element in this leaf: move it there.
   if ((!spot.has_lo || spot.lo < score) && (!spot.has_hi || score < spot.hi)) {
     arena_.SetScore(h, score);
-    tree_.MoveInLeaf(spot, BeforeElement{&arena_, score, member});
+    tree_.MoveInLeaf(spot, ElementBound{&arena_, score, member});
     return;
   }
   tree_.EraseAt(spot.rank);  // positional; separators re-read the old score
