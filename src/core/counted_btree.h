@@ -231,11 +231,11 @@ class CountedBTree {
   // Removes and returns the value at `rank`. REQUIRES: rank < size().
   Value EraseAt(uint64_t rank);
 
-  // Where a present value sits (see Locate), with what the parents' hints
-  // say about its leaf: every value of the leaf has a hint >= lo (when
-  // has_lo; absent for the first leaf) and every value after the leaf a
-  // hint >= hi (when has_hi; absent for the last leaf). A value whose new
-  // hint is strictly inside (lo, hi) still belongs in this leaf.
+  // Where a present value sits (see LocateAndPartition), with what the
+  // parents' hints say about its leaf: every value of the leaf has a hint
+  // >= lo (when has_lo; absent for the first leaf) and every value after
+  // the leaf a hint >= hi (when has_hi; absent for the last leaf). A value
+  // whose new hint is strictly inside (lo, hi) still belongs in this leaf.
   struct Spot {
     uint64_t rank;  // of the value
     uint32_t pos;   // its index in the leaf
@@ -243,26 +243,25 @@ class CountedBTree {
     bool has_lo, has_hi;
     Hint lo, hi;
   };
-  // Finds present `v`: descends by `pred` == "x sorts before or equal to
-  // v" (Decide on hints as for PartitionPoint), then scans the leaf for v
-  // by equality, so the leaf costs no pred calls. REQUIRES: v present, pred
-  // monotone. O(log n).
-  template <typename Pred>
-  Spot Locate(Pred pred, Value v) const;
-  // Moves the value at `s` to its new place inside the same leaf after its
-  // order key changed: `before(x)` == "x sorts before the moved value's new
-  // key". Fixes separators if the leaf's first value changes. Touches no
-  // other node's values and no counts. REQUIRES: `s` from Locate with no
-  // mutation since; the new key sorts strictly after the leaf's other
-  // values' predecessors and before the next leaf (e.g. its new hint is
-  // strictly inside (lo, hi)); no groups. O(log n) (O(leaf) typically).
-  template <typename Pred>
-  void MoveInLeaf(const Spot& s, Pred before);
-  // Locate(at_or_before, v) and PartitionPoint(pred) in one pass: the two
+  // Finds present `v` and, in the same pass, PartitionPoint(pred): the two
   // descents go down level by level together, so their cache misses
   // overlap (a score update searches its old and its new place at once).
+  // v is found by descending with `at_or_before` == "x sorts before or
+  // equal to v" (Decide on hints as for PartitionPoint), then scanning the
+  // leaf for v by equality, so that leaf costs no pred calls.
+  // REQUIRES: v present; both predicates monotone. O(log n).
   template <typename PredA, typename PredB>
   std::pair<Spot, uint64_t> LocateAndPartition(PredA at_or_before, Value v, PredB pred) const;
+  // Moves the value at `s` to its new place inside the same leaf after its
+  // order key changed: `before(x)` == "x sorts before the moved value's new
+  // key". Fixes separators if the leaf's first value changes; touches no
+  // other node's values and no counts. REQUIRES: `s` from
+  // LocateAndPartition with no mutation since; the new key sorts after
+  // every value of the leaves before and before every value of the leaves
+  // after (e.g. its new hint is strictly inside (lo, hi)); no groups.
+  // O(leaf), plus O(log n) if the leaf's first value changes.
+  template <typename Pred>
+  void MoveInLeaf(const Spot& s, Pred before);
 
   // Re-reads the hint of the value at `rank` wherever it is a separator.
   // Call after changing what HintOf returns for that value without changing

@@ -1,10 +1,11 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// CountedBTree updates in place (issue 16): Locate finds a present value
-// and the hint bounds of its leaf in one descent; MoveInLeaf moves a value
-// whose key changed to its new slot inside the same leaf, with no
-// erase-plus-insert: no counts change, no node is split or refilled, and
-// separators change only when the leaf's first value does.
+// CountedBTree updates in place (issue 16): LocateAndPartition finds a
+// present value, the hint bounds of its leaf and the rank of a new key in
+// one interleaved descent; MoveInLeaf moves a value whose key changed to
+// its new slot inside the same leaf, with no erase-plus-insert: no counts
+// change, no node is split or refilled, and separators change only when
+// the leaf's first value does.
 // Included only by core/counted_btree.h; see the design block there.
 
 #pragma once
@@ -16,23 +17,6 @@ namespace rankd {
 
 #define RANKD_BTREE_TMPL template <typename V, typename L, size_t LB, size_t IB>
 #define RANKD_BTREE CountedBTree<V, L, LB, IB>
-
-RANKD_BTREE_TMPL
-template <typename Pred>
-typename RANKD_BTREE::Spot RANKD_BTREE::Locate(Pred pred, V v) const {
-  assert(root_ != nullptr);
-  Spot s{};
-  uint64_t before = 0;
-  s.leaf = DescendByPred(pred, &before, &s);
-  // The lower bound only matters if a leaf precedes this one.
-  s.has_lo = s.leaf->prev != nullptr;
-  uint32_t i = 0;
-  while (s.leaf->vals[i] != v) ++i;  // v is here: pred(x) holds for x <= v
-  assert(i < s.leaf->n);
-  s.pos = i;
-  s.rank = before + i;
-  return s;
-}
 
 RANKD_BTREE_TMPL
 template <typename PredA, typename PredB>
