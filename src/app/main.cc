@@ -32,8 +32,14 @@
 // regrows the member index several times) RSS otherwise stays ~25% above
 // what is allocated until the next burst of writes. Redis enables the same
 // thread (jemalloc-bg-thread yes).
+// oversize_threshold: blocks of 2 MiB and more (a big set's member index,
+// which a load regrows ~10 times) come from jemalloc's dedicated arena,
+// whose freed pages go back at once instead of after the decay: RSS right
+// after loading 1M members is then ~40 B/element, the settled figure,
+// instead of 45-50 (issue 16; bench/RESULTS.md).
 extern "C" {
-const char* malloc_conf = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+const char* malloc_conf =
+    "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,oversize_threshold:2097152";
 }
 
 namespace {

@@ -205,7 +205,10 @@ class CountedBTree {
   // Returns how many leading values satisfy `pred`, i.e. the rank of the
   // first value for which it is false (size() if none).
   // REQUIRES: pred is monotone in tree order: true on a prefix, then false.
-  // O(log n) calls of pred.
+  // O(log n) calls of pred. If pred has `void Prefetch(Value)` (each call
+  // is a cache miss, e.g. a record read), the leaf is searched in two
+  // rounds of parallel loads (pivots, then a run of <= 8); see
+  // LeafPartition.
   template <typename Pred>
   uint64_t PartitionPoint(Pred pred) const;
 
@@ -227,6 +230,38 @@ class CountedBTree {
   void InsertAt(uint64_t rank, Value v);
   // Removes and returns the value at `rank`. REQUIRES: rank < size().
   Value EraseAt(uint64_t rank);
+
+  // Where a present value sits (see LocateAndPartition), with what the
+  // parents' hints say about its leaf: every value of the leaf has a hint
+  // >= lo (when has_lo; absent for the first leaf) and every value after
+  // the leaf a hint >= hi (when has_hi; absent for the last leaf). A value
+  // whose new hint is strictly inside (lo, hi) still belongs in this leaf.
+  struct Spot {
+    uint64_t rank;  // of the value
+    uint32_t pos;   // its index in the leaf
+    const LeafNode* leaf;
+    bool has_lo, has_hi;
+    Hint lo, hi;
+  };
+  // Finds present `v` and, in the same pass, PartitionPoint(pred): the two
+  // descents go down level by level together, so their cache misses
+  // overlap (a score update searches its old and its new place at once).
+  // v is found by descending with `at_or_before` == "x sorts before or
+  // equal to v" (Decide on hints as for PartitionPoint), then scanning the
+  // leaf for v by equality, so that leaf costs no pred calls.
+  // REQUIRES: v present; both predicates monotone. O(log n).
+  template <typename PredA, typename PredB>
+  std::pair<Spot, uint64_t> LocateAndPartition(PredA at_or_before, Value v, PredB pred) const;
+  // Moves the value at `s` to its new place inside the same leaf after its
+  // order key changed: `before(x)` == "x sorts before the moved value's new
+  // key". Fixes separators if the leaf's first value changes; touches no
+  // other node's values and no counts. REQUIRES: `s` from
+  // LocateAndPartition with no mutation since; the new key sorts after
+  // every value of the leaves before and before every value of the leaves
+  // after (e.g. its new hint is strictly inside (lo, hi)); no groups.
+  // O(leaf), plus O(log n) if the leaf's first value changes.
+  template <typename Pred>
+  void MoveInLeaf(const Spot& s, Pred before);
 
   // Re-reads the hint of the value at `rank` wherever it is a separator.
   // Call after changing what HintOf returns for that value without changing
@@ -280,6 +315,15 @@ class CountedBTree {
   static InnerNode* AsInner(void* p) { return static_cast<InnerNode*>(p); }
   static size_t NodeSize(void* p, int h) { return h == 0 ? AsLeaf(p)->n : AsInner(p)->n; }
   static Value MinOf(void* p, int h) { return h == 0 ? AsLeaf(p)->vals[0] : AsInner(p)->keys[0]; }
+  // Starts loading every cache line of node `p` at height `h`: a descent
+  // reads n, hints, counts and children spread over the whole node, so one
+  // batch of parallel misses replaces several dependent ones.
+  static void PrefetchNode(const void* p, int h) {
+    const size_t bytes = h == 0 ? sizeof(LeafNode) : sizeof(InnerNode);
+    for (size_t off = 0; off < bytes; off += 64) {
+      __builtin_prefetch(static_cast<const char*>(p) + off);
+    }
+  }
 
   LeafNode* NewLeaf();
   InnerNode* NewInner();
@@ -291,8 +335,20 @@ class CountedBTree {
   // nodes to the leaf holding the first value for which `pred` is false (or
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
+  // With `spot`, also records the leaf's bounds (Spot::lo/hi).
   template <typename Pred>
-  const LeafNode* DescendByPred(Pred& pred, uint64_t* before) const;
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before, Spot* spot = nullptr) const;
+  // One level of DescendByPred: picks the child of `node` (at height h),
+  // starts loading it, and returns it.
+  template <typename Pred>
+  static void* DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                           Spot* spot);
+  // PartitionPoint inside one leaf, over vals[0, n).
+  template <typename Pred>
+  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred);
+  // Sets the separator of every ancestor whose subtree starts at `rank`
+  // to `v` (and its hint). O(log n), no Less.
+  void ResetSeparators(uint64_t rank, Value v);
 
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
@@ -345,4 +401,5 @@ class CountedBTree {
 #include "core/counted_btree_check.h"      // IWYU pragma: export
 #include "core/counted_btree_groups.h"     // IWYU pragma: export
 #include "core/counted_btree_impl.h"       // IWYU pragma: export
+#include "core/counted_btree_move.h"       // IWYU pragma: export
 #include "core/counted_btree_rebalance.h"  // IWYU pragma: export

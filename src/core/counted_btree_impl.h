@@ -66,26 +66,37 @@ void RANKD_BTREE::Clear() {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred,
-                                                               uint64_t* before) const {
-  void* p = root_;
-  for (int h = height_; h > 0; --h) {
-    const InnerNode* node = AsInner(p);
-    // keys[0] is never tested: everything before child 0 is nothing.
-    uint32_t lo = 1, hi = node->n;
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      int decided = -1;
-      if constexpr (requires { pred.Decide(node->hints[mid]); }) {
-        decided = pred.Decide(node->hints[mid]);
-      }
-      if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
-      if (decided) lo = mid + 1; else hi = mid;
+void* RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                               Spot* spot) {
+  // keys[0] is never tested: everything before child 0 is nothing.
+  uint32_t lo = 1, hi = node->n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int decided = -1;
+    if constexpr (requires { pred.Decide(node->hints[mid]); }) {
+      decided = pred.Decide(node->hints[mid]);
     }
-    uint32_t child = lo - 1;
-    for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
-    p = node->children[child];
+    if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
+    if (decided) lo = mid + 1; else hi = mid;
   }
+  const uint32_t child = lo - 1;
+  if (spot != nullptr) {  // deeper levels give tighter bounds
+    if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
+    if (h == 1) spot->lo = node->hints[child];
+  }
+  void* p = node->children[child];
+  PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
+  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
+  return p;
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
+                                                               Spot* spot) const {
+  void* p = root_;
+  PrefetchNode(p, height_);
+  for (int h = height_; h > 0; --h) p = DescendStep(AsInner(p), h, pred, before, spot);
   return AsLeaf(p);
 }
 
@@ -95,12 +106,39 @@ uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
   if (root_ == nullptr) return 0;
   uint64_t before = 0;
   const LeafNode* leaf = DescendByPred(pred, &before);
-  uint32_t lo = 0, hi = leaf->n;
+  return before + LeafPartition(leaf, leaf->n, pred);
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred) {
+  uint32_t lo = 0, hi = n;
+  if constexpr (requires(V x) { pred.Prefetch(x); }) {
+    // Each pred call is a cache miss: sample 7 (or 15) pivots, load them in
+    // parallel, narrow to a run of <= 8; then load that run in parallel.
+    // Two rounds of misses instead of log2(n) dependent ones.
+    while (hi - lo > 8) {
+      const uint32_t k = hi - lo > 64 ? 15 : 7;  // pivots: runs of <= 8 after one round
+      uint32_t piv[15];
+      for (uint32_t j = 0; j < k; ++j) {
+        piv[j] = lo + (j + 1) * (hi - lo) / (k + 1);
+        pred.Prefetch(leaf->vals[piv[j]]);
+      }
+      uint32_t a = 0, b = k;  // first pivot where pred is false, in [a, b]
+      while (a < b) {
+        uint32_t m = (a + b) / 2;
+        if (pred(leaf->vals[piv[m]])) a = m + 1; else b = m;
+      }
+      if (a > 0) lo = piv[a - 1] + 1;
+      if (a < k) hi = piv[a];
+    }
+    for (uint32_t j = lo; j < hi; ++j) pred.Prefetch(leaf->vals[j]);
+  }
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
     if (pred(leaf->vals[mid])) lo = mid + 1; else hi = mid;
   }
-  return before + lo;
+  return lo;
 }
 
 RANKD_BTREE_TMPL

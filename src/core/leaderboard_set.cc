@@ -29,6 +29,8 @@ struct BeforeStamped {
     return arena->Member(x) < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+  // Lets the leaf search load its records in parallel rounds.
+  void Prefetch(Handle x) const { arena->Prefetch(x); }
 };
 
 }  // namespace

@@ -41,7 +41,7 @@ const char* RecordArena::ReadLen(const char* p, size_t* len) {
   return p;
 }
 
-std::string_view RecordArena::Member(Handle h) const {
+std::string_view RecordArena::LongMember(Handle h) const {
   size_t len;
   const char* q = ReadLen(Ptr(h) + sizeof(double), &len);
   if (len <= kMaxInlineMember) return {q, len};

@@ -21,21 +21,29 @@ size_t TreeSet::MemoryUsage() const {
 
 namespace {
 
-// "x < (score, member)": a different score settles it from the hint alone.
-struct BeforeElement {
+// "x < (score, member)", or "x <= (score, member)" if `inclusive` (that
+// search lands in the leaf holding an element equal to it). A different
+// score settles it from the hint alone, and member bytes are read only on
+// a score tie.
+struct ElementBound {
   const RecordArena* arena;
   double score;
   std::string_view member;
+  bool inclusive = false;
   bool operator()(RecordArena::Handle x) const {
-    return ElementLess(arena->Score(x), arena->Member(x), score, member);
+    const double s = arena->Score(x);
+    if (s != score) return s < score;
+    const std::string_view m = arena->Member(x);
+    return inclusive ? m <= member : m < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+  void Prefetch(RecordArena::Handle x) const { arena->Prefetch(x); }
 };
 
 }  // namespace
 
 uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
-  return tree_.PartitionPoint(BeforeElement{&arena_, score, member});
+  return tree_.PartitionPoint(ElementBound{&arena_, score, member});
 }
 
 uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
@@ -44,7 +52,7 @@ uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
 
 uint64_t TreeSet::RankOf(Handle h) const {
   // Inner nodes decide by cached scores; the leaf is scanned for h itself.
-  return tree_.RankOfPresent(BeforeElement{&arena_, arena_.Score(h), arena_.Member(h)}, h);
+  return tree_.RankOfPresent(ElementBound{&arena_, arena_.Score(h), arena_.Member(h)}, h);
 }
 
 void TreeSet::Insert(std::string_view member, uint64_t hash, double score) {
@@ -62,25 +70,20 @@ void TreeSet::Append(std::string_view member, double score) {
 
 void TreeSet::UpdateScore(Handle h, double score) {
   const std::string_view member = arena_.Member(h);
-  const uint64_t rank = RankOf(h);
-  // Keep the position if the new score leaves the order intact (small
-  // ZINCRBY steps): no tree change at all, separators stay valid.
-  Tree::Cursor prev = tree_.Seek(rank), next = prev;
-  assert(prev.value() == h);
-  prev.Prev();
-  next.Next();
-  bool after_prev = !prev.Valid() || ElementLess(arena_.Score(prev.value()),
-                                                 arena_.Member(prev.value()), score, member);
-  bool before_next = !next.Valid() || ElementLess(score, member, arena_.Score(next.value()),
-                                                  arena_.Member(next.value()));
-  if (after_prev && before_next) {
+  // The old place and the new one, searched together. `to` counts h at its
+  // old place if that sorts before the new (score, member).
+  const auto [spot, to] = tree_.LocateAndPartition(
+      ElementBound{&arena_, arena_.Score(h), member, true}, h, ElementBound{&arena_, score, member});
+  // A score strictly inside the leaf's bounds (from the parents' cached
+  // scores, no record read) keeps the element in this leaf: move it there.
+  if ((!spot.has_lo || spot.lo < score) && (!spot.has_hi || score < spot.hi)) {
     arena_.SetScore(h, score);
-    tree_.RefreshHint(rank);  // h may be a separator whose cached score changed
+    tree_.MoveInLeaf(spot, ElementBound{&arena_, score, member});
     return;
   }
-  tree_.EraseAt(rank);
+  tree_.EraseAt(spot.rank);  // positional; separators re-read the old score
   arena_.SetScore(h, score);
-  tree_.InsertAt(LowerRank(score, member), h);
+  tree_.InsertAt(to > spot.rank ? to - 1 : to, h);
 }
 
 void TreeSet::Remove(Handle h, uint64_t hash) {
