@@ -2,9 +2,8 @@
 
 Several rankd processes on loopback ports: REPLICAOF, the handshake and full
 sync, the command stream, read-only replicas, ROLE, INFO replication, WAIT,
-REPLICAOF NO ONE, and a restarted replica that syncs again. Partial
-resynchronisation (a backlog, +CONTINUE) is not implemented yet: every
-(re)connection is a full sync.
+REPLICAOF NO ONE, and a restarted replica that syncs again. The backlog and
+partial resynchronisation: test_repl_psync.py.
 """
 
 import time

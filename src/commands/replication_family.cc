@@ -85,8 +85,9 @@ void PSync(CommandContext& ctx) {
   if (repl.is_replica() && !repl.link_up()) {
     return ctx.reply.Error("NOMASTERLINK Can't SYNC while not connected with my master");
   }
-  // Partial resynchronisation is not implemented: every PSYNC is a full one.
-  std::string error = repl.StartFullSync(ctx.client);
+  int64_t offset = 0;
+  if (!ParseInt64(ctx.arg(2), &offset)) return ctx.reply.Error(err::kNotInteger);
+  std::string error = repl.PSync(ctx.client, ctx.arg(1), offset);
   if (!error.empty()) ctx.reply.Error(error);
 }
 

@@ -82,6 +82,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt,
        &c->repl_ping_replica_period, 1, INT_MAX},
       {"repl-timeout", "", K::kInt, &c->repl_timeout, 1, INT_MAX},
+      {"repl-backlog-size", "", K::kMemory, &c->repl_backlog_size, 1, LLONG_MAX},
+      {"repl-backlog-ttl", "", K::kInt, &c->repl_backlog_ttl, 0, LONG_MAX},
       {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},

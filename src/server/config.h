@@ -112,6 +112,8 @@ struct Config {
   bool replica_read_only = true;
   int64_t repl_ping_replica_period = 10;  // seconds between the primary's PINGs
   int64_t repl_timeout = 60;              // seconds of silence that drop a link
+  int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for PSYNC
+  int64_t repl_backlog_ttl = 3600;  // seconds without replicas before a primary frees it
 };
 
 class ConfigTable {

@@ -160,8 +160,6 @@ const Compat kCompat[] = {
     {"repl-diskless-sync-max-replicas", "", K::kInt, "0", 0, kIntMax},
     {"repl-diskless-load", "", K::kEnum, "disabled", 0, 0, false, "disabled on-empty-db swapdb"},
     {"repl-disable-tcp-nodelay", "", K::kBool, "no"},
-    {"repl-backlog-size", "", K::kMemory, "1048576", 1, kLongMax},
-    {"repl-backlog-ttl", "", K::kInt, "3600", 0, kLongMax},
     // Cluster (not enabled: cluster-enabled above).
     {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
     {"cluster-port", "", K::kInt, "0", 0, 65535, true},

@@ -32,9 +32,12 @@ bool Replication::ReplicaOf(const std::string& host, int64_t port) {
   if (host == master_host_ && port == master_port_) return false;
   DropLink(/*retry=*/false);
   // As Redis: the replicas of this server resync from its new history.
-  for (const ReplicaInfo& r : replicas_) {
-    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
-  }
+  DisconnectReplicas();
+  // As Redis's replicationCacheMasterUsingMyself: a primary offers its own
+  // history (replid, offset) to the new primary, which continues it when it
+  // is one of its replids (a demoted primary after a failover). The stream
+  // then continues in the database ours was in.
+  if (!master_client_) EnsureMasterClient(last_db_ >= 0 ? last_db_ : 0);
   master_host_ = host;
   master_port_ = port;
   state_ = State::kConnect;
@@ -57,6 +60,11 @@ void Replication::BecomePrimary() {
   second_offset_ = static_cast<int64_t>(offset_) + 1;
   replid_ = RandomReplid();
   last_db_ = -1;
+  master_client_.reset();
+  // Redis 7.0 keeps the backlog, so the other replicas of the old primary
+  // continue with PSYNC from here; its replicas learn the new replid.
+  if (!backlog_) CreateBacklog();
+  DisconnectReplicas();
   LOG_NOTICE("MASTER MODE enabled (user request)");
 }
 
@@ -239,25 +247,13 @@ void Replication::HandleLine(std::string_view line) {
       return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"});
     case State::kCapa:
       state_ = State::kPsync;
-      return SendCommand({"PSYNC", "?", "-1"});
-    case State::kPsync: {
-      if (line.substr(0, 12) != "+FULLRESYNC ") {
-        LOG_WARNING("Unexpected reply to PSYNC from master: %s", std::string(line).c_str());
-        return DropLink(/*retry=*/true);
-      }
-      std::string_view rest = line.substr(12);
-      size_t sp = rest.find(' ');
-      int64_t off = 0;
-      if (sp != 40 || !ParseInt64(rest.substr(sp + 1), &off) || off < 0) {
-        return DropLink(/*retry=*/true);
-      }
-      replid_ = std::string(rest.substr(0, sp));
-      offset_ = static_cast<uint64_t>(off);
-      LOG_NOTICE("Full resync from master: %s:%lld", replid_.c_str(), static_cast<long long>(off));
-      state_ = State::kTransfer;
-      bulk_left_ = -1;
+      // Our history, to be continued if the primary's backlog has it.
+      LOG_NOTICE("Trying a partial resynchronization (request %s:%llu).", replid_.c_str(),
+                 static_cast<unsigned long long>(offset_ + 1));
+      return SendCommand({"PSYNC", replid_, std::to_string(offset_ + 1)});
+    case State::kPsync:
+      if (!HandlePsyncReply(line)) DropLink(/*retry=*/true);
       return;
-    }
     default:
       return;
   }
@@ -294,14 +290,80 @@ void Replication::ReadSnapshot() {
     LOG_WARNING("Failed trying to load the MASTER synchronization DB: %s", s.message().c_str());
     return DropLink(/*retry=*/true);
   }
+  // A new history: its replid and offset, an empty backlog from there, and
+  // our own replicas must sync again from it.
+  replid_ = pending_replid_;
+  offset_ = pending_offset_;
+  replid2_ = std::string(40, '0');
+  second_offset_ = -1;
+  if (backlog_) {
+    backlog_->Reset(offset_ + 1);
+  } else {
+    CreateBacklog();
+  }
+  DisconnectReplicas();
+  master_client_.reset();
+  EnsureMasterClient(0);
+  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
+  LinkEstablished();
+}
+
+bool Replication::HandlePsyncReply(std::string_view line) {
+  if (line.substr(0, 12) == "+FULLRESYNC ") {
+    std::string_view rest = line.substr(12);
+    size_t sp = rest.find(' ');
+    int64_t off = 0;
+    if (sp != 40 || !ParseInt64(rest.substr(sp + 1), &off) || off < 0) return false;
+    // Taken once the snapshot is loaded: until then our data is the old one.
+    pending_replid_ = std::string(rest.substr(0, sp));
+    pending_offset_ = static_cast<uint64_t>(off);
+    LOG_NOTICE("Full resync from master: %s:%lld", pending_replid_.c_str(),
+               static_cast<long long>(off));
+    state_ = State::kTransfer;
+    bulk_left_ = -1;
+    return true;
+  }
+  if (line.substr(0, 9) == "+CONTINUE") {
+    std::string_view id = line.size() > 10 ? line.substr(10) : std::string_view();
+    if (id.size() == 40 && id != replid_) {
+      // The primary continues our history under a new replid (a promoted
+      // replica): ours becomes the previous one, as Redis.
+      replid2_ = replid_;
+      second_offset_ = static_cast<int64_t>(offset_) + 1;
+      replid_ = std::string(id);
+      LOG_NOTICE("Master replication ID changed to %s", replid_.c_str());
+      DisconnectReplicas();
+    }
+    if (!backlog_) CreateBacklog();
+    LOG_NOTICE("Successful partial resynchronization with master.");
+    EnsureMasterClient(0);
+    LinkEstablished();
+    return true;
+  }
+  LOG_WARNING("Unexpected reply to PSYNC from master: %s", std::string(line).c_str());
+  return false;
+}
+
+void Replication::EnsureMasterClient(int db) {
+  if (master_client_) return;
   master_client_ = std::make_unique<Client>();
   master_client_->reply = &master_reply_;
   master_client_->authenticated = true;
   master_client_->created_ms = MonoMs();
+  master_client_->db_index = db;
+}
+
+void Replication::LinkEstablished() {
   state_ = State::kConnected;
-  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
   SendAck();
   AckTimer();
+}
+
+bool Replication::KillLink() {
+  if (!is_replica() || fd_ < 0) return false;
+  LOG_NOTICE("Connection with master lost (CLIENT KILL).");
+  DropLink(/*retry=*/true);
+  return true;
 }
 
 void Replication::ApplyStream() {
@@ -310,17 +372,21 @@ void Replication::ApplyStream() {
     const size_t start = in_pos_;
     RespParser::Result r = parser_->Parse(in_, &in_pos_, &args_, limits);
     if (r == RespParser::Result::kNeedMore) {
-      offset_ += in_pos_ - start;  // skipped bytes count as well
+      // Bytes of a command not complete yet count (and are proxied) now.
+      AppendStream(std::string_view(in_).substr(start, in_pos_ - start));
       return;
     }
     if (r == RespParser::Result::kError) {
       LOG_WARNING("Protocol error from MASTER: %s", parser_->error().c_str());
       return DropLink(/*retry=*/true);
     }
+    const size_t end = in_pos_;
     server_->Execute(*master_client_, args_, /*no_block=*/true);
     master_reply_.buffer().clear();
-    // After the command, as Redis: an ACK it sent (GETACK) excludes it.
-    offset_ += in_pos_ - start;
+    if (fd_ < 0) return;  // the command dropped the link (an ACK failed)
+    // After the command, as Redis: an ACK it sent (GETACK) excludes it. The
+    // exact bytes go on to our backlog and replicas.
+    AppendStream(std::string_view(in_).substr(start, end - start));
   }
 }
 
