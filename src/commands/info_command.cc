@@ -302,11 +302,15 @@ void ReplicationSection(Server& s, InfoWriter& w) {
     w.Field("master_sync_in_progress", repl.sync_in_progress() ? 1 : 0);
     w.Field("slave_read_repl_offset", offset);
     w.Field("slave_repl_offset", offset);
-    w.Field("slave_priority", 100);
+    if (!repl.link_up()) w.Field("master_link_down_since_seconds", repl.link_down_seconds());
+    w.Field("slave_priority", s.config().replica_priority);
     w.Field("slave_read_only", s.config().replica_read_only ? 1 : 0);
     w.Field("replica_announced", 1);
   }
   w.Field("connected_slaves", static_cast<int64_t>(repl.replicas().size()));
+  if (s.config().min_replicas_to_write > 0 && s.config().min_replicas_max_lag > 0) {
+    w.Field("min_slaves_good_slaves", repl.GoodReplicas());
+  }
   const int64_t now = MonoMs();
   int n = 0;
   for (const ReplicaInfo& r : repl.replicas()) {

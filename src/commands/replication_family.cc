@@ -71,7 +71,9 @@ void ReplConf(CommandContext& ctx) {
     } else if (EqualsIgnoreCase(opt, "getack")) {
       if (repl.IsMasterClient(ctx.client)) repl.SendAck();
       return;
-    } else if (!EqualsIgnoreCase(opt, "capa") && !EqualsIgnoreCase(opt, "ip-address") &&
+    } else if (EqualsIgnoreCase(opt, "ip-address")) {
+      repl.SetAnnouncedIp(ctx.client, value);
+    } else if (!EqualsIgnoreCase(opt, "capa") &&
                !EqualsIgnoreCase(opt, "rdb-only") && !EqualsIgnoreCase(opt, "rdb-filter-only")) {
       return ctx.reply.Error("ERR Unrecognized REPLCONF option: " + std::string(opt));
     }

@@ -148,6 +148,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   (void)env_->GetFileSize(path, &size);
   Progress progress("Loading " + path, size, "commands");
   Client client;
+  client.obeyed = true;
   ReplyBuilder reply;
   client.reply = &reply;
   client.authenticated = true;

@@ -101,5 +101,8 @@ inline constexpr std::string_view kMaxLenNegative = "ERR MAXLEN can't be negativ
 
 inline constexpr std::string_view kReadOnlyReplica =
     "READONLY You can't write against a read only replica.";
+inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good replicas to write.";
+inline constexpr std::string_view kMasterDown =
+    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
 
 }  // namespace rankd::err

@@ -28,8 +28,11 @@ constexpr int64_t kAckPeriodMs = 1000;
 
 }  // namespace
 
-bool Replication::ReplicaOf(const std::string& host, int64_t port) {
+bool Replication::ReplicaOf(const std::string& host, int64_t port, bool own_history) {
   if (host == master_host_ && port == master_port_) return false;
+  own_history_ = own_history;
+  server_->config().replicaof = {host, std::to_string(port)};  // CONFIG GET / REWRITE
+  if (!is_replica()) link_down_since_ms_ = 0;
   DropLink(/*retry=*/false);
   // As Redis: the replicas of this server resync from its new history.
   DisconnectReplicas();
@@ -55,6 +58,7 @@ void Replication::BecomePrimary() {
   master_host_.clear();
   master_port_ = 0;
   state_ = State::kNone;
+  server_->config().replicaof.clear();
   // PSYNC2: the old history stays known as replid2 up to this offset.
   replid2_ = replid_;
   second_offset_ = static_cast<int64_t>(offset_) + 1;
@@ -78,6 +82,7 @@ std::string_view Replication::link_state() const {
     case State::kPing:
     case State::kAuth:
     case State::kPort:
+    case State::kIp:
     case State::kCapa:
     case State::kPsync:
     case State::kTransfer:
@@ -86,6 +91,10 @@ std::string_view Replication::link_state() const {
       return "connected";
   }
   return "connect";
+}
+
+int64_t Replication::link_down_seconds() const {
+  return link_down_since_ms_ ? (MonoMs() - link_down_since_ms_) / 1000 : -1;
 }
 
 int64_t Replication::last_io_seconds_ago() const {
@@ -118,6 +127,7 @@ void Replication::DropLink(bool retry) {
   bulk_left_ = -1;
   payload_.clear();
   parser_ = std::make_unique<RespParser>();
+  if (state_ == State::kConnected) link_down_since_ms_ = MonoMs();
   if (state_ != State::kNone) state_ = State::kConnect;
   if (retry) ScheduleRetry();
 }
@@ -241,12 +251,26 @@ void Replication::HandleLine(std::string_view line) {
         return DropLink(/*retry=*/true);
       }
       state_ = State::kPort;
-      return SendCommand({"REPLCONF", "listening-port", std::to_string(server_->port())});
+      return SendCommand({"REPLCONF", "listening-port",
+                          std::to_string(server_->config().replica_announce_port
+                                             ? server_->config().replica_announce_port
+                                             : server_->port())});
     case State::kPort:
-      state_ = State::kCapa;  // an error is only logged, as Redis
+      // Errors of the REPLCONFs are only logged, as Redis.
+      if (!server_->config().replica_announce_ip.empty()) {
+        state_ = State::kIp;
+        return SendCommand({"REPLCONF", "ip-address", server_->config().replica_announce_ip});
+      }
+      [[fallthrough]];
+    case State::kIp:
+      state_ = State::kCapa;
       return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"});
     case State::kCapa:
       state_ = State::kPsync;
+      if (!own_history_) {
+        LOG_NOTICE("Partial resynchronization not possible (no cached master)");
+        return SendCommand({"PSYNC", "?", "-1"});
+      }
       // Our history, to be continued if the primary's backlog has it.
       LOG_NOTICE("Trying a partial resynchronization (request %s:%llu).", replid_.c_str(),
                  static_cast<unsigned long long>(offset_ + 1));
@@ -304,6 +328,7 @@ void Replication::ReadSnapshot() {
   DisconnectReplicas();
   master_client_.reset();
   EnsureMasterClient(0);
+  own_history_ = true;
   LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
   LinkEstablished();
 }
@@ -349,6 +374,7 @@ void Replication::EnsureMasterClient(int db) {
   master_client_ = std::make_unique<Client>();
   master_client_->reply = &master_reply_;
   master_client_->authenticated = true;
+  master_client_->obeyed = true;
   master_client_->created_ms = MonoMs();
   master_client_->db_index = db;
 }

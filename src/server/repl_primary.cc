@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "server/errors.h"
 #include "server/replication.h"
 #include "server/server.h"
 
@@ -116,6 +117,13 @@ void Replication::SetListeningPort(Client& c, int64_t port) {
   }
 }
 
+void Replication::SetAnnouncedIp(Client& c, std::string_view ip) {
+  pending_ips_[c.id] = std::string(ip);
+  for (ReplicaInfo& r : replicas_) {
+    if (r.client_id == c.id) r.ip = std::string(ip);
+  }
+}
+
 int64_t Replication::ListeningPort(uint64_t client_id) const {
   auto it = pending_ports_.find(client_id);
   return it == pending_ports_.end() ? 0 : it->second;
@@ -134,6 +142,29 @@ void Replication::Ack(Client& c, uint64_t offset) {
   for (uint64_t id : done) FinishWait(id);
 }
 
+std::string_view Replication::Refusal(const Client& c, bool write, bool deny_stale) const {
+  if (c.obeyed) return "";
+  const Config& cfg = server_->config();
+  if (write && !is_replica() && cfg.min_replicas_to_write > 0 && cfg.min_replicas_max_lag > 0 &&
+      GoodReplicas() < cfg.min_replicas_to_write) {
+    return err::kNoReplicas;
+  }
+  if (write && is_replica() && cfg.replica_read_only) return err::kReadOnlyReplica;
+  if (deny_stale && is_replica() && !link_up() && !cfg.replica_serve_stale_data) {
+    return err::kMasterDown;
+  }
+  return "";
+}
+
+int64_t Replication::GoodReplicas() const {
+  const int64_t now = MonoMs();
+  int64_t n = 0;
+  for (const ReplicaInfo& r : replicas_) {
+    if ((now - r.last_ack_ms) / 1000 <= server_->config().min_replicas_max_lag) n++;
+  }
+  return n;
+}
+
 bool Replication::IsReplicaClient(const Client& c) const {
   for (const ReplicaInfo& r : replicas_) {
     if (r.client_id == c.id) return true;
@@ -143,6 +174,7 @@ bool Replication::IsReplicaClient(const Client& c) const {
 
 void Replication::ClientClosed(Client& c) {
   pending_ports_.erase(c.id);
+  pending_ips_.erase(c.id);
   const size_t before = replicas_.size();
   std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
   if (before && replicas_.empty()) no_replicas_since_ms_ = MonoMs();

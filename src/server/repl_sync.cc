@@ -87,6 +87,7 @@ void Replication::AddReplica(Client& c) {
   const std::string& peer = c.conn->peer();
   info.ip = peer.substr(0, peer.rfind(':'));
   if (info.ip.size() > 2 && info.ip.front() == '[') info.ip = info.ip.substr(1, info.ip.size() - 2);
+  if (auto it = pending_ips_.find(c.id); it != pending_ips_.end()) info.ip = it->second;
   info.ack_offset = 0;
   info.last_ack_ms = MonoMs();
   replicas_.push_back(info);

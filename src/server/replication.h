@@ -95,6 +95,7 @@ class Replication {
   int64_t sync_partial_err() const { return sync_partial_err_; }
   // REPLCONF listening-port / ACK from replica client `c`.
   void SetListeningPort(Client& c, int64_t port);
+  void SetAnnouncedIp(Client& c, std::string_view ip);
   void Ack(Client& c, uint64_t offset);
   // A client is going away (drops it from the replicas and waiters).
   void ClientClosed(Client& c);
@@ -103,6 +104,14 @@ class Replication {
   void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block);
   const std::vector<ReplicaInfo>& replicas() const { return replicas_; }
   bool IsReplicaClient(const Client& c) const;
+  // Why replication refuses a command of client `c` now ("" if it does
+  // not), as Redis 7.0's processCommand / scripts: NOREPLICAS for a write
+  // without min-replicas-to-write good replicas, READONLY for a write on a
+  // read-only replica, MASTERDOWN for a command without the stale flag on a
+  // replica whose link is down with replica-serve-stale-data no.
+  std::string_view Refusal(const Client& c, bool write, bool deny_stale) const;
+  // Replicas that ACKed within min-replicas-max-lag seconds.
+  int64_t GoodReplicas() const;
   // A new random 40-hex-digit replication id.
   static std::string RandomReplid();
   // Appends `args` as a RESP array of bulk strings.
@@ -112,7 +121,9 @@ class Replication {
 
   // --- Replica side (repl_link.cc) ---
   // REPLICAOF host port. Returns false when already replicating from there.
-  bool ReplicaOf(const std::string& host, int64_t port);
+  // `own_history`: offer this server's replid and offset in PSYNC (REPLICAOF
+  // at run time), else "PSYNC ? -1" (replicaof in the configuration).
+  bool ReplicaOf(const std::string& host, int64_t port, bool own_history = true);
   // REPLICAOF NO ONE: drops the link, becomes a primary with a new replid.
   void BecomePrimary();
   const std::string& master_host() const { return master_host_; }
@@ -121,6 +132,9 @@ class Replication {
   std::string_view link_state() const;
   bool link_up() const { return state_ == State::kConnected; }
   int64_t last_io_seconds_ago() const;
+  // Seconds since the link went down (INFO master_link_down_since_seconds;
+  // -1 when it never was up).
+  int64_t link_down_seconds() const;
   bool sync_in_progress() const { return state_ == State::kTransfer; }
   // The client that applies the primary's stream (writes pass read-only).
   bool IsMasterClient(const Client& c) const { return &c == master_client_.get(); }
@@ -132,7 +146,7 @@ class Replication {
 
  private:
   enum class State {
-    kNone, kConnect, kConnecting, kPing, kAuth, kPort, kCapa, kPsync, kTransfer, kConnected
+    kNone, kConnect, kConnecting, kPing, kAuth, kPort, kIp, kCapa, kPsync, kTransfer, kConnected
   };
   struct Waiter {
     uint64_t client_id;
@@ -206,6 +220,9 @@ class Replication {
   std::unique_ptr<Client> master_client_;
   ReplyBuilder master_reply_;
   int64_t last_io_ms_ = 0;
+  int64_t link_down_since_ms_ = 0;
+  bool own_history_ = true;  // PSYNC offers replid_ / offset_ (else "? -1")
+  absl::flat_hash_map<uint64_t, std::string> pending_ips_;  // REPLCONF ip-address
   uint64_t retry_timer_ = 0;
   uint64_t ack_timer_ = 0;
   uint64_t cron_timer_ = 0;
