@@ -153,3 +153,31 @@ def test_sentinel_fails_over_to_a_rankd_replica(server_factory, tmp_path):
             print(sentinels[0].log())
         for s in sentinels:
             s.stop()
+
+
+def test_sentinels_reconfiguration_transaction(server_factory, tmp_path):
+    """What Sentinel sends to promote or repoint an instance, as one MULTI/EXEC."""
+    primary = server_factory()
+    replica = rankd_with_conf(server_factory, tmp_path, "replica",
+                              ["replicaof 127.0.0.1 %d" % primary.port])
+    rep = replica.client()
+    wait_for(lambda: link_up(rep), what="the link")
+    bystander = replica.client()
+    bystander.ping()
+    pipe = rep.pipeline(transaction=True)
+    pipe.execute_command("SLAVEOF", "NO", "ONE")
+    pipe.execute_command("CONFIG", "REWRITE")
+    pipe.execute_command("CLIENT", "KILL", "TYPE", "normal")
+    pipe.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+    assert pipe.execute()[1:] == [b"OK", 1, 0]  # SLAVEOF: OK (redis-py says True)
+    assert info_repl(rep)["role"] == "master"
+    assert "replicaof" not in open(replica.config_file).read()
+    # Without a config file CONFIG REWRITE fails, the rest of the transaction still runs.
+    pipe = primary.client().pipeline(transaction=True)
+    pipe.execute_command("SLAVEOF", "127.0.0.1", replica.port)
+    pipe.execute_command("CONFIG", "REWRITE")
+    pipe.execute_command("CLIENT", "KILL", "TYPE", "normal")
+    out = pipe.execute(raise_on_error=False)
+    assert out[0] in (True, b"OK") and isinstance(out[1], redis.ResponseError)
+    assert "without a config file" in str(out[1])
+    wait_for(lambda: link_up(primary.client()), what="the old primary following")
