@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 import pytest
@@ -101,15 +102,31 @@ def test_sentinel_fails_over_to_a_rankd_replica(server_factory, tmp_path):
                      len(s.client.execute_command("SENTINEL", "sentinels", NAME)) == 2,
                      timeout=15, what="replicas and peers discovered")
 
-        # Writes acknowledged by a replica (WAIT 1) must survive the failover.
-        acked = []
-        for i in range(300):
-            p.set("k%d" % i, i)
-            p.zadd("board", {"player%d" % i: i})
-            if p.execute_command("WAIT", 1, 1000) >= 1:
-                acked.append(i)
-        assert acked
-        primary._kill()  # SIGKILL
+        # Writes acknowledged by a replica (WAIT 1) must survive the failover: the
+        # primary is SIGKILLed while a client keeps writing.
+        acked, stop = [], threading.Event()
+
+        def writer():
+            c = primary.client(socket_timeout=2)
+            i = 0
+            while not stop.is_set():
+                try:
+                    c.set("k%d" % i, i)
+                    c.zadd("board", {"player%d" % i: i})
+                    if c.execute_command("WAIT", 1, 1000) >= 1:
+                        acked.append(i)
+                except redis.RedisError:
+                    return
+                i += 1
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            wait_for(lambda: len(acked) >= 200, what="acknowledged writes")
+            primary._kill()  # SIGKILL, under load
+        finally:
+            stop.set()
+            thread.join(10)
 
         replica_ports = set(clients)
         deadline = time.time() + 30
