@@ -135,14 +135,20 @@ def test_backlog_ttl_frees_it(pair):
     assert stats(p)["sync_full"] == 2
 
 
+def three_with_data(server_factory, chained):
+    """A primary and two replicas of it (or a replica and its replica), after a mixed load."""
+    procs = [server_factory() for _ in range(3)]
+    clients = [proc.client() for proc in procs]
+    attach(clients[1], procs[0])
+    attach(clients[2], procs[1] if chained else procs[0])
+    mixed_load(clients[0], 60)
+    time.sleep(0.2)  # the short keys expire on the primary first
+    assert clients[0].execute_command("WAIT", 1 if chained else 2, 10000) >= 1
+    return procs, clients
+
+
 def test_promoted_replica_continues_the_others(server_factory):
-    primary, a, b = server_factory(), server_factory(), server_factory()
-    p, ca, cb = primary.client(), a.client(), b.client()
-    attach(ca, primary)
-    attach(cb, primary)
-    mixed_load(p, 80)
-    time.sleep(0.2)
-    assert p.execute_command("WAIT", 2, 10000) == 2
+    (primary, a, b), (p, ca, cb) = three_with_data(server_factory, chained=False)
     wait_for(lambda: dump(ca) == dump(p) == dump(cb), what="identical dumps")
     old_id = info_repl(p)["master_replid"]
     # A failover by hand: A is promoted, B and the old primary follow it.
@@ -164,13 +170,7 @@ def test_promoted_replica_continues_the_others(server_factory):
 
 
 def test_chained_replica_proxies_the_exact_stream(server_factory):
-    primary, mid, leaf = server_factory(), server_factory(), server_factory()
-    p, m, lf = primary.client(), mid.client(), leaf.client()
-    attach(m, primary)
-    attach(lf, mid)
-    mixed_load(p, 40)
-    time.sleep(0.2)
-    assert p.execute_command("WAIT", 1, 10000) == 1
+    (primary, mid, leaf), (p, m, lf) = three_with_data(server_factory, chained=True)
     wait_for(lambda: dump(lf) == dump(p), what="the chain to converge")
     wait_for(lambda: info_repl(lf)["master_repl_offset"] == info_repl(p)["master_repl_offset"],
              what="one offset along the chain")
@@ -180,3 +180,20 @@ def test_chained_replica_proxies_the_exact_stream(server_factory):
     p.set("later", 1)
     wait_for(lambda: link_up(lf) and lf.get("later") == b"1", what="the leaf back")
     assert stats(m)["sync_partial_ok"] == 1
+
+
+def test_sub_replica_full_sync_while_the_stream_is_in_another_database(server_factory):
+    # The primary's stream SELECTs only when the database changes: a replica's snapshot
+    # for its own replica carries the database the stream is in (repl-stream-db).
+    primary, mid, leaf = server_factory(), server_factory(), server_factory()
+    m, lf = mid.client(), leaf.client()
+    p5 = primary.client(db=5)
+    attach(m, primary)
+    p5.set("a", 1)
+    assert p5.execute_command("WAIT", 1, 10000) == 1
+    attach(lf, mid)  # a full sync from the middle, whose stream is in database 5
+    p5.set("b", 2)
+    assert p5.execute_command("WAIT", 1, 10000) == 1
+    leaf5 = leaf.client(db=5)
+    wait_for(lambda: leaf5.get("b") == b"2", what="the write in database 5 on the leaf")
+    assert lf.get("b") is None

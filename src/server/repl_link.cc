@@ -93,6 +93,10 @@ std::string_view Replication::link_state() const {
   return "connect";
 }
 
+int Replication::stream_db() const {
+  return is_replica() && master_client_ ? master_client_->db_index : -1;
+}
+
 int64_t Replication::link_down_seconds() const {
   return link_down_since_ms_ ? (MonoMs() - link_down_since_ms_) / 1000 : -1;
 }
@@ -307,6 +311,7 @@ void Replication::ReadSnapshot() {
   bulk_left_ -= static_cast<int64_t>(take);
   if (bulk_left_ > 0) return;
   LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory (%zu bytes)", payload_.size());
+  loaded_stream_db_ = 0;
   Status s = load_snapshot ? load_snapshot(payload_) : Status::InvalidArgument("no loader");
   payload_.clear();
   payload_.shrink_to_fit();
@@ -327,7 +332,7 @@ void Replication::ReadSnapshot() {
   }
   DisconnectReplicas();
   master_client_.reset();
-  EnsureMasterClient(0);
+  EnsureMasterClient(loaded_stream_db_);
   own_history_ = true;
   LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
   LinkEstablished();

@@ -68,6 +68,13 @@ class Replication {
   // replacing the data set with a payload's.
   std::function<Status(std::string* payload)> make_snapshot;
   std::function<Status(std::string_view payload)> load_snapshot;
+  // The database the stream is in at a full sync's snapshot (Redis's RDB aux
+  // field repl-stream-db): a replica's snapshot for its own replicas carries
+  // it (its primary's stream SELECTs only when the database changes); the
+  // loader hands it back with set_loaded_stream_db. -1: none (a primary's
+  // stream starts with a SELECT).
+  int stream_db() const;
+  void set_loaded_stream_db(int db) { loaded_stream_db_ = db; }
 
   // --- Role ---
   bool is_replica() const { return !master_host_.empty(); }
@@ -215,6 +222,7 @@ class Replication {
   std::string payload_;
   std::string pending_replid_;  // +FULLRESYNC's, taken once the snapshot loads
   uint64_t pending_offset_ = 0;
+  int loaded_stream_db_ = 0;
   std::unique_ptr<RespParser> parser_;
   std::vector<std::string_view> args_;
   std::unique_ptr<Client> master_client_;
