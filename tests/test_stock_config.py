@@ -80,10 +80,8 @@ def start_fails(tmp_path, extra):
 
 @pytest.mark.skipif(target_is_redis(), reason="rankd's refusals")
 @pytest.mark.parametrize("line,reason", [
-    ("replicaof 127.0.0.1 6379", "replicaof in the configuration is not supported yet"),
     ("unixsocket /run/redis/redis.sock", "Unix sockets"),
     ("cluster-enabled yes", "cluster mode is not implemented"),
-    ("min-replicas-to-write 1", "min-replicas-to-write is not enforced yet"),
     ("loadmodule /usr/lib/redis/modules/x.so", "modules"),
 ])
 def test_settings_unsafe_to_ignore_stop_startup_with_a_reason(tmp_path, line, reason):

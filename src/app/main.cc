@@ -20,6 +20,7 @@
 #include "app/daemon.h"
 #include "app/options.h"
 #include "base/logging.h"
+#include "base/numbers.h"
 #include "commands/families.h"
 #include "durability/persist_manager.h"
 #include "persist/check_tool.h"
@@ -162,6 +163,16 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
+  }
+  // replicaof in the configuration: a replica from the start, as Redis
+  // (PSYNC ? -1: this process has no replication history of its own).
+  const std::vector<std::string>& replicaof = server.config().replicaof;
+  if (replicaof.size() == 2 && !EqualsIgnoreCase(replicaof[0], "no")) {
+    int64_t port = 0;
+    ParseInt64(replicaof[1], &port);
+    server.replication().ReplicaOf(replicaof[0], port, /*own_history=*/false);
+  } else {
+    server.config().replicaof.clear();
   }
   g_loop = &server.loop();
   signal(SIGPIPE, SIG_IGN);

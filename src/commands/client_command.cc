@@ -87,9 +87,11 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
 
 namespace {
 
-// Redis getClientType's names: "normal", "pubsub" (subscribed to anything);
-// rankd has no replicas or masters.
-std::string_view ClientType(const Client& c) {
+// Redis getClientType's names: "replica" (a replica's link on its primary),
+// "pubsub" (subscribed to anything), "normal". A replica's link to its
+// primary ("master") is not a client here (Replication::KillLink).
+std::string_view ClientType(Server& server, const Client& c) {
+  if (server.replication().IsReplicaClient(c)) return "replica";
   return c.all_subscription_count() > 0 ? "pubsub" : "normal";
 }
 
@@ -133,7 +135,7 @@ void ClientList(CommandContext& ctx) {
     return ctx.reply.Error(err::kSyntax);
   }
   ctx.server.ForEachClient([&](Client& c) {
-    if (!type.empty() && ClientType(c) != type) return;
+    if (!type.empty() && ClientType(ctx.server, c) != type) return;
     out += DescribeClient(c, &c == &ctx.client ? ctx.args : std::span<const std::string_view>());
     out += '\n';
   });
@@ -191,12 +193,17 @@ void ClientKill(CommandContext& ctx) {
     }
   }
   int64_t killed = 0;
+  // TYPE master: the replica's link to its primary, when nothing else excludes it.
+  if (type == "master" && !id && addr.empty() && laddr.empty() && user.empty() &&
+      ctx.server.replication().KillLink()) {
+    killed++;
+  }
   ctx.server.ForEachClient([&](Client& c) {
     if (!c.conn) return;
     if (id && c.id != static_cast<uint64_t>(id)) return;
     if (!addr.empty() && c.conn->peer() != addr) return;
     if (!laddr.empty() && c.conn->local() != laddr) return;
-    if (!type.empty() && ClientType(c) != type) return;
+    if (!type.empty() && ClientType(ctx.server, c) != type) return;
     if (!user.empty() && c.user_name != user) return;
     if (max_age > 0 && (MonoMs() - c.created_ms) / 1000 <= max_age) return;
     if (skipme && &c == &ctx.client) return;

@@ -250,9 +250,9 @@ void StatsSection(Server& s, InfoWriter& w) {
     w.Field(name, "0.00");
   }
   w.Field("rejected_connections", n(st.rejected_connections));
-  w.Field("sync_full", 0);
-  w.Field("sync_partial_ok", 0);
-  w.Field("sync_partial_err", 0);
+  w.Field("sync_full", s.replication().sync_full());
+  w.Field("sync_partial_ok", s.replication().sync_partial_ok());
+  w.Field("sync_partial_err", s.replication().sync_partial_err());
   w.Field("expired_keys", n(expired));
   w.Field("expired_members", n(expired_members));  // rankd: member expiry
   w.Field("expired_stale_perc", "0.00");
@@ -302,11 +302,15 @@ void ReplicationSection(Server& s, InfoWriter& w) {
     w.Field("master_sync_in_progress", repl.sync_in_progress() ? 1 : 0);
     w.Field("slave_read_repl_offset", offset);
     w.Field("slave_repl_offset", offset);
-    w.Field("slave_priority", 100);
+    if (!repl.link_up()) w.Field("master_link_down_since_seconds", repl.link_down_seconds());
+    w.Field("slave_priority", s.config().replica_priority);
     w.Field("slave_read_only", s.config().replica_read_only ? 1 : 0);
     w.Field("replica_announced", 1);
   }
   w.Field("connected_slaves", static_cast<int64_t>(repl.replicas().size()));
+  if (s.config().min_replicas_to_write > 0 && s.config().min_replicas_max_lag > 0) {
+    w.Field("min_slaves_good_slaves", repl.GoodReplicas());
+  }
   const int64_t now = MonoMs();
   int n = 0;
   for (const ReplicaInfo& r : repl.replicas()) {
@@ -319,11 +323,12 @@ void ReplicationSection(Server& s, InfoWriter& w) {
   w.Field("master_replid2", repl.replid2());
   w.Field("master_repl_offset", offset);
   w.Field("second_repl_offset", repl.second_offset());
-  // No backlog yet: every resync is a full one.
-  w.Field("repl_backlog_active", 0);
-  w.Field("repl_backlog_size", 1048576);
-  w.Field("repl_backlog_first_byte_offset", 0);
-  w.Field("repl_backlog_histlen", 0);
+  const ReplBacklog* backlog = repl.backlog();
+  w.Field("repl_backlog_active", backlog ? 1 : 0);
+  w.Field("repl_backlog_size", s.config().repl_backlog_size);
+  w.Field("repl_backlog_first_byte_offset",
+          backlog ? static_cast<int64_t>(backlog->first_offset()) : 0);
+  w.Field("repl_backlog_histlen", backlog ? backlog->histlen() : 0);
 }
 
 void CpuSection(InfoWriter& w) {

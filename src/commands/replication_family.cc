@@ -71,7 +71,9 @@ void ReplConf(CommandContext& ctx) {
     } else if (EqualsIgnoreCase(opt, "getack")) {
       if (repl.IsMasterClient(ctx.client)) repl.SendAck();
       return;
-    } else if (!EqualsIgnoreCase(opt, "capa") && !EqualsIgnoreCase(opt, "ip-address") &&
+    } else if (EqualsIgnoreCase(opt, "ip-address")) {
+      repl.SetAnnouncedIp(ctx.client, value);
+    } else if (!EqualsIgnoreCase(opt, "capa") &&
                !EqualsIgnoreCase(opt, "rdb-only") && !EqualsIgnoreCase(opt, "rdb-filter-only")) {
       return ctx.reply.Error("ERR Unrecognized REPLCONF option: " + std::string(opt));
     }
@@ -85,8 +87,9 @@ void PSync(CommandContext& ctx) {
   if (repl.is_replica() && !repl.link_up()) {
     return ctx.reply.Error("NOMASTERLINK Can't SYNC while not connected with my master");
   }
-  // Partial resynchronisation is not implemented: every PSYNC is a full one.
-  std::string error = repl.StartFullSync(ctx.client);
+  int64_t offset = 0;
+  if (!ParseInt64(ctx.arg(2), &offset)) return ctx.reply.Error(err::kNotInteger);
+  std::string error = repl.PSync(ctx.client, ctx.arg(1), offset);
   if (!error.empty()) ctx.reply.Error(error);
 }
 

@@ -8,12 +8,14 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/numbers.h"
 #include "durability/persist_manager.h"
 #include "persist/command_codec.h"
 #include "persist/format.h"
 #include "persist/log_reader.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
+#include "server/replication.h"
 
 namespace rankd {
 namespace {
@@ -79,6 +81,13 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   opts.now_ms = WallMs();
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   opts.on_aux = [&](std::string_view key, std::string_view value) {
+    if (key == "repl-stream-db") {  // a replica's snapshot (repl_snapshot.cc)
+      int64_t db = 0;
+      if (ParseInt64(value, &db) && db >= 0 && db < server_->db_count()) {
+        server_->replication().set_loaded_stream_db(static_cast<int>(db));
+      }
+      return Status::OK();
+    }
     if (key != "functions") return Status::OK();
     std::string err = ScriptEngine::Of(*server_).functions().Restore(value, "FLUSH");
     if (err.empty()) return Status::OK();
@@ -148,6 +157,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   (void)env_->GetFileSize(path, &size);
   Progress progress("Loading " + path, size, "commands");
   Client client;
+  client.obeyed = true;
   ReplyBuilder reply;
   client.reply = &reply;
   client.authenticated = true;

@@ -12,6 +12,7 @@
 
 #include "base/logging.h"
 #include "durability/persist_manager.h"
+#include "server/replication.h"
 
 namespace rankd {
 namespace {
@@ -27,7 +28,11 @@ Status PersistManager::MakeReplicaSnapshot(std::string* payload) {
   SnapshotWriteStats stats;
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-  Status s = WriteSnapshot(env_, path, path + ".tmp", dbs, &stats, MakeSnapshotAux());
+  SnapshotAux aux = MakeSnapshotAux();
+  if (int db = server_->replication().stream_db(); db >= 0) {
+    aux.emplace_back("repl-stream-db", std::to_string(db));
+  }
+  Status s = WriteSnapshot(env_, path, path + ".tmp", dbs, &stats, aux);
   if (s.ok()) s = ReadFileToString(env_, path, payload);
   (void)env_->RemoveFile(path);
   return s;

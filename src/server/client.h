@@ -30,6 +30,9 @@ struct Client {
   int db_index = 0;
   std::string name;
   bool authenticated = false;
+  // The master client or the log replay: replication never refuses its
+  // commands (READONLY, NOREPLICAS, MASTERDOWN), as Redis mustObeyClient.
+  bool obeyed = false;
   // The ACL user this client runs as (the server's "default" user until
   // AUTH); never null once the server opened the client.
   AclUser* user = nullptr;

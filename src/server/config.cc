@@ -23,6 +23,18 @@ bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
+// replicaof: "host port" or "no one" (start-up only; REPLICAOF at run time).
+std::string CheckReplicaOf(std::string_view value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  if (words.empty() || (words.size() == 2 && IEquals(words[0], "no") && IEquals(words[1], "one"))) {
+    return "";
+  }
+  int64_t port = 0;
+  if (words.size() != 2) return "wrong number of arguments";
+  if (!ParseInt64(words[1], &port) || port < 0 || port > 65535) return "Invalid master port";
+  return "";
+}
+
 }  // namespace
 
 bool ParseMemory(std::string_view s, int64_t* out) {
@@ -82,6 +94,19 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt,
        &c->repl_ping_replica_period, 1, INT_MAX},
       {"repl-timeout", "", K::kInt, &c->repl_timeout, 1, INT_MAX},
+      {"repl-backlog-size", "", K::kMemory, &c->repl_backlog_size, 1, LLONG_MAX},
+      {"repl-backlog-ttl", "", K::kInt, &c->repl_backlog_ttl, 0, LONG_MAX},
+      {"replicaof", "slaveof", K::kList, &c->replicaof, 0, 0, true, {}, &CheckReplicaOf},
+      {"min-replicas-to-write", "min-slaves-to-write", K::kInt, &c->min_replicas_to_write, 0,
+       INT_MAX},
+      {"min-replicas-max-lag", "min-slaves-max-lag", K::kInt, &c->min_replicas_max_lag, 0,
+       INT_MAX},
+      {"replica-serve-stale-data", "slave-serve-stale-data", K::kBool,
+       &c->replica_serve_stale_data},
+      {"replica-priority", "slave-priority", K::kInt, &c->replica_priority, 0, INT_MAX},
+      {"replica-announce-ip", "slave-announce-ip", K::kString, &c->replica_announce_ip},
+      {"replica-announce-port", "slave-announce-port", K::kInt, &c->replica_announce_port, 0,
+       65535},
       {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},

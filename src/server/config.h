@@ -113,6 +113,15 @@ struct Config {
   bool replica_read_only = true;
   int64_t repl_ping_replica_period = 10;  // seconds between the primary's PINGs
   int64_t repl_timeout = 60;              // seconds of silence that drop a link
+  int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for PSYNC
+  int64_t repl_backlog_ttl = 3600;  // seconds without replicas before a primary frees it
+  std::vector<std::string> replicaof;  // {host, port} to follow from start-up; empty: primary
+  int64_t min_replicas_to_write = 0;   // writes need this many replicas...
+  int64_t min_replicas_max_lag = 10;   // ...that ACKed within this many seconds
+  bool replica_serve_stale_data = true;
+  int64_t replica_priority = 100;      // for Sentinel (INFO slave_priority)
+  std::string replica_announce_ip;     // REPLCONF ip-address, when set
+  int64_t replica_announce_port = 0;   // REPLCONF listening-port, when not 0
 };
 
 class ConfigTable {

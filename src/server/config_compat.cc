@@ -6,8 +6,7 @@
 //     replication, cluster, TLS details, threads, defragmentation, ...
 //     CONFIG GET shows the value set (Redis's default until then);
 //   - refused with a reason (refuse below) when running without its effect
-//     would be unsafe: a replica that would act as a master, Unix sockets,
-//     cluster mode, min-replicas-to-write;
+//     would be unsafe: Unix sockets, cluster mode;
 //   - accepted with a start-up warning (CompatWarnings) when its promise is
 //     not kept but running is still safe (maxmemory-clients, supervised, ...).
 // An entry whose name is already in the table (implemented in config.cc)
@@ -39,18 +38,6 @@ bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
-// Non-zero integers are refused (an unparsable value gets the usual error).
-bool NonZero(std::string_view v) {
-  int64_t n;
-  return ParseInt64(v, &n) && n != 0;
-}
-
-std::string RefuseReplicaOf(std::string_view v) {
-  if (v.empty() || IEquals(v, "no one")) return "";
-  return "replicaof in the configuration is not supported yet (send REPLICAOF after start-up): "
-         "ignored, it would serve and accept writes as a master with its own data";
-}
-
 std::string RefuseUnixSocket(std::string_view v) {
   return v.empty() ? "" : "rankd does not listen on Unix sockets: clients must use TCP; remove "
                           "unixsocket";
@@ -61,24 +48,15 @@ std::string RefuseCluster(std::string_view v) {
                            : "";
 }
 
-std::string RefuseMinReplicas(std::string_view v) {
-  return NonZero(v) ? "min-replicas-to-write is not enforced yet: it must be 0 (rankd would "
-                      "accept the writes it asks to refuse)"
-                    : "";
-}
-
 constexpr int64_t kIntMax = INT_MAX, kLongMax = LLONG_MAX;
 constexpr std::string_view kProtected = "no yes local";
 
 // Names, aliases, defaults, ranges and choices as Redis 7.0's config.c.
 const Compat kCompat[] = {
     // Security and safety: accepted only when their effect is not needed.
-    {"replicaof", "slaveof", K::kString, "", 0, 0, true, "", &RefuseReplicaOf},
     {"unixsocket", "", K::kString, "", 0, 0, true, "", &RefuseUnixSocket},
     {"unixsocketperm", "", K::kString, "0", 0, 0, true},
     {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
-    {"min-replicas-to-write", "min-slaves-to-write", K::kInt, "0", 0, kIntMax, false, "",
-     &RefuseMinReplicas},
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"acl-pubsub-default", "", K::kEnum, "resetchannels", 0, 0, false,
      "allchannels resetchannels"},
@@ -146,22 +124,15 @@ const Compat kCompat[] = {
     {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
      "ignore panic panic-on-replicas"},
     // Replication (rankd has none).
-    {"replica-serve-stale-data", "slave-serve-stale-data", K::kBool, "yes"},
     {"replica-lazy-flush", "slave-lazy-flush", K::kBool, "no"},
     {"replica-ignore-maxmemory", "slave-ignore-maxmemory", K::kBool, "yes"},
     {"replica-ignore-disk-write-errors", "", K::kBool, "no"},
     {"replica-announced", "", K::kBool, "yes"},
-    {"replica-priority", "slave-priority", K::kInt, "100", 0, kIntMax},
-    {"replica-announce-ip", "slave-announce-ip", K::kString, ""},
-    {"replica-announce-port", "slave-announce-port", K::kInt, "0", 0, 65535},
-    {"min-replicas-max-lag", "min-slaves-max-lag", K::kInt, "10", 0, kIntMax},
     {"repl-diskless-sync", "", K::kBool, "yes"},
     {"repl-diskless-sync-delay", "", K::kInt, "5", 0, kIntMax},
     {"repl-diskless-sync-max-replicas", "", K::kInt, "0", 0, kIntMax},
     {"repl-diskless-load", "", K::kEnum, "disabled", 0, 0, false, "disabled on-empty-db swapdb"},
     {"repl-disable-tcp-nodelay", "", K::kBool, "no"},
-    {"repl-backlog-size", "", K::kMemory, "1048576", 1, kLongMax},
-    {"repl-backlog-ttl", "", K::kInt, "3600", 0, kLongMax},
     // Cluster (not enabled: cluster-enabled above).
     {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
     {"cluster-port", "", K::kInt, "0", 0, 65535, true},

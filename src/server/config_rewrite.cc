@@ -92,7 +92,7 @@ std::string RewriteConfigText(std::string_view old_text, const ConfigTable& tabl
     std::string option(name);
     if (name == "dir") {
       st.Rewrite(option, "dir " + QuoteConfigString(cwd), true);
-    } else if ((name == "bind" && lines == def) || (name == "requirepass" && lines == def)) {
+    } else if ((name == "bind" || name == "requirepass" || name == "replicaof") && lines == def) {
       st.processed.insert(option);  // never written: existing lines go
     } else if (name == "save") {
       for (auto& line : lines) st.Rewrite(option, line, true);

@@ -93,8 +93,8 @@ TEST(ConfigTest, InertSettingsKeepWhatWasSetWithRedisDefaults) {
   EXPECT_EQ(table.Set("slave-priority", "7", false), "");  // an alias
   EXPECT_EQ(table.Set("repl-diskless-load", "SWAPDB", false), "");
   EXPECT_EQ(table.Get({"io-threads", "repl-backlog-size", "replica-priority", "repl-diskless-load"}),
-            (Pairs{{"io-threads", "4"}, {"replica-priority", "7"},
-                   {"repl-diskless-load", "swapdb"}, {"repl-backlog-size", "2097152"}}));
+            (Pairs{{"repl-backlog-size", "2097152"}, {"replica-priority", "7"},
+                   {"io-threads", "4"}, {"repl-diskless-load", "swapdb"}}));
   // Validated as Redis: types, ranges, choices, immutability.
   EXPECT_NE(table.Set("activedefrag", "maybe", false), "");
   EXPECT_NE(table.Set("active-defrag-cycle-max", "100", false), "");
@@ -110,13 +110,17 @@ TEST(ConfigTest, InertSettingsKeepWhatWasSetWithRedisDefaults) {
 TEST(ConfigTest, SettingsUnsafeToIgnoreAreRefusedWithAReason) {
   Config cfg;
   ConfigTable table(&cfg);
-  EXPECT_NE(table.Set("replicaof", "10.0.0.1 6379", true).find("replica"), std::string::npos);
-  EXPECT_NE(table.Set("slaveof", "10.0.0.1 6379", true), "");
+  // replicaof is implemented (start-up only): validated as Redis.
+  EXPECT_EQ(table.Set("replicaof", "10.0.0.1 6379", true), "");
+  EXPECT_EQ(cfg.replicaof, (std::vector<std::string>{"10.0.0.1", "6379"}));
+  EXPECT_EQ(table.Set("slaveof", "10.0.0.1 70000", true), "Invalid master port");
+  EXPECT_EQ(table.Set("replicaof", "10.0.0.1", true), "wrong number of arguments");
   EXPECT_EQ(table.Set("replicaof", "no one", true), "");
+  EXPECT_EQ(table.Set("replicaof", "10.0.0.1 6379", false), "can't set immutable config");
   EXPECT_NE(table.Set("unixsocket", "/run/redis.sock", true), "");
   EXPECT_NE(table.Set("cluster-enabled", "yes", true), "");
-  EXPECT_NE(table.Set("min-replicas-to-write", "1", false), "");
-  EXPECT_EQ(table.Set("min-replicas-to-write", "0", false), "");
+  EXPECT_EQ(table.Set("min-replicas-to-write", "1", false), "");  // enforced now
+  EXPECT_EQ(cfg.min_replicas_to_write, 1);
 }
 
 TEST(ConfigTest, PromisesNotKeptAreWarnedAbout) {

@@ -104,5 +104,8 @@ inline constexpr std::string_view kLbWatchTop = "ERR TOP must be between 1 and 1
 
 inline constexpr std::string_view kReadOnlyReplica =
     "READONLY You can't write against a read only replica.";
+inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good replicas to write.";
+inline constexpr std::string_view kMasterDown =
+    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
 
 }  // namespace rankd::err

@@ -28,13 +28,19 @@ constexpr int64_t kAckPeriodMs = 1000;
 
 }  // namespace
 
-bool Replication::ReplicaOf(const std::string& host, int64_t port) {
+bool Replication::ReplicaOf(const std::string& host, int64_t port, bool own_history) {
   if (host == master_host_ && port == master_port_) return false;
+  own_history_ = own_history;
+  server_->config().replicaof = {host, std::to_string(port)};  // CONFIG GET / REWRITE
+  if (!is_replica()) link_down_since_ms_ = 0;
   DropLink(/*retry=*/false);
   // As Redis: the replicas of this server resync from its new history.
-  for (const ReplicaInfo& r : replicas_) {
-    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
-  }
+  DisconnectReplicas();
+  // As Redis's replicationCacheMasterUsingMyself: a primary offers its own
+  // history (replid, offset) to the new primary, which continues it when it
+  // is one of its replids (a demoted primary after a failover). The stream
+  // then continues in the database ours was in.
+  if (!master_client_) EnsureMasterClient(last_db_ >= 0 ? last_db_ : 0);
   master_host_ = host;
   master_port_ = port;
   state_ = State::kConnect;
@@ -52,11 +58,17 @@ void Replication::BecomePrimary() {
   master_host_.clear();
   master_port_ = 0;
   state_ = State::kNone;
+  server_->config().replicaof.clear();
   // PSYNC2: the old history stays known as replid2 up to this offset.
   replid2_ = replid_;
   second_offset_ = static_cast<int64_t>(offset_) + 1;
   replid_ = RandomReplid();
   last_db_ = -1;
+  master_client_.reset();
+  // Redis 7.0 keeps the backlog, so the other replicas of the old primary
+  // continue with PSYNC from here; its replicas learn the new replid.
+  if (!backlog_) CreateBacklog();
+  DisconnectReplicas();
   LOG_NOTICE("MASTER MODE enabled (user request)");
 }
 
@@ -70,6 +82,7 @@ std::string_view Replication::link_state() const {
     case State::kPing:
     case State::kAuth:
     case State::kPort:
+    case State::kIp:
     case State::kCapa:
     case State::kPsync:
     case State::kTransfer:
@@ -78,6 +91,14 @@ std::string_view Replication::link_state() const {
       return "connected";
   }
   return "connect";
+}
+
+int Replication::stream_db() const {
+  return is_replica() && master_client_ ? master_client_->db_index : -1;
+}
+
+int64_t Replication::link_down_seconds() const {
+  return link_down_since_ms_ ? (MonoMs() - link_down_since_ms_) / 1000 : -1;
 }
 
 int64_t Replication::last_io_seconds_ago() const {
@@ -110,6 +131,7 @@ void Replication::DropLink(bool retry) {
   bulk_left_ = -1;
   payload_.clear();
   parser_ = std::make_unique<RespParser>();
+  if (state_ == State::kConnected) link_down_since_ms_ = MonoMs();
   if (state_ != State::kNone) state_ = State::kConnect;
   if (retry) ScheduleRetry();
 }
@@ -233,31 +255,33 @@ void Replication::HandleLine(std::string_view line) {
         return DropLink(/*retry=*/true);
       }
       state_ = State::kPort;
-      return SendCommand({"REPLCONF", "listening-port", std::to_string(server_->port())});
+      return SendCommand({"REPLCONF", "listening-port",
+                          std::to_string(server_->config().replica_announce_port
+                                             ? server_->config().replica_announce_port
+                                             : server_->port())});
     case State::kPort:
-      state_ = State::kCapa;  // an error is only logged, as Redis
+      // Errors of the REPLCONFs are only logged, as Redis.
+      if (!server_->config().replica_announce_ip.empty()) {
+        state_ = State::kIp;
+        return SendCommand({"REPLCONF", "ip-address", server_->config().replica_announce_ip});
+      }
+      [[fallthrough]];
+    case State::kIp:
+      state_ = State::kCapa;
       return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"});
     case State::kCapa:
       state_ = State::kPsync;
-      return SendCommand({"PSYNC", "?", "-1"});
-    case State::kPsync: {
-      if (line.substr(0, 12) != "+FULLRESYNC ") {
-        LOG_WARNING("Unexpected reply to PSYNC from master: %s", std::string(line).c_str());
-        return DropLink(/*retry=*/true);
+      if (!own_history_) {
+        LOG_NOTICE("Partial resynchronization not possible (no cached master)");
+        return SendCommand({"PSYNC", "?", "-1"});
       }
-      std::string_view rest = line.substr(12);
-      size_t sp = rest.find(' ');
-      int64_t off = 0;
-      if (sp != 40 || !ParseInt64(rest.substr(sp + 1), &off) || off < 0) {
-        return DropLink(/*retry=*/true);
-      }
-      replid_ = std::string(rest.substr(0, sp));
-      offset_ = static_cast<uint64_t>(off);
-      LOG_NOTICE("Full resync from master: %s:%lld", replid_.c_str(), static_cast<long long>(off));
-      state_ = State::kTransfer;
-      bulk_left_ = -1;
+      // Our history, to be continued if the primary's backlog has it.
+      LOG_NOTICE("Trying a partial resynchronization (request %s:%llu).", replid_.c_str(),
+                 static_cast<unsigned long long>(offset_ + 1));
+      return SendCommand({"PSYNC", replid_, std::to_string(offset_ + 1)});
+    case State::kPsync:
+      if (!HandlePsyncReply(line)) DropLink(/*retry=*/true);
       return;
-    }
     default:
       return;
   }
@@ -287,6 +311,7 @@ void Replication::ReadSnapshot() {
   bulk_left_ -= static_cast<int64_t>(take);
   if (bulk_left_ > 0) return;
   LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory (%zu bytes)", payload_.size());
+  loaded_stream_db_ = 0;
   Status s = load_snapshot ? load_snapshot(payload_) : Status::InvalidArgument("no loader");
   payload_.clear();
   payload_.shrink_to_fit();
@@ -294,14 +319,82 @@ void Replication::ReadSnapshot() {
     LOG_WARNING("Failed trying to load the MASTER synchronization DB: %s", s.message().c_str());
     return DropLink(/*retry=*/true);
   }
+  // A new history: its replid and offset, an empty backlog from there, and
+  // our own replicas must sync again from it.
+  replid_ = pending_replid_;
+  offset_ = pending_offset_;
+  replid2_ = std::string(40, '0');
+  second_offset_ = -1;
+  if (backlog_) {
+    backlog_->Reset(offset_ + 1);
+  } else {
+    CreateBacklog();
+  }
+  DisconnectReplicas();
+  master_client_.reset();
+  EnsureMasterClient(loaded_stream_db_);
+  own_history_ = true;
+  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
+  LinkEstablished();
+}
+
+bool Replication::HandlePsyncReply(std::string_view line) {
+  if (line.substr(0, 12) == "+FULLRESYNC ") {
+    std::string_view rest = line.substr(12);
+    size_t sp = rest.find(' ');
+    int64_t off = 0;
+    if (sp != 40 || !ParseInt64(rest.substr(sp + 1), &off) || off < 0) return false;
+    // Taken once the snapshot is loaded: until then our data is the old one.
+    pending_replid_ = std::string(rest.substr(0, sp));
+    pending_offset_ = static_cast<uint64_t>(off);
+    LOG_NOTICE("Full resync from master: %s:%lld", pending_replid_.c_str(),
+               static_cast<long long>(off));
+    state_ = State::kTransfer;
+    bulk_left_ = -1;
+    return true;
+  }
+  if (line.substr(0, 9) == "+CONTINUE") {
+    std::string_view id = line.size() > 10 ? line.substr(10) : std::string_view();
+    if (id.size() == 40 && id != replid_) {
+      // The primary continues our history under a new replid (a promoted
+      // replica): ours becomes the previous one, as Redis.
+      replid2_ = replid_;
+      second_offset_ = static_cast<int64_t>(offset_) + 1;
+      replid_ = std::string(id);
+      LOG_NOTICE("Master replication ID changed to %s", replid_.c_str());
+      DisconnectReplicas();
+    }
+    if (!backlog_) CreateBacklog();
+    LOG_NOTICE("Successful partial resynchronization with master.");
+    EnsureMasterClient(0);
+    LinkEstablished();
+    return true;
+  }
+  LOG_WARNING("Unexpected reply to PSYNC from master: %s", std::string(line).c_str());
+  return false;
+}
+
+void Replication::EnsureMasterClient(int db) {
+  if (master_client_) return;
   master_client_ = std::make_unique<Client>();
   master_client_->reply = &master_reply_;
   master_client_->authenticated = true;
+  master_client_->obeyed = true;
   master_client_->created_ms = MonoMs();
+  master_client_->db_index = db;
+}
+
+void Replication::LinkEstablished() {
   state_ = State::kConnected;
-  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
   SendAck();
   AckTimer();
+}
+
+bool Replication::KillLink() {
+  if (!is_replica() || fd_ < 0) return false;
+  LOG_NOTICE("Connection with master lost (CLIENT KILL).");
+  DropLink(/*retry=*/true);
+  return true;
 }
 
 void Replication::ApplyStream() {
@@ -310,17 +403,21 @@ void Replication::ApplyStream() {
     const size_t start = in_pos_;
     RespParser::Result r = parser_->Parse(in_, &in_pos_, &args_, limits);
     if (r == RespParser::Result::kNeedMore) {
-      offset_ += in_pos_ - start;  // skipped bytes count as well
+      // Bytes of a command not complete yet count (and are proxied) now.
+      AppendStream(std::string_view(in_).substr(start, in_pos_ - start));
       return;
     }
     if (r == RespParser::Result::kError) {
       LOG_WARNING("Protocol error from MASTER: %s", parser_->error().c_str());
       return DropLink(/*retry=*/true);
     }
+    const size_t end = in_pos_;
     server_->Execute(*master_client_, args_, /*no_block=*/true);
     master_reply_.buffer().clear();
-    // After the command, as Redis: an ACK it sent (GETACK) excludes it.
-    offset_ += in_pos_ - start;
+    if (fd_ < 0) return;  // the command dropped the link (an ACK failed)
+    // After the command, as Redis: an ACK it sent (GETACK) excludes it. The
+    // exact bytes go on to our backlog and replicas.
+    AppendStream(std::string_view(in_).substr(start, end - start));
   }
 }
 

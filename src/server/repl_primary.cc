@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "server/errors.h"
 #include "server/replication.h"
 #include "server/server.h"
 
@@ -53,7 +54,9 @@ void Replication::EncodeCommand(std::span<const std::string_view> args, std::str
 }
 
 void Replication::Feed(int db, std::span<const std::string_view> args) {
-  if (replicas_.empty()) return;
+  // A replica proxies its primary's stream instead (ApplyStream); its own
+  // writes (a writable replica, its expiry) stay local, as Redis.
+  if (is_replica() || (replicas_.empty() && !backlog_)) return;
   encode_buf_.clear();
   if (db != last_db_) {
     std::string index = std::to_string(db);
@@ -62,11 +65,17 @@ void Replication::Feed(int db, std::span<const std::string_view> args) {
     last_db_ = db;
   }
   EncodeArray(args, &encode_buf_);
-  SendToReplicas(encode_buf_);
+  AppendStream(encode_buf_);
 }
 
-void Replication::SendToReplicas(std::string_view bytes) {
+void Replication::AppendStream(std::string_view bytes) {
   offset_ += bytes.size();
+  if (backlog_) {
+    // CONFIG SET repl-backlog-size applies from the next byte.
+    const int64_t size = std::max(server_->config().repl_backlog_size, ReplBacklog::kMinSize);
+    if (backlog_->size() != size) backlog_->Resize(size);
+    backlog_->Append(bytes);
+  }
   for (const ReplicaInfo& r : replicas_) {
     Connection* conn = server_->net().Find(r.client_id);
     if (!conn) continue;
@@ -79,12 +88,14 @@ void Replication::Cron() {
   cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
   const int64_t now = MonoMs();
   const Config& cfg = server_->config();
-  if (!replicas_.empty() && now - last_ping_ms_ >= cfg.repl_ping_replica_period * 1000) {
+  BacklogCron(now);
+  if (!is_replica() && !replicas_.empty() &&
+      now - last_ping_ms_ >= cfg.repl_ping_replica_period * 1000) {
     last_ping_ms_ = now;
     std::string_view ping[] = {"PING"};
     encode_buf_.clear();
     EncodeArray(ping, &encode_buf_);
-    SendToReplicas(encode_buf_);
+    AppendStream(encode_buf_);
   }
   for (const ReplicaInfo& r : replicas_) {
     if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
@@ -99,39 +110,17 @@ void Replication::Cron() {
   }
 }
 
-std::string Replication::StartFullSync(Client& c) {
-  if (!c.conn) return "ERR PSYNC is not allowed here";
-  if (!make_snapshot) return "ERR Replication is not available";
-  std::string payload;
-  Status s = make_snapshot(&payload);
-  if (!s.ok()) return "ERR Can't produce the snapshot for the replica: " + s.message();
-  ReplyBuilder& r = *c.reply;
-  r.Raw("+FULLRESYNC " + replid_ + " " + std::to_string(offset_) + "\r\n");
-  r.Raw("$" + std::to_string(payload.size()) + "\r\n");
-  r.Raw(payload);
-  ReplicaInfo info;
-  for (const ReplicaInfo& existing : replicas_) {
-    if (existing.client_id == c.id) info = existing;  // a second PSYNC on one link
-  }
-  std::erase_if(replicas_, [&](const ReplicaInfo& x) { return x.client_id == c.id; });
-  info.client_id = c.id;
-  info.port = ListeningPort(c.id);
-  const std::string& peer = c.conn->peer();
-  info.ip = peer.substr(0, peer.rfind(':'));
-  if (info.ip.size() > 2 && info.ip.front() == '[') info.ip = info.ip.substr(1, info.ip.size() - 2);
-  info.ack_offset = 0;
-  info.last_ack_ms = MonoMs();
-  replicas_.push_back(info);
-  last_db_ = -1;  // the replica's stream starts with a SELECT
-  LOG_NOTICE("Synchronization with replica %s:%lld succeeded (full resync, %zu bytes)",
-             info.ip.c_str(), static_cast<long long>(info.port), payload.size());
-  return "";
-}
-
 void Replication::SetListeningPort(Client& c, int64_t port) {
   pending_ports_[c.id] = port;
   for (ReplicaInfo& r : replicas_) {
     if (r.client_id == c.id) r.port = port;
+  }
+}
+
+void Replication::SetAnnouncedIp(Client& c, std::string_view ip) {
+  pending_ips_[c.id] = std::string(ip);
+  for (ReplicaInfo& r : replicas_) {
+    if (r.client_id == c.id) r.ip = std::string(ip);
   }
 }
 
@@ -153,6 +142,29 @@ void Replication::Ack(Client& c, uint64_t offset) {
   for (uint64_t id : done) FinishWait(id);
 }
 
+std::string_view Replication::Refusal(const Client& c, bool write, bool deny_stale) const {
+  if (c.obeyed) return "";
+  const Config& cfg = server_->config();
+  if (write && !is_replica() && cfg.min_replicas_to_write > 0 && cfg.min_replicas_max_lag > 0 &&
+      GoodReplicas() < cfg.min_replicas_to_write) {
+    return err::kNoReplicas;
+  }
+  if (write && is_replica() && cfg.replica_read_only) return err::kReadOnlyReplica;
+  if (deny_stale && is_replica() && !link_up() && !cfg.replica_serve_stale_data) {
+    return err::kMasterDown;
+  }
+  return "";
+}
+
+int64_t Replication::GoodReplicas() const {
+  const int64_t now = MonoMs();
+  int64_t n = 0;
+  for (const ReplicaInfo& r : replicas_) {
+    if ((now - r.last_ack_ms) / 1000 <= server_->config().min_replicas_max_lag) n++;
+  }
+  return n;
+}
+
 bool Replication::IsReplicaClient(const Client& c) const {
   for (const ReplicaInfo& r : replicas_) {
     if (r.client_id == c.id) return true;
@@ -162,7 +174,10 @@ bool Replication::IsReplicaClient(const Client& c) const {
 
 void Replication::ClientClosed(Client& c) {
   pending_ports_.erase(c.id);
+  pending_ips_.erase(c.id);
+  const size_t before = replicas_.size();
   std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
+  if (before && replicas_.empty()) no_replicas_since_ms_ = MonoMs();
   for (const Waiter& w : waiters_) {
     if (w.client_id == c.id && w.timer) server_->loop().CancelTimer(w.timer);
   }
@@ -202,7 +217,7 @@ void Replication::RequestAcks() {
   std::string_view getack[] = {"REPLCONF", "GETACK", "*"};
   encode_buf_.clear();
   EncodeArray(getack, &encode_buf_);
-  SendToReplicas(encode_buf_);
+  AppendStream(encode_buf_);
 }
 
 void Replication::FinishWait(uint64_t client_id) {

@@ -17,9 +17,15 @@
 // applies the stream through a client of its own (the master client), which
 // may write although the replica is read-only.
 //
-// Not yet: a replication backlog and partial resynchronisation (+CONTINUE:
-// every reconnect is a full sync), diskless sync, chained replicas that
-// proxy the primary's exact stream, min-replicas-to-write. Not thread-safe.
+// Both roles keep a backlog (server/repl_backlog.h) of the stream: a replica
+// that reconnects with PSYNC <replid> <offset> gets "+CONTINUE <replid>" and
+// the bytes it missed when they are still there (also under the previous
+// replid up to second_offset after a promotion: PSYNC2), else a full sync.
+// A replica proxies its primary's exact stream to its own replicas and its
+// backlog, so offsets and replid are the primary's all along a chain.
+// Repl_sync.cc holds PSYNC's choice and the backlog's life.
+//
+// Not yet: diskless sync. Not thread-safe.
 
 #pragma once
 
@@ -37,6 +43,7 @@
 #include "net/reply.h"
 #include "net/resp_parser.h"
 #include "server/client.h"
+#include "server/repl_backlog.h"
 
 namespace rankd {
 
@@ -61,6 +68,13 @@ class Replication {
   // replacing the data set with a payload's.
   std::function<Status(std::string* payload)> make_snapshot;
   std::function<Status(std::string_view payload)> load_snapshot;
+  // The database the stream is in at a full sync's snapshot (Redis's RDB aux
+  // field repl-stream-db): a replica's snapshot for its own replicas carries
+  // it (its primary's stream SELECTs only when the database changes); the
+  // loader hands it back with set_loaded_stream_db. -1: none (a primary's
+  // stream starts with a SELECT).
+  int stream_db() const;
+  void set_loaded_stream_db(int db) { loaded_stream_db_ = db; }
 
   // --- Role ---
   bool is_replica() const { return !master_host_.empty(); }
@@ -75,12 +89,20 @@ class Replication {
   // One effect for database `db` (the Server calls it with every effect it
   // gives the EffectLog). No-op without replicas.
   void Feed(int db, std::span<const std::string_view> args);
-  // PSYNC from client `c`: full resync. Replies with the handshake's
-  // +FULLRESYNC and the snapshot, and makes `c` a replica. Returns the error
-  // text if the snapshot cannot be made.
-  std::string StartFullSync(Client& c);
+  // PSYNC replid offset from client `c` (repl_sync.cc): +CONTINUE and the
+  // missed bytes when the backlog has them, else +FULLRESYNC and the
+  // snapshot; `c` becomes a replica. Returns the error text if the snapshot
+  // cannot be made.
+  std::string PSync(Client& c, std::string_view replid, int64_t psync_offset);
+  // The backlog, or null (none yet, or freed after repl-backlog-ttl).
+  const ReplBacklog* backlog() const { return backlog_.get(); }
+  // INFO stats: sync_full, sync_partial_ok, sync_partial_err.
+  int64_t sync_full() const { return sync_full_; }
+  int64_t sync_partial_ok() const { return sync_partial_ok_; }
+  int64_t sync_partial_err() const { return sync_partial_err_; }
   // REPLCONF listening-port / ACK from replica client `c`.
   void SetListeningPort(Client& c, int64_t port);
+  void SetAnnouncedIp(Client& c, std::string_view ip);
   void Ack(Client& c, uint64_t offset);
   // A client is going away (drops it from the replicas and waiters).
   void ClientClosed(Client& c);
@@ -89,6 +111,14 @@ class Replication {
   void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block);
   const std::vector<ReplicaInfo>& replicas() const { return replicas_; }
   bool IsReplicaClient(const Client& c) const;
+  // Why replication refuses a command of client `c` now ("" if it does
+  // not), as Redis 7.0's processCommand / scripts: NOREPLICAS for a write
+  // without min-replicas-to-write good replicas, READONLY for a write on a
+  // read-only replica, MASTERDOWN for a command without the stale flag on a
+  // replica whose link is down with replica-serve-stale-data no.
+  std::string_view Refusal(const Client& c, bool write, bool deny_stale) const;
+  // Replicas that ACKed within min-replicas-max-lag seconds.
+  int64_t GoodReplicas() const;
   // A new random 40-hex-digit replication id.
   static std::string RandomReplid();
   // Appends `args` as a RESP array of bulk strings.
@@ -98,7 +128,9 @@ class Replication {
 
   // --- Replica side (repl_link.cc) ---
   // REPLICAOF host port. Returns false when already replicating from there.
-  bool ReplicaOf(const std::string& host, int64_t port);
+  // `own_history`: offer this server's replid and offset in PSYNC (REPLICAOF
+  // at run time), else "PSYNC ? -1" (replicaof in the configuration).
+  bool ReplicaOf(const std::string& host, int64_t port, bool own_history = true);
   // REPLICAOF NO ONE: drops the link, becomes a primary with a new replid.
   void BecomePrimary();
   const std::string& master_host() const { return master_host_; }
@@ -107,15 +139,21 @@ class Replication {
   std::string_view link_state() const;
   bool link_up() const { return state_ == State::kConnected; }
   int64_t last_io_seconds_ago() const;
+  // Seconds since the link went down (INFO master_link_down_since_seconds;
+  // -1 when it never was up).
+  int64_t link_down_seconds() const;
   bool sync_in_progress() const { return state_ == State::kTransfer; }
   // The client that applies the primary's stream (writes pass read-only).
   bool IsMasterClient(const Client& c) const { return &c == master_client_.get(); }
   // REPLCONF GETACK from the master client: sends an ACK now.
   void SendAck();
+  // CLIENT KILL TYPE master: drops the link (it reconnects and PSYNCs).
+  // Returns whether there was one.
+  bool KillLink();
 
  private:
   enum class State {
-    kNone, kConnect, kConnecting, kPing, kAuth, kPort, kCapa, kPsync, kTransfer, kConnected
+    kNone, kConnect, kConnecting, kPing, kAuth, kPort, kIp, kCapa, kPsync, kTransfer, kConnected
   };
   struct Waiter {
     uint64_t client_id;
@@ -125,7 +163,15 @@ class Replication {
   };
 
   // repl_primary.cc
-  void SendToReplicas(std::string_view bytes);
+  // Appends bytes to the stream: the offset, the backlog, every replica.
+  void AppendStream(std::string_view bytes);
+  // repl_sync.cc
+  bool TryPartial(Client& c, std::string_view replid, int64_t psync_offset);
+  std::string StartFullSync(Client& c);
+  void AddReplica(Client& c);
+  void CreateBacklog();
+  void BacklogCron(int64_t now_ms);
+  void DisconnectReplicas();
   int64_t ListeningPort(uint64_t client_id) const;
   void FinishWait(uint64_t client_id);
   void RequestAcks();
@@ -143,6 +189,9 @@ class Replication {
   void SendCommand(std::initializer_list<std::string_view> args);
   void FlushOut();
   void ReadSnapshot();
+  bool HandlePsyncReply(std::string_view line);
+  void LinkEstablished();
+  void EnsureMasterClient(int db);
   void ApplyStream();
   void ScheduleRetry();
   void AckTimer();
@@ -154,6 +203,9 @@ class Replication {
   int64_t second_offset_ = -1;
   int last_db_ = -1;  // database the stream last SELECTed; -1: must SELECT
   std::vector<ReplicaInfo> replicas_;
+  std::unique_ptr<ReplBacklog> backlog_;
+  int64_t no_replicas_since_ms_ = 0;
+  int64_t sync_full_ = 0, sync_partial_ok_ = 0, sync_partial_err_ = 0;
   std::vector<Waiter> waiters_;
   std::string encode_buf_;
   absl::flat_hash_map<uint64_t, int64_t> pending_ports_;  // REPLCONF listening-port
@@ -168,11 +220,17 @@ class Replication {
   size_t in_pos_ = 0;
   int64_t bulk_left_ = -1;  // snapshot bytes still to read; -1: header
   std::string payload_;
+  std::string pending_replid_;  // +FULLRESYNC's, taken once the snapshot loads
+  uint64_t pending_offset_ = 0;
+  int loaded_stream_db_ = 0;
   std::unique_ptr<RespParser> parser_;
   std::vector<std::string_view> args_;
   std::unique_ptr<Client> master_client_;
   ReplyBuilder master_reply_;
   int64_t last_io_ms_ = 0;
+  int64_t link_down_since_ms_ = 0;
+  bool own_history_ = true;  // PSYNC offers replid_ / offset_ (else "? -1")
+  absl::flat_hash_map<uint64_t, std::string> pending_ips_;  // REPLCONF ip-address
   uint64_t retry_timer_ = 0;
   uint64_t ack_timer_ = 0;
   uint64_t cron_timer_ = 0;

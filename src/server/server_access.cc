@@ -28,9 +28,17 @@ std::string Lower(std::string_view s) {
 }  // namespace
 
 std::string_view Server::ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const {
-  if (!(spec.flags & kWrite) || !config_.replica_read_only || !repl_->is_replica()) return "";
-  if (repl_->IsMasterClient(c)) return "";
-  return err::kReadOnlyReplica;
+  // EXEC writes when a queued command does, and is refused while stale
+  // when one is (Redis is_write_command / is_denystale_command).
+  bool write = spec.flags & kWrite, deny_stale = !(spec.flags & kStale);
+  if (spec.name == "exec" && c.in_multi) {
+    for (const auto& cmd : c.queued) {
+      const CommandSpec* q = FindCommand(cmd[0]);
+      if (q && (q->flags & kWrite)) write = true;
+      if (q && !(q->flags & kStale)) deny_stale = true;
+    }
+  }
+  return repl_->Refusal(c, write, deny_stale);
 }
 
 bool Server::KnownToRedis(std::span<const std::string_view> args) const {
