@@ -296,3 +296,20 @@ def test_debug_object_and_active_expire(r):
 
 def test_compat_config_names(server_factory):
     run_on_fresh_servers(server_factory, gi.CONFIG_CASES, "config-names")
+
+
+@pytest.mark.skipif(target_is_redis(), reason="rankd's own commands")
+def test_rankd_commands_report_their_key_positions(both):
+    # COMMAND INFO's legacy first/last/step for LB.* agree with their key specs,
+    # as Redis's do for its own commands (clients such as redis-py's cluster
+    # mode route by them).
+    a, _ = both
+    for name in (n.decode() for n in a.execute("COMMAND", "LIST")):
+        if not name.startswith("lb."):
+            continue
+        info = a.execute("COMMAND", "INFO", name)[0]
+        arity, first, last, step = info[1], info[3], info[4], info[5]
+        specs = info[8]
+        if specs and name != "lb.unwatch":
+            assert first >= 1 and step >= 1 and (last >= first or last < 0), (name, info)
+        assert abs(arity) >= 1, name

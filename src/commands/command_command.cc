@@ -148,7 +148,8 @@ void InfoReply(ReplyBuilder& r, const Entry& e) {
   ReportedFlags(e, &flags);
   r.SetHeader(flags.size());
   for (auto f : flags) r.SimpleString(f);
-  if (d) {
+  // Hand-written docs (LB.*) may leave `legacy` unset: the table knows.
+  if (d && (d->doc->legacy.arity != 0 || !e.spec)) {
     r.Integer(d->doc->legacy.first);
     r.Integer(d->doc->legacy.last);
     r.Integer(d->doc->legacy.step);
