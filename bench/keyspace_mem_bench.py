@@ -16,12 +16,11 @@ Knobs: BENCH_KEYS [1000000], BENCH_KINDS [hash,string,zset].
 """
 
 import os
-import socket
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sidebyside as sb  # noqa: E402
-from types_bench import profile_command  # noqa: E402
+from types_bench import load_commands, profile_command  # noqa: E402
 
 KEYS = int(os.environ.get("BENCH_KEYS", "1000000"))
 KINDS = os.environ.get("BENCH_KINDS", "hash,string,zset").split(",")
@@ -43,20 +42,6 @@ def zset_command(i):
 COMMANDS = {"hash": profile_command, "string": string_command, "zset": zset_command}
 
 
-def load(port, make, count):
-    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
-        batch = 10000
-        for start in range(0, count, batch):
-            n = min(batch, count - start)
-            s.sendall(b"".join(make(i) for i in range(start, start + n)))
-            got = 0
-            while got < n:
-                chunk = s.recv(1 << 20)
-                if not chunk:
-                    raise RuntimeError("connection closed while loading")
-                got += chunk.count(b"\n")  # one line per +OK / integer reply
-
-
 def main():
     print("| kind | rankd B/key | redis-server B/key | rankd / redis |")
     print("|---|---:|---:|---:|")
@@ -67,7 +52,7 @@ def main():
             for name, srv in servers.items():
                 sb.log("loading %d %s keys into %s ..." % (KEYS, kind, name))
                 before = srv.rss()
-                load(srv.port, COMMANDS[kind], KEYS)
+                load_commands(srv.port, COMMANDS[kind], KEYS)
                 per_key[name] = sb.settled_growth(srv, before) / KEYS
                 if not srv.command("DBSIZE").startswith(b":%d" % KEYS):
                     raise SystemExit("%s: wrong DBSIZE after loading %s" % (name, kind))
