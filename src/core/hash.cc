@@ -60,7 +60,7 @@ std::unique_ptr<Hash> Hash::Clone() const {
   auto copy = std::make_unique<Hash>();
   if (is_listpack()) {
     copy->Splice(0, 0, bytes());
-    if (rep_) copy->packed()->count = packed()->count;
+    if (copy->rep_) copy->packed()->count = packed()->count;
   } else {
     copy->rep_ = reinterpret_cast<uintptr_t>(new ScanTable<Node>()) | kTableBit;
     table()->ForEach([&](Node* n) { copy->InsertNode(n->key(), n->value()); });
