@@ -7,12 +7,13 @@ settles (bench/sidebyside.py settled_growth), for each kind:
   hash     HSET user:<i> name user<i> email user<i>@example.com country FR level <i%100>
            joined 2026-01-<dd>       (the bench/types_bench.py member profile: 5 fields)
   string   SET key:<i> <16 bytes>
+  ttl      SET key:<i> <16 bytes> EX 100000   (the string case with a deadline)
   zset     ZADD board:<i> 1 alice 2 bob 3 carol 4 dave 5 erin   (5 members)
 
 Each kind gets a fresh pair of servers (both `--save '' --appendonly no`).
 
     /usr/bin/python3 bench/keyspace_mem_bench.py          # uses build/rankd
-Knobs: BENCH_KEYS [1000000], BENCH_KINDS [hash,string,zset].
+Knobs: BENCH_KEYS [1000000], BENCH_KINDS [hash,string,zset,ttl].
 """
 
 import os
@@ -23,7 +24,7 @@ import sidebyside as sb  # noqa: E402
 from types_bench import load_commands, profile_command  # noqa: E402
 
 KEYS = int(os.environ.get("BENCH_KEYS", "1000000"))
-KINDS = os.environ.get("BENCH_KINDS", "hash,string,zset").split(",")
+KINDS = os.environ.get("BENCH_KINDS", "hash,string,zset,ttl").split(",")
 
 
 def resp(*args):
@@ -34,12 +35,17 @@ def string_command(i):
     return resp(b"SET", b"key:%d" % i, b"v%015d" % i)  # 16 bytes
 
 
+def ttl_command(i):
+    return resp(b"SET", b"key:%d" % i, b"v%015d" % i, b"EX", b"100000")
+
+
 def zset_command(i):
     return resp(b"ZADD", b"board:%d" % i, b"1", b"alice", b"2", b"bob", b"3", b"carol",
                 b"4", b"dave", b"5", b"erin")
 
 
-COMMANDS = {"hash": profile_command, "string": string_command, "zset": zset_command}
+COMMANDS = {"hash": profile_command, "string": string_command, "zset": zset_command,
+            "ttl": ttl_command}
 
 
 def main():
