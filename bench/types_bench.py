@@ -33,11 +33,17 @@ def profile_command(i):
 
 
 def load_profiles(port, count):
+    load_commands(port, profile_command, count)
+
+
+def load_commands(port, make, count):
+    """Sends make(0) .. make(count - 1) pipelined, 10,000 per batch, each answered by
+    one reply line (integer or simple string)."""
     with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
         batch = 10000
         for start in range(0, count, batch):
             n = min(batch, count - start)
-            s.sendall(b"".join(profile_command(i) for i in range(start, start + n)))
+            s.sendall(b"".join(make(i) for i in range(start, start + n)))
             got = 0
             while got < n:
                 chunk = s.recv(1 << 20)

@@ -64,7 +64,7 @@ void SetBitCmd(CommandContext& ctx) {
   if (!e) return;
   const bool old = GetBit(e->value.str(), offset);
   if (grown || old != (on == 1)) {
-    SetBit(&e->value.str(), offset, on == 1);
+    SetBit(&e->value.mutable_str(), offset, on == 1);
     KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyString, "setbit");
   }
   ctx.reply.Integer(old);
@@ -86,7 +86,7 @@ void BitCount(CommandContext& ctx) {
   Database::Entry* e = LookupString(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!e) return ctx.reply.Integer(0);
-  const std::string& s = e->value.str();
+  const std::string_view s = e->value.str();
   const auto len = static_cast<int64_t>(s.size());
   int64_t start = 0, end = len - 1;
   bool in_bits = false;
@@ -115,7 +115,7 @@ void BitPos(CommandContext& ctx) {
   Database::Entry* e = LookupString(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!e) return ctx.reply.Integer(bit ? -1 : 0);
-  const std::string& s = e->value.str();
+  const std::string_view s = e->value.str();
   const auto len = static_cast<int64_t>(s.size());
   int64_t start = 0, end = len - 1;
   bool in_bits = false, end_given = false;
@@ -221,7 +221,7 @@ Database::Entry* StringForBitWrite(CommandContext& ctx, std::string_view key, ui
   }
   *grown = !e;
   if (!e) e = ctx.db().Insert(key, Value(std::string()));
-  std::string& s = e->value.str();
+  std::string& s = e->value.mutable_str();
   if (s.size() < bytes) {
     s.resize(bytes, '\0');
     *grown = true;

@@ -123,7 +123,7 @@ void BitFieldGeneric(CommandContext& ctx, bool ro_command) {
       ctx.reply.Integer(e ? GetBitField(e->value.str(), c.offset, c.type) : 0);
       continue;
     }
-    std::string& s = e->value.str();
+    std::string& s = e->value.mutable_str();
     const int64_t old = GetBitField(s, c.offset, c.type);
     const bool incr = c.op == FieldOp::kIncrBy;
     int64_t next;

@@ -63,7 +63,7 @@ std::string Hex(const Digest& d) {
 }
 
 // Redis xorObjectDigest: the value's type, contents and expiry into `digest`.
-void ValueDigest(const Database::Entry& e, Digest& digest) {
+void ValueDigest(const Database& db, const Database::Entry& e, Digest& digest) {
   const Value& v = e.value;
   // Redis's type codes: string 0, set 2, zset 3.
   uint32_t type = htonl(v.type() == ValueType::kString ? 0 : v.type() == ValueType::kSet ? 2 : 3);
@@ -82,7 +82,7 @@ void ValueDigest(const Database::Entry& e, Digest& digest) {
       XorDigest(digest, std::string_view(reinterpret_cast<const char*>(element.data()), 20));
     });
   }
-  if (e.expire_ms != -1) XorDigest(digest, "!!expire!!");
+  if (db.ExpireMs(&e) != -1) XorDigest(digest, "!!expire!!");
 }
 
 void DatasetDigest(CommandContext& ctx) {
@@ -95,7 +95,7 @@ void DatasetDigest(CommandContext& ctx) {
     db.ForEach([&](Database::Entry* e) {
       Digest d{};
       MixDigest(d, e->key());
-      ValueDigest(*e, d);
+      ValueDigest(db, *e, d);
       XorDigest(final_digest, std::string_view(reinterpret_cast<const char*>(d.data()), 20));
     });
   }
@@ -106,7 +106,7 @@ void DigestValue(CommandContext& ctx) {
   ctx.reply.ArrayHeader(ctx.argc() - 2);
   for (size_t i = 2; i < ctx.argc(); i++) {
     Digest d{};
-    if (const Database::Entry* e = ctx.db().Peek(ctx.arg(i))) ValueDigest(*e, d);
+    if (const Database::Entry* e = ctx.db().Peek(ctx.arg(i))) ValueDigest(ctx.db(), *e, d);
     ctx.reply.SimpleString(Hex(d));
   }
 }
@@ -123,7 +123,7 @@ void DebugObject(CommandContext& ctx) {
            "lru_seconds_idle:%lld",
            static_cast<const void*>(&e->value), std::string(e->value.EncodingName()).c_str(),
            e->value.MemoryUsage(), static_cast<long long>((WallMs() / 1000) & ((1 << 24) - 1)),
-           static_cast<long long>(std::max<int64_t>(0, MonoMs() - e->access_ms) / 1000));
+           static_cast<long long>(Database::IdleMs(e) / 1000));
   ctx.reply.SimpleString(buf);
 }
 

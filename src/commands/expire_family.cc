@@ -69,7 +69,7 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, int64_t unit_ms) {
   Database& db = ctx.db();
   Database::Entry* e = LookupWrite(ctx, key);
   if (!e) return ctx.reply.Integer(0);
-  const int64_t current = e->expire_ms;  // -1: none
+  const int64_t current = db.ExpireMs(e);  // -1: none
   if ((flags & kNx) && current != -1) return ctx.reply.Integer(0);
   if ((flags & kXx) && current == -1) return ctx.reply.Integer(0);
   if ((flags & kGt) && (current == -1 || when <= current)) return ctx.reply.Integer(0);
@@ -98,8 +98,9 @@ void PExpireAt(CommandContext& ctx) { ExpireGeneric(ctx, 0, 1); }
 void TtlGeneric(CommandContext& ctx, bool in_ms, bool absolute) {
   Database::Entry* e = LookupRead(ctx, ctx.arg(1), /*touch=*/false);
   if (!e) return ctx.reply.Integer(-2);
-  if (e->expire_ms < 0) return ctx.reply.Integer(-1);
-  int64_t t = absolute ? e->expire_ms : e->expire_ms - WallMs();
+  const int64_t expire_ms = ctx.db().ExpireMs(e);
+  if (expire_ms < 0) return ctx.reply.Integer(-1);
+  int64_t t = absolute ? expire_ms : expire_ms - WallMs();
   if (t < 0) t = 0;
   // Seconds rounded to nearest, without overflowing at INT64_MAX ms.
   ctx.reply.Integer(in_ms ? t : t / 1000 + (t % 1000 + 500) / 1000);
@@ -113,7 +114,7 @@ void PExpireTime(CommandContext& ctx) { TtlGeneric(ctx, true, true); }
 void Persist(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   Database::Entry* e = LookupWrite(ctx, key);
-  if (!e || e->expire_ms < 0) return ctx.reply.Integer(0);
+  if (!e || ctx.db().ExpireMs(e) < 0) return ctx.reply.Integer(0);
   ctx.db().SetExpire(e, -1);
   KeyChanged(ctx, ctx.db(), key, kNotifyGeneric, "persist");
   ctx.reply.Integer(1);

@@ -132,9 +132,9 @@ void RandomKey(CommandContext& ctx) {
 // deadline. REQUIRES: `key` live in `from`, `new_key` absent in `to`.
 void Relocate(Database& from, std::string_view key, Database& to, std::string_view new_key) {
   Database::Entry* e = from.Find(key, false);
-  const int64_t expire_ms = e->expire_ms;  // Detach forgets the deadline
+  const int64_t expire_ms = from.ExpireMs(e);  // Detach forgets the deadline
   e = from.Detach(key);
-  if (new_key != e->key_bytes) e->key_bytes.assign(new_key);
+  if (new_key != e->key()) e = Database::Entry::Rekey(e, new_key);
   to.Attach(e);
   if (expire_ms >= 0) to.SetExpire(e, expire_ms);
 }
@@ -181,7 +181,7 @@ void Copy(CommandContext& ctx) {
   Database::Entry* e = LookupRead(ctx, key);
   if (!e) return ctx.reply.Integer(0);
   Value copy = e->value.Clone();
-  const int64_t expire_ms = e->expire_ms;
+  const int64_t expire_ms = src.ExpireMs(e);
   if (dst->Find(new_key)) {
     if (!replace) return ctx.reply.Integer(0);
     dst->Delete(new_key);

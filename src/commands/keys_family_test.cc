@@ -159,7 +159,7 @@ TEST_F(KeysFamilyTest, MoveAndSwapDb) {
   EXPECT_EQ(Run({"EXISTS", "a"}), RespInt(0));
   Database::Entry* e = server().db(1).Find("a");
   ASSERT_NE(e, nullptr);
-  EXPECT_GT(e->expire_ms, 0);
+  EXPECT_GT(server().db(1).ExpireMs(e), 0);
   Run({"SET", "a", "0"});
   EXPECT_EQ(Run({"MOVE", "a", "1"}), RespInt(0));  // target exists
 
@@ -218,7 +218,7 @@ TEST_F(KeysFamilyTest, Object) {
 }
 
 TEST_F(KeysFamilyTest, LfuPolicyChangesObjectErrors) {
-  server().config().maxmemory_policy = "allkeys-lfu";
+  Run({"CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"});
   Run({"SET", "k", "v"});
   EXPECT_EQ(Run({"OBJECT", "FREQ", "k"}), RespInt(5));
   EXPECT_TRUE(Run({"OBJECT", "IDLETIME", "k"}).starts_with("-ERR An LFU maxmemory policy is selected"));

@@ -78,7 +78,7 @@ void Object(CommandContext& ctx) {
   }
   const Database::Entry* e = LookupRead(ctx, ctx.arg(2), /*touch=*/false);
   if (!e) return ctx.reply.Null();
-  const int64_t idle_ms = std::max<int64_t>(0, MonoMs() - e->access_ms);
+  const int64_t idle_ms = Database::IdleMs(e);
   if (full == "object|encoding") return ctx.reply.Bulk(e->value.EncodingName());
   if (full == "object|refcount") return ctx.reply.Integer(Refcount(ctx.server, e->value));
   if (full == "object|idletime") {
@@ -96,7 +96,7 @@ void Object(CommandContext& ctx) {
         "that when switching between policies at runtime LRU and LFU data will take some time "
         "to adjust.");
   }
-  ctx.reply.Integer(LfuDecayed(e->lfu_counter, e->lfu_minutes, ctx.db().lfu()));
+  ctx.reply.Integer(ctx.db().LfuFrequency(e));
 }
 
 namespace {
@@ -114,10 +114,8 @@ void MemoryUsage(CommandContext& ctx) {
   }
   const Database::Entry* e = ctx.db().Peek(ctx.arg(2));
   if (!e) return ctx.reply.Null();
-  // The Value is embedded in the Entry; the key's bytes are counted when
-  // they do not fit std::string's inline buffer.
-  size_t usage = sizeof(Database::Entry) - sizeof(Value) + e->value.MemoryUsage();
-  if (e->key_bytes.capacity() > 15) usage += e->key_bytes.capacity() + 1;
+  // The Value is embedded in the Entry, the key's bytes follow it.
+  size_t usage = sizeof(Database::Entry) - sizeof(Value) + e->key().size() + e->value.MemoryUsage();
   ctx.reply.Integer(static_cast<int64_t>(usage));
 }
 

@@ -108,7 +108,7 @@ std::optional<std::string> LookupByPattern(CommandContext& ctx, std::string_view
     return std::string(*v);
   }
   if (e->value.type() != ValueType::kString) return std::nullopt;
-  return e->value.str();
+  return std::string(e->value.str());
 }
 
 struct Item {

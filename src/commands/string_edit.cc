@@ -118,7 +118,7 @@ void Append(CommandContext& ctx) {
     ctx.db().Insert(key, Value(std::string(suffix)));
     len = suffix.size();
   } else {
-    std::string& s = e->value.str();
+    std::string& s = e->value.mutable_str();
     if (!CheckStringLength(ctx, static_cast<int64_t>(s.size()),
                            static_cast<int64_t>(suffix.size()))) {
       return;
@@ -148,7 +148,7 @@ void GetRange(CommandContext& ctx) {
   Database::Entry* e = LookupString(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!e) return ctx.reply.Bulk("");
-  const std::string& s = e->value.str();
+  const std::string_view s = e->value.str();
   const int64_t len = static_cast<int64_t>(s.size());
   if (start < 0 && end < 0 && start > end) return ctx.reply.Bulk("");
   if (start < 0) start = len + start;
@@ -176,7 +176,7 @@ void SetRange(CommandContext& ctx) {
   }
   if (!CheckStringLength(ctx, offset, static_cast<int64_t>(value.size()))) return;
   if (!e) e = ctx.db().Insert(key, Value(std::string()));
-  std::string& s = e->value.str();
+  std::string& s = e->value.mutable_str();
   const size_t end = static_cast<size_t>(offset) + value.size();
   if (s.size() < end) s.resize(end, '\0');
   memcpy(s.data() + offset, value.data(), value.size());

@@ -158,7 +158,7 @@ void GetEx(CommandContext& ctx) {
     db.SetExpire(e, deadline);
     PropagateExpireAt(ctx, key, deadline);
     KeyChanged(ctx, db, key, kNotifyGeneric, "expire");
-  } else if (opts.has(O::kPersist) && e->expire_ms >= 0) {
+  } else if (opts.has(O::kPersist) && db.ExpireMs(e) >= 0) {
     db.SetExpire(e, -1);
     KeyChanged(ctx, db, key, kNotifyGeneric, "persist");
   }

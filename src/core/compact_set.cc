@@ -61,6 +61,7 @@ void CompactSet::InsertEncoded(const std::string& enc, std::string_view member, 
   }
   buf_.insert(off, enc);
   ++size_;
+  Trim();
 }
 
 void CompactSet::Insert(std::string_view member, double score) {
@@ -85,6 +86,7 @@ void CompactSet::Append(std::string_view member, double score) {
 void CompactSet::Erase(const Entry& e) {
   buf_.erase(e.offset, e.size);
   --size_;
+  Trim();
 }
 
 void CompactSet::EraseRankRange(uint64_t start, uint64_t stop) {
@@ -94,6 +96,13 @@ void CompactSet::EraseRankRange(uint64_t start, uint64_t stop) {
   for (uint64_t r = start; r <= stop; ++r) to += Decode(to).size;
   buf_.erase(from, to - from);
   size_ -= static_cast<uint32_t>(stop - start + 1);
+  Trim();
+}
+
+void CompactSet::Trim() {
+  // The buffer grows by doubling; small sets (a million 5-member boards)
+  // pay for their bytes, not for the growth policy (issue 15).
+  if (buf_.capacity() > buf_.size() + buf_.size() / 4 + 16) buf_.shrink_to_fit();
 }
 
 CompactSet::Entry CompactSet::At(uint64_t rank) const {

@@ -90,6 +90,8 @@ class CompactSet {
   std::string CheckInvariants() const;
 
  private:
+  // Gives back spare capacity left by growth or removals.
+  void Trim();
   static void Encode(std::string* out, std::string_view member, double score);
   // Inserts the encoded entry `enc` of (score, member) at its position.
   void InsertEncoded(const std::string& enc, std::string_view member, double score);

@@ -2,39 +2,80 @@
 
 #include "core/hash.h"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 
 #include "core/packed.h"
 
 namespace rankd {
-namespace {
 
-// Shrinks a packed buffer that grew by doubling, so small hashes (the
-// million-profiles case) pay for their bytes, not for the growth policy.
-void Trim(std::string* buf) {
-  if (buf->capacity() > buf->size() + buf->size() / 4 + 16) buf->shrink_to_fit();
+size_t Hash::size() const {
+  if (!is_listpack()) return table()->size();
+  return rep_ ? packed()->count : 0;
 }
 
-}  // namespace
+std::string_view Hash::bytes() const {
+  return rep_ ? std::string_view(packed()->data(), packed()->used) : std::string_view();
+}
+
+void Hash::Splice(size_t off, size_t erase, std::string_view insert) {
+  const size_t used = rep_ ? packed()->used : 0;
+  const size_t need = used - erase + insert.size();
+  if (!rep_ && need == 0) return;
+  // The allocation follows the bytes held (the allocator rounds up to its
+  // size class): grown before the move, shrunk after it when left mostly
+  // empty, so small hashes (the million-profiles case) pay for their bytes,
+  // not for a growth policy.
+  auto resize = [&](size_t bytes) {
+    void* p = std::realloc(rep_ ? static_cast<void*>(packed()) : nullptr, sizeof(Packed) + bytes);
+    if (!p) throw std::bad_alloc();
+    if (!rep_) *static_cast<Packed*>(p) = Packed{0, 0};
+    rep_ = reinterpret_cast<uintptr_t>(p);
+  };
+  auto capacity = [&] { return malloc_usable_size(packed()) - sizeof(Packed); };
+  if (!rep_ || need > capacity()) resize(need);
+  char* d = packed()->data();
+  std::memmove(d + off + insert.size(), d + off + erase, used - off - erase);
+  if (!insert.empty()) std::memcpy(d + off, insert.data(), insert.size());
+  packed()->used = static_cast<uint32_t>(need);
+  if (capacity() > need + need / 4 + 16) resize(need);
+}
+
+void Hash::Reset() {
+  if (is_listpack()) {
+    std::free(packed());
+  } else {
+    delete table();
+  }
+  rep_ = 0;
+  delete deadlines_;
+  deadlines_ = nullptr;
+}
 
 std::unique_ptr<Hash> Hash::Clone() const {
   auto copy = std::make_unique<Hash>();
-  copy->listpack_ = listpack_;
-  copy->count_ = count_;
-  copy->buf_ = buf_;
-  if (table_) {
-    copy->table_ = std::make_unique<ScanTable<Node>>();
-    table_->ForEach([&](Node* n) { copy->InsertNode(n->key(), n->value()); });
+  if (is_listpack()) {
+    copy->Splice(0, 0, bytes());
+    if (copy->rep_) copy->packed()->count = packed()->count;
+  } else {
+    copy->rep_ = reinterpret_cast<uintptr_t>(new ScanTable<Node>()) | kTableBit;
+    table()->ForEach([&](Node* n) { copy->InsertNode(n->key(), n->value()); });
   }
-  if (deadlines_) copy->deadlines_ = std::make_unique<FieldDeadlines>(*deadlines_);
+  if (deadlines_) copy->deadlines_ = new FieldDeadlines(*deadlines_);
   return copy;
 }
 
 size_t Hash::MemoryUsage() const {
-  size_t bytes = sizeof(Hash) + buf_.capacity();
-  if (table_) {
-    bytes += sizeof(*table_) + table_->bucket_count() * sizeof(void*);
-    table_->ForEach([&](Node* n) {
+  size_t bytes = sizeof(Hash);
+  if (is_listpack()) {
+    if (rep_) bytes += malloc_usable_size(packed());
+  } else {
+    bytes += sizeof(ScanTable<Node>) + table()->bucket_count() * sizeof(void*);
+    table()->ForEach([&](Node* n) {
       bytes += sizeof(Node) + (n->bytes.size() > 15 ? n->bytes.capacity() + 1 : 0);
     });
   }
@@ -43,26 +84,27 @@ size_t Hash::MemoryUsage() const {
 }
 
 size_t Hash::FindEntry(std::string_view field) const {
+  const std::string_view buf = bytes();
   size_t off = 0, next;
-  while (off < buf_.size()) {
-    std::string_view f = packed::At(buf_, off, &next);
+  while (off < buf.size()) {
+    std::string_view f = packed::At(buf, off, &next);
     if (f == field) return off;
-    (void)packed::At(buf_, next, &off);  // skip the value
+    (void)packed::At(buf, next, &off);  // skip the value
   }
   return std::string::npos;
 }
 
 std::optional<std::string_view> Hash::Get(std::string_view field) const {
-  if (!listpack_) {
-    Node* n = table_->Find(field);
+  if (!is_listpack()) {
+    Node* n = table()->Find(field);
     if (!n) return std::nullopt;
     return n->value();
   }
   size_t off = FindEntry(field);
   if (off == std::string::npos) return std::nullopt;
   size_t next, ignored;
-  (void)packed::At(buf_, off, &next);
-  return packed::At(buf_, next, &ignored);
+  (void)packed::At(bytes(), off, &next);
+  return packed::At(bytes(), next, &ignored);
 }
 
 void Hash::InsertNode(std::string_view field, std::string_view value) {
@@ -70,17 +112,17 @@ void Hash::InsertNode(std::string_view field, std::string_view value) {
   n->field_len = static_cast<uint32_t>(field.size());
   n->bytes.reserve(field.size() + value.size());
   n->bytes.append(field).append(value);
-  table_->Insert(n);
+  table()->Insert(n);
 }
 
 bool Hash::Set(std::string_view field, std::string_view value, const HashLimits& limits) {
-  if (listpack_ &&
+  if (is_listpack() &&
       (field.size() > limits.max_listpack_value || value.size() > limits.max_listpack_value)) {
     ConvertToHashtable();
   }
   if (deadlines_) deadlines_->erase(field);
-  if (!listpack_) {
-    if (Node* n = table_->Find(field)) {
+  if (!is_listpack()) {
+    if (Node* n = table()->Find(field)) {
       n->bytes.resize(n->field_len);
       n->bytes.append(value);
       return false;
@@ -91,36 +133,40 @@ bool Hash::Set(std::string_view field, std::string_view value, const HashLimits&
   size_t off = FindEntry(field);
   if (off != std::string::npos) {
     size_t vstart, vend;
-    (void)packed::At(buf_, off, &vstart);
-    (void)packed::At(buf_, vstart, &vend);
-    buf_.replace(vstart, vend - vstart, packed::Encode(value));
-    Trim(&buf_);
+    (void)packed::At(bytes(), off, &vstart);
+    (void)packed::At(bytes(), vstart, &vend);
+    Splice(vstart, vend - vstart, packed::Encode(value));
     return false;
   }
-  packed::Append(&buf_, field);
-  packed::Append(&buf_, value);
-  count_++;
-  if (count_ > limits.max_listpack_entries) {
-    ConvertToHashtable();
-  } else {
-    Trim(&buf_);
-  }
+  std::string pair = packed::Encode(field);
+  pair += packed::Encode(value);
+  Splice(bytes().size(), 0, pair);
+  packed()->count++;
+  if (packed()->count > limits.max_listpack_entries) ConvertToHashtable();
   return true;
 }
 
 void Hash::ConvertToHashtable() {
-  if (!listpack_) return;
-  table_ = std::make_unique<ScanTable<Node>>();
-  ForEach([&](std::string_view f, std::string_view v) { InsertNode(f, v); });
-  listpack_ = false;
-  count_ = 0;
-  std::string().swap(buf_);
+  if (!is_listpack()) return;
+  auto* t = new ScanTable<Node>();
+  Packed* old = rep_ ? packed() : nullptr;
+  rep_ = reinterpret_cast<uintptr_t>(t) | kTableBit;
+  if (old) {
+    const std::string_view buf(old->data(), old->used);
+    size_t off = 0, next;
+    while (off < buf.size()) {
+      std::string_view f = packed::At(buf, off, &next);
+      std::string_view v = packed::At(buf, next, &off);
+      InsertNode(f, v);
+    }
+    std::free(old);
+  }
 }
 
 bool Hash::Delete(std::string_view field) {
   bool found;
-  if (!listpack_) {
-    Node* n = table_->Remove(field);
+  if (!is_listpack()) {
+    Node* n = table()->Remove(field);
     found = n != nullptr;
     delete n;
   } else {
@@ -128,11 +174,10 @@ bool Hash::Delete(std::string_view field) {
     found = off != std::string::npos;
     if (found) {
       size_t vstart, vend;
-      (void)packed::At(buf_, off, &vstart);
-      (void)packed::At(buf_, vstart, &vend);
-      buf_.erase(off, vend - off);
-      count_--;
-      Trim(&buf_);
+      (void)packed::At(bytes(), off, &vstart);
+      (void)packed::At(bytes(), vstart, &vend);
+      Splice(off, vend - off, {});
+      packed()->count--;
     }
   }
   if (found && deadlines_) deadlines_->erase(field);
@@ -140,24 +185,25 @@ bool Hash::Delete(std::string_view field) {
 }
 
 void Hash::ForEach(Visitor fn) const {
-  if (!listpack_) {
-    table_->ForEach([&](Node* n) { fn(n->key(), n->value()); });
+  if (!is_listpack()) {
+    table()->ForEach([&](Node* n) { fn(n->key(), n->value()); });
     return;
   }
+  const std::string_view buf = bytes();
   size_t off = 0, next;
-  while (off < buf_.size()) {
-    std::string_view f = packed::At(buf_, off, &next);
-    std::string_view v = packed::At(buf_, next, &off);
+  while (off < buf.size()) {
+    std::string_view f = packed::At(buf, off, &next);
+    std::string_view v = packed::At(buf, next, &off);
     fn(f, v);
   }
 }
 
 uint64_t Hash::Scan(uint64_t cursor, size_t count, Visitor fn) const {
-  if (listpack_) {
+  if (is_listpack()) {
     ForEach(fn);
     return 0;
   }
-  return table_->Scan(cursor, count, [&](Node* n) { fn(n->key(), n->value()); });
+  return table()->Scan(cursor, count, [&](Node* n) { fn(n->key(), n->value()); });
 }
 
 int64_t Hash::FieldExpire(std::string_view field) const {
@@ -171,7 +217,7 @@ void Hash::SetFieldExpire(std::string_view field, int64_t ms) {
     if (deadlines_) deadlines_->erase(field);
     return;
   }
-  if (!deadlines_) deadlines_ = std::make_unique<FieldDeadlines>();
+  if (!deadlines_) deadlines_ = new FieldDeadlines();
   (*deadlines_)[field] = ms;
 }
 
@@ -192,7 +238,10 @@ std::vector<std::string> Hash::RemoveExpired(int64_t now_ms) {
   }
   std::sort(out.begin(), out.end());
   for (const std::string& f : out) Delete(f);
-  if (deadlines_->empty()) deadlines_.reset();
+  if (deadlines_->empty()) {
+    delete deadlines_;
+    deadlines_ = nullptr;
+  }
   return out;
 }
 

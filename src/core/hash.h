@@ -2,11 +2,14 @@
 //
 // Hash: a Redis hash (field -> value), one API over two encodings, as Redis 7.0:
 //
-//   - listpack: one packed buffer of (field, value) pairs in insertion order,
+//   - listpack: one allocation holding the pair count, the byte count and
+//     the packed (field, value) pairs in insertion order,
 //       entry := varint flen | field | varint vlen | value
 //     Lookups scan it (n <= hash-max-listpack-entries). Replacing a value
 //     keeps the pair in place; deleting closes the gap, so the order is
 //     Redis's listpack order and HGETALL of a small hash replies as Redis.
+//     The Hash object itself is two words (it lives inside the keyspace's
+//     Value), so a small hash costs one allocation sized to its bytes.
 //   - hashtable: a ScanTable of nodes, one allocation per field holding the
 //     field and value bytes together (SCAN-safe cursor, like Redis's dict).
 //
@@ -27,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,17 +55,29 @@ class Hash {
   using Visitor = absl::FunctionRef<void(std::string_view field, std::string_view value)>;
 
   Hash() = default;
-  ~Hash() = default;
+  ~Hash() { Reset(); }
   Hash(const Hash&) = delete;
   Hash& operator=(const Hash&) = delete;
+  Hash(Hash&& o) noexcept : rep_(o.rep_), deadlines_(o.deadlines_) {
+    o.rep_ = 0;
+    o.deadlines_ = nullptr;
+  }
+  Hash& operator=(Hash&& o) noexcept {
+    if (this != &o) {
+      Reset();
+      std::swap(rep_, o.rep_);
+      std::swap(deadlines_, o.deadlines_);
+    }
+    return *this;
+  }
   // Deep copy, same encoding and field deadlines (COPY).
   std::unique_ptr<Hash> Clone() const;
 
-  size_t size() const { return listpack_ ? count_ : table_->size(); }
+  size_t size() const;
   bool empty() const { return size() == 0; }
-  bool is_listpack() const { return listpack_; }
+  bool is_listpack() const { return (rep_ & kTableBit) == 0; }
   // "listpack" or "hashtable" (OBJECT ENCODING).
-  std::string_view EncodingName() const { return listpack_ ? "listpack" : "hashtable"; }
+  std::string_view EncodingName() const { return is_listpack() ? "listpack" : "hashtable"; }
   size_t MemoryUsage() const;
 
   // The value of `field`, or nullopt. O(1) for a hashtable, O(n) listpack.
@@ -106,15 +122,31 @@ class Hash {
     std::string_view key() const { return std::string_view(bytes).substr(0, field_len); }
     std::string_view value() const { return std::string_view(bytes).substr(field_len); }
   };
-  // Offset of the entry whose field is `field` in buf_, or npos.
+  // The listpack allocation: pair and byte counts, then the packed pairs.
+  // Its capacity is the allocator's usable size.
+  struct Packed {
+    uint32_t count;
+    uint32_t used;
+    char* data() { return reinterpret_cast<char*>(this + 1); }
+    const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+  };
+  static constexpr uintptr_t kTableBit = 1;
+
+  Packed* packed() const { return reinterpret_cast<Packed*>(rep_); }  // listpack only
+  ScanTable<Node>* table() const { return reinterpret_cast<ScanTable<Node>*>(rep_ & ~kTableBit); }
+  // The listpack bytes (empty when none is allocated).
+  std::string_view bytes() const;
+  // Replaces `erase` bytes at `off` of the listpack with `insert`, growing
+  // or trimming the allocation so it stays close to the bytes held.
+  void Splice(size_t off, size_t erase, std::string_view insert);
+  // Frees the representation and the deadlines.
+  void Reset();
+  // Offset of the entry whose field is `field` in the listpack, or npos.
   size_t FindEntry(std::string_view field) const;
   void InsertNode(std::string_view field, std::string_view value);
 
-  bool listpack_ = true;
-  uint32_t count_ = 0;  // listpack pairs
-  std::string buf_;     // listpack bytes
-  std::unique_ptr<ScanTable<Node>> table_;  // hashtable encoding only
-  std::unique_ptr<FieldDeadlines> deadlines_;
+  uintptr_t rep_ = 0;  // 0: empty listpack; Packed*, or ScanTable<Node>* | kTableBit
+  FieldDeadlines* deadlines_ = nullptr;
 };
 
 }  // namespace rankd

@@ -75,6 +75,17 @@ TEST(HashTest, ListpackKeepsInsertionOrderAndConverts) {
   EXPECT_EQ(g.EncodingName(), "hashtable");
 }
 
+TEST(HashTest, CloneOfAnEmptiedListpack) {
+  Hash h;
+  HashLimits limits;
+  h.Set("f", "v", limits);
+  h.Delete("f");
+  std::unique_ptr<Hash> c = h.Clone();
+  EXPECT_TRUE(c->empty());
+  EXPECT_TRUE(c->Set("g", "w", limits));
+  EXPECT_EQ(*c->Get("g"), "w");
+}
+
 TEST(HashTest, FieldDeadlines) {
   Hash h;
   HashLimits limits;

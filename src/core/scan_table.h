@@ -11,7 +11,8 @@
 // Nodes are intrusive and heap-allocated once; the table owns them. Node
 // must provide:
 //   Node* next;               // chain link, managed here
-//   uint64_t hash;            // set by Insert
+//   uint64_t hash;            // optional: set by Insert; without it the
+//                             // key is rehashed on resize (saves 8 bytes)
 //   std::string_view key() const;
 // Node addresses are stable for their lifetime (other indexes may point at
 // them). Not thread-safe.
@@ -44,6 +45,7 @@ class ScanTable {
   }
 
   static uint64_t Hash(std::string_view key) { return absl::Hash<std::string_view>{}(key); }
+  static constexpr bool kStoresHash = requires(Node* n) { n->hash; };
 
   size_t size() const { return size_; }
   size_t bucket_count() const { return buckets_.size(); }
@@ -52,16 +54,17 @@ class ScanTable {
   Node* Find(std::string_view key) const {
     uint64_t h = Hash(key);
     for (Node* n = buckets_[h & mask()]; n; n = n->next) {
-      if (n->hash == h && n->key() == key) return n;
+      if (Matches(n, h, key)) return n;
     }
     return nullptr;
   }
 
   // Takes ownership of `node`. REQUIRES: no node with the same key.
   void Insert(Node* node) {
-    node->hash = Hash(node->key());
+    const uint64_t h = Hash(node->key());
+    if constexpr (kStoresHash) node->hash = h;
     if (size_ + 1 > buckets_.size()) Resize(buckets_.size() * 2);
-    Node*& head = buckets_[node->hash & mask()];
+    Node*& head = buckets_[h & mask()];
     node->next = head;
     head = node;
     size_++;
@@ -73,7 +76,7 @@ class ScanTable {
     uint64_t h = Hash(key);
     for (Node** p = &buckets_[h & mask()]; *p; p = &(*p)->next) {
       Node* n = *p;
-      if (n->hash == h && n->key() == key) {
+      if (Matches(n, h, key)) {
         *p = n->next;
         size_--;
         MaybeShrink();
@@ -151,6 +154,21 @@ class ScanTable {
 
   uint64_t mask() const { return buckets_.size() - 1; }
 
+  static bool Matches(const Node* n, uint64_t h, std::string_view key) {
+    if constexpr (kStoresHash) {
+      return n->hash == h && n->key() == key;
+    } else {
+      return n->key() == key;
+    }
+  }
+  static uint64_t HashOf(const Node* n) {
+    if constexpr (kStoresHash) {
+      return n->hash;
+    } else {
+      return Hash(n->key());
+    }
+  }
+
   void MaybeShrink() {
     if (buckets_.size() > kMinBuckets && size_ * 8 < buckets_.size()) {
       size_t n = kMinBuckets;
@@ -166,7 +184,7 @@ class ScanTable {
       while (head) {
         Node* node = head;
         head = node->next;
-        Node*& dst = next[node->hash & (n - 1)];
+        Node*& dst = next[HashOf(node) & (n - 1)];
         node->next = dst;
         dst = node;
       }

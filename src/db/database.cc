@@ -12,7 +12,7 @@
 namespace rankd {
 
 bool Database::IsExpired(const Entry* e) const {
-  return e->expire_ms >= 0 && e->expire_ms <= WallMs();
+  return e->has(Entry::kHasExpire) && ExpireMs(e) <= WallMs();
 }
 
 Database::Entry* Database::Find(std::string_view key, bool touch_access) {
@@ -28,13 +28,11 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     return nullptr;
   }
   if (e->value.type() == ValueType::kZSet && e->value.zset().periodic()) MaybeRollPeriods(e);
-  if (e->member_expire_ms >= 0 && MembersDue(e, WallMs()) && !ReclaimMembers(e, WallMs())) {
+  if (e->has(Entry::kHasMemberExpire) && MembersDue(e, WallMs()) &&
+      !ReclaimMembers(e, WallMs())) {
     return nullptr;
   }
-  if (touch_access) {
-    e->access_ms = CachedMonoMs();
-    if (lfu_->enabled) LfuTouch(&e->lfu_counter, &e->lfu_minutes, *lfu_);
-  }
+  if (touch_access) e->set_access(AccessStamp(e->access(), *lfu_));
   return e;
 }
 
@@ -46,11 +44,7 @@ const Database::Entry* Database::Peek(std::string_view key) const {
 Database::Entry* Database::Insert(std::string_view key, Value value) {
   // Paused expiry leaves expired entries in place: a write replaces them.
   if (expiry_paused_ && table_.Find(key)) Free(table_.Remove(std::string(key)));
-  Entry* e = new Entry;
-  e->key_bytes.assign(key);
-  e->value = std::move(value);
-  e->access_ms = CachedMonoMs();
-  e->lfu_minutes = LfuMinutes();
+  Entry* e = Entry::Make(key, std::move(value), NewAccessStamp(*lfu_));
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
@@ -62,7 +56,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   Entry* e = Find(key, false);
   if (!e) return Insert(key, std::move(value));
   e->value = std::move(value);
-  e->access_ms = CachedMonoMs();
+  if (!lfu_->enabled) e->set_access(LruClock());  // an LFU counter carries over
   if (!keep_ttl) SetExpire(e, -1);
   NoteIfFieldDeadlines(e);
   SyncMemberExpire(e);
@@ -78,10 +72,8 @@ bool Database::Delete(std::string_view key) {
 Database::Entry* Database::Detach(std::string_view key) {
   if (!Find(key, false)) return nullptr;
   Entry* e = table_.Remove(key);
-  const int64_t deadline = e->expire_ms;
   RemoveFromExpiring(e);
-  e->expire_ms = deadline;  // travels with the entry; Attach re-registers it
-  IndexMemberExpire(e, -1);  // so do member deadlines (in the value)
+  IndexMemberExpire(e, -1);  // member deadlines travel in the value
   return e;
 }
 
@@ -89,32 +81,33 @@ void Database::Attach(Entry* e) {
   if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
   table_.Insert(e);
   NoteIfFieldDeadlines(e);
-  if (e->expire_ms >= 0) {
-    e->expire_pos = static_cast<uint32_t>(expiring_.size());
-    expiring_.push_back(e);
-  }
   if (on_new_key) on_new_key(index_, e->key());
   SyncMemberExpire(e);
 }
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {
-  if (e->expire_ms < 0 && expire_ms >= 0) {
-    e->expire_pos = static_cast<uint32_t>(expiring_.size());
-    expiring_.push_back(e);
-  } else if (e->expire_ms >= 0 && expire_ms < 0) {
-    RemoveFromExpiring(e);
+  if (expire_ms < 0) return RemoveFromExpiring(e);
+  if (e->has(Entry::kHasExpire)) {
+    deadlines_.find(e)->second.ms = expire_ms;
+    return;
   }
-  e->expire_ms = expire_ms;
+  deadlines_.emplace(e, Deadline{expire_ms, static_cast<uint32_t>(expiring_.size())});
+  expiring_.push_back(e);
+  e->set(Entry::kHasExpire, true);
 }
 
 void Database::RemoveFromExpiring(Entry* e) {
-  if (e->expire_ms < 0) return;
-  // Invariant: expiring_[e->expire_pos] == e for every entry with a deadline.
+  if (!e->has(Entry::kHasExpire)) return;
+  // Invariant: expiring_[deadlines_[e].pos] == e for every entry with a
+  // deadline, and only those have kHasExpire.
+  auto it = deadlines_.find(e);
+  const uint32_t pos = it->second.pos;
+  deadlines_.erase(it);
   Entry* last = expiring_.back();
-  expiring_[e->expire_pos] = last;
-  last->expire_pos = e->expire_pos;
+  expiring_[pos] = last;
+  if (last != e) deadlines_.find(last)->second.pos = pos;
   expiring_.pop_back();
-  e->expire_ms = -1;
+  e->set(Entry::kHasExpire, false);
 }
 
 void Database::Free(Entry* e) {
@@ -129,11 +122,19 @@ void Database::SyncMemberExpire(Entry* e) {
 }
 
 void Database::IndexMemberExpire(Entry* e, int64_t deadline_ms) {
-  if (e->member_expire_ms == deadline_ms) return;
-  // Invariant: member_expiring_ holds (member_expire_ms, e) iff it is >= 0.
-  if (e->member_expire_ms >= 0) member_expiring_.erase({e->member_expire_ms, e});
-  e->member_expire_ms = deadline_ms;
-  if (deadline_ms >= 0) member_expiring_.insert({deadline_ms, e});
+  const int64_t indexed = MemberExpireMs(e);
+  if (indexed == deadline_ms) return;
+  // Invariant: member_expiring_ holds (ms, e) iff member_deadline_[e] == ms,
+  // and only those entries have kHasMemberExpire.
+  if (indexed >= 0) {
+    member_expiring_.erase({indexed, e});
+    member_deadline_.erase(e);
+  }
+  e->set(Entry::kHasMemberExpire, deadline_ms >= 0);
+  if (deadline_ms >= 0) {
+    member_expiring_.insert({deadline_ms, e});
+    member_deadline_[e] = deadline_ms;
+  }
 }
 
 bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
@@ -141,7 +142,7 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
     SyncMemberExpire(e);
     return true;
   }
-  const std::string k = e->key_bytes;
+  const std::string k(e->key());
   SortedSet& z = e->value.zset();
   std::vector<std::string> gone = z.RemoveDue(now_ms, limit);
   expired_members_ += gone.size();
@@ -165,7 +166,7 @@ void Database::MaybeRollPeriods(Entry* e) {
   const int64_t index = p.CurrentIndex(PeriodNowMs());  // O(1) until the period ends
   if (!p.RollTo(z, index)) return;
   SyncMemberExpire(e);  // the open period's deadlines went with it
-  const std::string k = e->key_bytes;
+  const std::string k(e->key());
   if (on_period_rolled) on_period_rolled(index_, k, p.calendar().Id(index));
   Touch(k);
 }
@@ -181,7 +182,7 @@ size_t Database::ActiveExpireMembers(int64_t budget_us) {
     auto [due_ms, e] = *member_expiring_.begin();
     if (due_ms > now) break;
     if (IsExpired(e)) {
-      Find(std::string(e->key_bytes), /*touch_access=*/false);  // goes as a key
+      Find(std::string(e->key()), /*touch_access=*/false);  // goes as a key
     } else {
       // A member of a period that has ended stays in the closed period.
       if (e->value.type() == ValueType::kZSet && e->value.zset().periodic()) MaybeRollPeriods(e);
@@ -201,8 +202,8 @@ size_t Database::ActiveExpire(int64_t budget_us) {
     const int64_t now = WallMs();
     for (size_t i = 0; i < kSample && !expiring_.empty(); i++) {
       Entry* e = expiring_[rng_() % expiring_.size()];
-      if (e->expire_ms > now) continue;
-      std::string k = e->key_bytes;
+      if (ExpireMs(e) > now) continue;
+      std::string k(e->key());
       if (on_expired) on_expired(index_, k);
       Free(table_.Remove(k));
       Touch(k);
@@ -245,7 +246,7 @@ void Database::ForEach(const std::function<void(Entry*)>& fn) {
 void Database::VisitReclaimed(const std::vector<Entry*>& entries,
                               const std::function<void(Entry*)>& fn) {
   std::vector<std::string> keys;
-  for (Entry* e : entries) keys.push_back(e->key_bytes);
+  for (Entry* e : entries) keys.emplace_back(e->key());
   for (const std::string& k : keys) {
     // Deletes an expired key or reclaims due members; survivors are visited.
     if (Entry* e = Find(k, false)) fn(e);
@@ -258,7 +259,7 @@ Database::Entry* Database::Random() {
   for (int tries = 0; tries < 100 && table_.size() > 0; tries++) {
     Entry* e = table_.Random(rng_);
     if (!IsExpired(e) && !MembersDue(e, WallMs())) return e;
-    if (Entry* live = Find(std::string(e->key_bytes), false)) return live;
+    if (Entry* live = Find(std::string(e->key()), false)) return live;
   }
   return nullptr;
 }
@@ -268,7 +269,7 @@ Database::Entry* Database::RandomVolatile() {
   for (int tries = 0; tries < 100 && !expiring_.empty(); tries++) {
     Entry* e = expiring_[pick(rng_) % expiring_.size()];
     if (!IsExpired(e)) return e;
-    Find(std::string(e->key_bytes), false);
+    Find(std::string(e->key()), false);
   }
   return nullptr;
 }
@@ -278,8 +279,10 @@ void Database::Clear() {
   if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
   expiring_.clear();
+  deadlines_.clear();
   field_ttl_keys_.clear();
   member_expiring_.clear();
+  member_deadline_.clear();
   table_.Clear();
 }
 
@@ -288,6 +291,8 @@ void Database::SwapContents(Database& other) {
   other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
   std::swap(expiring_, other.expiring_);
+  std::swap(deadlines_, other.deadlines_);
+  std::swap(member_deadline_, other.member_deadline_);
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;

@@ -38,6 +38,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "base/str_hash.h"
 #include "core/scan_table.h"
+#include "db/entry.h"
 #include "db/lfu.h"
 #include "db/value.h"
 
@@ -50,19 +51,7 @@ struct Watcher {
 
 class Database {
  public:
-  struct Entry {
-    Entry* next = nullptr;
-    uint64_t hash = 0;
-    std::string key_bytes;
-    Value value;
-    int64_t expire_ms = -1;        // unix ms deadline, -1: none
-    uint32_t expire_pos = 0;       // index in expiring_ when expire_ms >= 0
-    uint8_t lfu_counter = kLfuInitVal;  // db/lfu.h (OBJECT FREQ, LFU eviction)
-    uint16_t lfu_minutes = 0;           // minute of its last decrement
-    int64_t access_ms = 0;          // last access (OBJECT IDLETIME, LRU eviction)
-    int64_t member_expire_ms = -1;  // earliest member deadline as indexed, -1: none
-    std::string_view key() const { return key_bytes; }
-  };
+  using Entry = KeyEntry;  // db/entry.h
 
   explicit Database(int index) : index_(index) {}
   Database(const Database&) = delete;
@@ -94,15 +83,26 @@ class Database {
   Entry* Set(std::string_view key, Value value, bool keep_ttl = false);
   // Deletes `key`; false if it was absent (or expired).
   bool Delete(std::string_view key);
-  // Moves the entry out of this database (MOVE, RENAME): the caller owns it,
-  // deadline included. nullptr if absent.
+  // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
+  // Its deadline stays here (read ExpireMs first; set it again after
+  // Attach). nullptr if absent.
   Entry* Detach(std::string_view key);
-  // Adopts an entry detached from a database (possibly under a new key).
-  // REQUIRES: its key is absent here.
+  // Adopts an entry detached from a database (KeyEntry::Rekey gives it a
+  // new key). REQUIRES: its key is absent here.
   void Attach(Entry* e);
 
   // Sets the deadline (unix ms) of a live entry; -1 removes it.
   void SetExpire(Entry* e, int64_t expire_ms);
+  // The deadline (unix ms) of `e`, or -1 when it has none.
+  int64_t ExpireMs(const Entry* e) const {
+    return e->has(Entry::kHasExpire) ? deadlines_.find(e)->second.ms : -1;
+  }
+  // Milliseconds since `e` was last accessed (OBJECT IDLETIME, LRU
+  // eviction). Meaningful while no LFU policy is selected.
+  static int64_t IdleMs(const Entry* e) { return LruIdleMs(e->access()); }
+  // The decayed LFU counter of `e` (OBJECT FREQ, LFU eviction). Meaningful
+  // while an LFU policy is selected.
+  uint8_t LfuFrequency(const Entry* e) const { return LfuFreq(e->access(), *lfu_); }
 
   // Re-reads the earliest member deadline of `e`'s value (a sorted set, or
   // anything else: none) into the member expiry index. Call after changing
@@ -234,8 +234,12 @@ class Database {
   // Find()s each entry's key (reclaiming it) and visits the survivors.
   void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
   // True when `e` has a member deadline at or before now.
-  static bool MembersDue(const Entry* e, int64_t now_ms) {
-    return e->member_expire_ms >= 0 && e->member_expire_ms <= now_ms;
+  bool MembersDue(const Entry* e, int64_t now_ms) const {
+    return e->has(Entry::kHasMemberExpire) && MemberExpireMs(e) <= now_ms;
+  }
+  // The earliest member deadline of `e` as indexed, or -1.
+  int64_t MemberExpireMs(const Entry* e) const {
+    return e->has(Entry::kHasMemberExpire) ? member_deadline_.find(e)->second : -1;
   }
   void RemoveFromExpiring(Entry* e);
   void TouchWatchedExisting(const Database* replacement);
@@ -248,7 +252,16 @@ class Database {
 
   int index_;
   ScanTable<Entry> table_;
+  // Deadlines live beside the entries (only keys with a TTL pay for one):
+  // the entry's kHasExpire flag says whether it has one here.
+  struct Deadline {
+    int64_t ms;    // unix ms
+    uint32_t pos;  // index in expiring_
+  };
+  absl::flat_hash_map<const Entry*, Deadline> deadlines_;
   std::vector<Entry*> expiring_;  // entries with a deadline, any order
+  // Earliest member deadline as indexed, for entries flagged kHasMemberExpire.
+  absl::flat_hash_map<const Entry*, int64_t> member_deadline_;
   // Entries whose set has member deadlines, by earliest deadline.
   absl::btree_set<std::pair<int64_t, Entry*>> member_expiring_;
   uint64_t expired_members_ = 0;

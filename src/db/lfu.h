@@ -1,7 +1,12 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
+// A key's access field: 24 bits, as Redis's robj.lru. Under an LFU
+// maxmemory policy it holds the LFU counter (high 8 bits) and the minute it
+// was last decremented (low 16 bits, wrapping); otherwise the LRU clock, the
+// second of the last access (24 bits, wrapping every 194 days).
+//
 // Redis's LFU access counter, one byte per key with the minute it was last
-// decremented (16 bits, wrapping). The counter grows logarithmically: an
+// decremented. The counter grows logarithmically: an
 // access increments it with probability 1 / ((counter - 5) * log_factor + 1),
 // so 255 means roughly a million hits at lfu-log-factor 10. It loses one per
 // lfu-decay-time minutes without access. New keys start at 5 so they are not
@@ -37,6 +42,25 @@ inline uint8_t LfuDecayed(uint8_t counter, uint16_t ldt, const LfuSettings& s) {
   return periods >= counter ? 0 : static_cast<uint8_t>(counter - periods);
 }
 
+inline constexpr uint32_t kLruClockMax = (1u << 24) - 1;
+
+// The LRU clock now: seconds of the monotonic clock, 24 bits.
+inline uint32_t LruClock() { return static_cast<uint32_t>(CachedMonoMs() / 1000) & kLruClockMax; }
+
+// Milliseconds since the access stamped `lru` (Redis estimateObjectIdleTime).
+inline int64_t LruIdleMs(uint32_t lru) {
+  const uint32_t now = LruClock();
+  const uint32_t secs = now >= lru ? now - lru : kLruClockMax - lru + now;
+  return static_cast<int64_t>(secs) * 1000;
+}
+
+// The 24-bit field of a new key or an access: LRU clock or LFU counter.
+inline uint32_t LfuPack(uint8_t counter, uint16_t minutes) {
+  return (static_cast<uint32_t>(counter) << 16) | minutes;
+}
+inline uint8_t LfuCounterOf(uint32_t field) { return static_cast<uint8_t>(field >> 16); }
+inline uint16_t LfuMinutesOf(uint32_t field) { return static_cast<uint16_t>(field & 0xFFFF); }
+
 // One access: decay, then a logarithmic increment (Redis updateLFU).
 inline void LfuTouch(uint8_t* counter, uint16_t* ldt, const LfuSettings& s) {
   static thread_local std::minstd_rand rng(0x6c6675);
@@ -48,6 +72,25 @@ inline void LfuTouch(uint8_t* counter, uint16_t* ldt, const LfuSettings& s) {
   }
   *counter = c;
   *ldt = LfuMinutes();
+}
+
+// The access field after one access (Redis updateLFU / LRU_CLOCK).
+inline uint32_t AccessStamp(uint32_t field, const LfuSettings& s) {
+  if (!s.enabled) return LruClock();
+  uint8_t c = LfuCounterOf(field);
+  uint16_t m = LfuMinutesOf(field);
+  LfuTouch(&c, &m, s);
+  return LfuPack(c, m);
+}
+
+// The access field of a new key (Redis createObject).
+inline uint32_t NewAccessStamp(const LfuSettings& s) {
+  return s.enabled ? LfuPack(kLfuInitVal, LfuMinutes()) : LruClock();
+}
+
+// OBJECT FREQ's answer for an access field written under an LFU policy.
+inline uint8_t LfuFreq(uint32_t field, const LfuSettings& s) {
+  return LfuDecayed(LfuCounterOf(field), LfuMinutesOf(field), s);
 }
 
 }  // namespace rankd

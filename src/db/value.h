@@ -7,10 +7,12 @@
 
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "core/hash.h"
 #include "core/plain_set.h"
@@ -23,28 +25,46 @@ enum class ValueType : uint8_t { kString = 0, kZSet = 1, kSet = 2, kHash = 3, kL
 
 class Value {
  public:
-  Value() : v_(std::string()) {}
-  explicit Value(std::string s) : v_(std::move(s)) {}
-  explicit Value(std::unique_ptr<SortedSet> z) : v_(std::move(z)) {}
-  explicit Value(std::unique_ptr<PlainSet> s) : v_(std::move(s)) {}
-  explicit Value(std::unique_ptr<Hash> h) : v_(std::move(h)) {}
-  explicit Value(std::unique_ptr<QuickList> l) : v_(std::move(l)) {}
-  Value(Value&&) = default;
-  Value& operator=(Value&&) = default;
+  Value() { SetInline({}); }
+  explicit Value(std::string s);
+  explicit Value(std::unique_ptr<SortedSet> z) { SetPtr(ValueType::kZSet, z.release()); }
+  explicit Value(std::unique_ptr<PlainSet> s) { SetPtr(ValueType::kSet, s.release()); }
+  explicit Value(std::unique_ptr<Hash> h) {
+    b_[0] = static_cast<uint8_t>(ValueType::kHash);
+    new (b_ + kPayload) Hash(std::move(*h));
+  }
+  explicit Value(std::unique_ptr<QuickList> l) { SetPtr(ValueType::kList, l.release()); }
+  // Every payload is relocatable by copying its bytes (owning raw pointers).
+  Value(Value&& o) noexcept {
+    std::memcpy(b_, o.b_, sizeof(b_));
+    o.SetInline({});
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      Destroy();
+      std::memcpy(b_, o.b_, sizeof(b_));
+      o.SetInline({});
+    }
+    return *this;
+  }
+  ~Value() { Destroy(); }
 
-  ValueType type() const { return static_cast<ValueType>(v_.index()); }
+  ValueType type() const { return static_cast<ValueType>(b_[0] & kTypeMask); }
 
   // REQUIRES: type() matches.
-  std::string& str() { return std::get<0>(v_); }
-  const std::string& str() const { return std::get<0>(v_); }
-  SortedSet& zset() { return *std::get<1>(v_); }
-  const SortedSet& zset() const { return *std::get<1>(v_); }
-  PlainSet& set() { return *std::get<2>(v_); }
-  const PlainSet& set() const { return *std::get<2>(v_); }
-  Hash& hash() { return *std::get<3>(v_); }
-  const Hash& hash() const { return *std::get<3>(v_); }
-  QuickList& list() { return *std::get<4>(v_); }
-  const QuickList& list() const { return *std::get<4>(v_); }
+  // A string's bytes; valid until the value changes.
+  std::string_view str() const;
+  // A string to change in place (APPEND, SETRANGE, SETBIT): an inline
+  // string moves to the heap first (Redis turns such a string "raw" too).
+  std::string& mutable_str();
+  SortedSet& zset() { return *Ptr<SortedSet>(); }
+  const SortedSet& zset() const { return *Ptr<SortedSet>(); }
+  PlainSet& set() { return *Ptr<PlainSet>(); }
+  const PlainSet& set() const { return *Ptr<PlainSet>(); }
+  Hash& hash() { return *std::launder(reinterpret_cast<Hash*>(b_ + kPayload)); }
+  const Hash& hash() const { return *std::launder(reinterpret_cast<const Hash*>(b_ + kPayload)); }
+  QuickList& list() { return *Ptr<QuickList>(); }
+  const QuickList& list() const { return *Ptr<QuickList>(); }
 
   // Deep copy (COPY command).
   Value Clone() const;
@@ -63,17 +83,42 @@ class Value {
 
   // Strings only: marks the value as grown in place (APPEND, SETRANGE), which
   // Redis reports as "raw" even when short.
-  void set_raw(bool raw) { raw_ = raw; }
+  void set_raw(bool raw) { SetBit(kRaw, raw); }
   // Strings only: a number-like value that Redis never re-encoded as an
   // integer (INCRBYFLOAT's result) reports "embstr" (or "raw"), not "int".
-  void set_no_int(bool no_int) { no_int_ = no_int; }
+  void set_no_int(bool no_int) { SetBit(kNoInt, no_int); }
 
  private:
-  std::variant<std::string, std::unique_ptr<SortedSet>, std::unique_ptr<PlainSet>,
-               std::unique_ptr<Hash>, std::unique_ptr<QuickList>>
-      v_;
-  bool raw_ = false;
-  bool no_int_ = false;
+  // b_[0]: the type (3 bits) and the flags below. A string of up to
+  // kInlineMax bytes is held inline: its length in b_[1], its bytes from
+  // b_[2]; a longer one (or one changed in place) is a std::string* at
+  // kPayload, as is every other type's object; a Hash is embedded there.
+  static constexpr uint8_t kTypeMask = 7, kHeapStr = 8, kRaw = 16, kNoInt = 32;
+  static constexpr size_t kPayload = 8;
+  static constexpr size_t kInlineMax = 22;
+
+  void SetInline(std::string_view s) {
+    b_[0] = static_cast<uint8_t>(ValueType::kString);
+    b_[1] = static_cast<uint8_t>(s.size());
+    if (!s.empty()) std::memcpy(b_ + 2, s.data(), s.size());
+  }
+  void SetPtr(ValueType t, void* p) {
+    b_[0] = static_cast<uint8_t>(t);
+    std::memcpy(b_ + kPayload, &p, sizeof(p));
+  }
+  template <class T>
+  T* Ptr() const {
+    T* p;
+    std::memcpy(&p, b_ + kPayload, sizeof(p));
+    return p;
+  }
+  bool Has(uint8_t bit) const { return (b_[0] & bit) != 0; }
+  void SetBit(uint8_t bit, bool on) { b_[0] = on ? (b_[0] | bit) : (b_[0] & ~bit); }
+  void Destroy();
+
+  alignas(8) unsigned char b_[24];
 };
+
+static_assert(sizeof(Value) == 24);
 
 }  // namespace rankd

@@ -141,8 +141,8 @@ void PersistManager::Append(int db, std::span<const std::string_view> args) {
   // deadline it produced, so replay at a later time gives the same expiry.
   if (SetsRelativeTtl(args) && db < server_->db_count()) {
     const Database::Entry* e = server_->db(db).Peek(args[1]);
-    if (e && e->expire_ms >= 0) {
-      std::string ms = Str(e->expire_ms);
+    if (e && server_->db(db).ExpireMs(e) >= 0) {
+      std::string ms = Str(server_->db(db).ExpireMs(e));
       std::string_view fix[] = {"PEXPIREAT", args[1], ms};
       log_->Add(db, fix);
     }

@@ -20,7 +20,7 @@ namespace rankd::testing {
 inline std::map<std::string, std::string> Dump(Database& db) {
   std::map<std::string, std::string> out;
   db.ForEach([&](Database::Entry* e) {
-    std::string v = std::string(e->value.TypeName()) + "|" + std::to_string(e->expire_ms) + "|";
+    std::string v = std::string(e->value.TypeName()) + "|" + std::to_string(db.ExpireMs(e)) + "|";
     switch (e->value.type()) {
       case ValueType::kString:
         v += e->value.str();

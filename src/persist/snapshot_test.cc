@@ -73,8 +73,8 @@ TEST(SnapshotTest, ExpiredKeysAreNotResurrected) {
   EXPECT_EQ(ls.keys_expired, 1u);
   EXPECT_EQ(dst.ptrs[0]->Peek("soon"), nullptr);
   ASSERT_NE(dst.ptrs[0]->Peek("later"), nullptr);
-  EXPECT_EQ(dst.ptrs[0]->Peek("later")->expire_ms, db.Peek("later")->expire_ms);
-  EXPECT_EQ(dst.ptrs[0]->Peek("never")->expire_ms, -1);
+  EXPECT_EQ(dst.ptrs[0]->ExpireMs(dst.ptrs[0]->Peek("later")), db.ExpireMs(db.Peek("later")));
+  EXPECT_EQ(dst.ptrs[0]->ExpireMs(dst.ptrs[0]->Peek("never")), -1);
 }
 
 TEST(SnapshotTest, ExpiredHashFieldsAreNotResurrected) {

@@ -182,14 +182,14 @@ uint8_t EntryTypeOf(const Value& v) {
   return format::kTypeString;
 }
 
-Status WriteEntry(SnapshotSink& sink, const Database::Entry& e) {
+Status WriteEntry(SnapshotSink& sink, const Database::Entry& e, int64_t expire_ms) {
   std::string& buf = sink.buf();
   buf.push_back(static_cast<char>(format::kOpEntry));
   const uint8_t type = EntryTypeOf(e.value);
   const bool board = type == format::kTypeBoard;
   buf.push_back(static_cast<char>(type));
-  buf.push_back(static_cast<char>(e.expire_ms >= 0 ? format::kFlagHasExpiry : 0));
-  if (e.expire_ms >= 0) coding::PutFixed64(&buf, static_cast<uint64_t>(e.expire_ms));
+  buf.push_back(static_cast<char>(expire_ms >= 0 ? format::kFlagHasExpiry : 0));
+  if (expire_ms >= 0) coding::PutFixed64(&buf, static_cast<uint64_t>(expire_ms));
   coding::PutLengthPrefixed(&buf, e.key());
   switch (e.value.type()) {
     case ValueType::kString:
@@ -242,8 +242,9 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const Snapsh
     coding::PutVarint64(&buf, db.size());
     Status s;
     db.ForEach([&](Database::Entry* e) {
-      if (!s.ok() || (e->expire_ms >= 0 && e->expire_ms <= now)) return;
-      s = WriteEntry(sink, *e);
+      const int64_t expire_ms = db.ExpireMs(e);
+      if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
+      s = WriteEntry(sink, *e, expire_ms);
       stats->keys++;
     });
     if (!s.ok()) return s;

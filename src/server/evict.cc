@@ -65,7 +65,6 @@ bool Evictor::EvictOne(std::string_view policy) {
   } else {
     // Higher score = better candidate.
     const bool lfu = policy.ends_with("-lfu"), ttl = policy == "volatile-ttl";
-    const int64_t now = CachedMonoMs();
     int64_t best_score = INT64_MIN;
     const int64_t samples = server_->config().maxmemory_samples;
     for (int i = 0; i < dbs; i++) {
@@ -74,9 +73,9 @@ bool Evictor::EvictOne(std::string_view policy) {
       for (int64_t s = 0; s < samples; s++) {
         Database::Entry* e = volatile_only ? db.RandomVolatile() : db.Random();
         if (!e) break;
-        int64_t score = ttl   ? -e->expire_ms
-                        : lfu ? 255 - LfuDecayed(e->lfu_counter, e->lfu_minutes, db.lfu())
-                              : now - e->access_ms;
+        int64_t score = ttl   ? -db.ExpireMs(e)
+                        : lfu ? 255 - db.LfuFrequency(e)
+                              : Database::IdleMs(e);
         if (score > best_score) {
           best_score = score;
           best = e;
@@ -86,7 +85,7 @@ bool Evictor::EvictOne(std::string_view policy) {
     }
   }
   if (!best) return false;
-  const std::string key = best->key_bytes;
+  const std::string key(best->key());
   best_db->Delete(key);
   best_db->Touch(key);
   evicted_++;
