@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/memory.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -88,12 +89,15 @@ bool Evictor::EvictOne(std::string_view policy) {
   if (!best) return false;
   const std::string key = best->key_bytes;
   best_db->Delete(key);
+  // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
+  // caches are invalidated; NOLOOP spares the client whose command caused
+  // it, as server.current_client does in 7.0), the "evicted" event (class
+  // e), and a DEL to the log and the replicas.
   best_db->Touch(key);
   evicted_++;
-  if (EffectLog* log = server_->effect_log()) {
-    std::string_view args[] = {"DEL", key};
-    log->Append(best_db->index(), args);
-  }
+  server_->NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, best_db->index());
+  std::string_view args[] = {"DEL", key};
+  server_->EmitServerEffect(best_db->index(), args);
   return true;
 }
 

@@ -16,7 +16,9 @@
 // maxmemory-eviction-tenacity (Redis evictionTimeLimitUs: 500 us at the
 // default 10); past it, the rest continues as an event-loop timer so one
 // command never stalls the server, and commands meanwhile run (kRunning).
-// An evicted key is a DEL in the append-only log and touches WATCHers.
+// An evicted key touches WATCHers and tracking caches, publishes the
+// "evicted" keyspace event, and is a DEL in the append-only log and to the
+// replicas.
 
 #pragma once
 
