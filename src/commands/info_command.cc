@@ -184,8 +184,8 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_aof_buffer", 0);
   w.Field("mem_allocator", AllocatorName());
   w.Field("active_defrag_running", 0);
-  w.Field("lazyfree_pending_objects", 0);
-  w.Field("lazyfreed_objects", 0);
+  w.Field("lazyfree_pending_objects", static_cast<int64_t>(s.lazy_free().pending_objects()));
+  w.Field("lazyfreed_objects", static_cast<int64_t>(s.lazy_free().freed_objects()));
 }
 
 // Redis 7.0's persistence fields with the values it shows when no save,

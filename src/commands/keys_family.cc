@@ -37,6 +37,19 @@ void Del(CommandContext& ctx) {
   ctx.reply.Integer(deleted);
 }
 
+// UNLINK: DEL whose large values are freed off the event loop.
+void Unlink(CommandContext& ctx) {
+  Database& db = ctx.db();
+  int64_t deleted = 0;
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    if (db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free())) {
+      KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
+      deleted++;
+    }
+  }
+  ctx.reply.Integer(deleted);
+}
+
 // Counts a key once per mention, as Redis does.
 void Exists(CommandContext& ctx) {
   int64_t n = 0;
@@ -269,7 +282,7 @@ constexpr CommandSpec kMemorySubcommands[] = {
 constexpr CommandSpec kKeyCommands[] = {
     // name       arity  flags                        first last step handler
     {"del",       -2,    kWrite,                      1,    -1,  1,   &Del},
-    {"unlink",    -2,    kWrite | kFast,              1,    -1,  1,   &Del},
+    {"unlink",    -2,    kWrite | kFast,              1,    -1,  1,   &Unlink},
     {"exists",    -2,    kReadOnly | kFast,           1,    -1,  1,   &Exists},
     {"touch",     -2,    kReadOnly | kFast,           1,    -1,  1,   &Touch},
     {"type",      2,     kReadOnly | kFast,           1,    1,   1,   &Type},

@@ -39,6 +39,7 @@
 #include "base/str_hash.h"
 #include "core/scan_table.h"
 #include "db/lfu.h"
+#include "db/lazy_free.h"
 #include "db/value.h"
 
 namespace rankd {
@@ -94,6 +95,9 @@ class Database {
   Entry* Set(std::string_view key, Value value, bool keep_ttl = false);
   // Deletes `key`; false if it was absent (or expired).
   bool Delete(std::string_view key);
+  // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
+  // large value is destroyed off the event loop (db/lazy_free.h).
+  bool DeleteLazily(std::string_view key, LazyFreer& freer);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it,
   // deadline included. nullptr if absent.
   Entry* Detach(std::string_view key);

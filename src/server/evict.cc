@@ -24,7 +24,18 @@ uint64_t Evictor::TimeLimitUs() const {
 Evictor::Result Evictor::Perform() {
   const Config& cfg = server_->config();
   if (cfg.maxmemory <= 0) return Result::kOk;
-  const int64_t used = static_cast<int64_t>(AllocatedBytesFast());
+  // Values the lazy freer holds are on their way out: not counted, and a
+  // fresh allocator reading once it has freed some (its thread's frees are
+  // invisible to AllocatedBytesFast until then).
+  LazyFreer& lazy = server_->lazy_free();
+  if (lazy.done_generation() != lazy_seen_) {
+    lazy_seen_ = lazy.done_generation();
+    AllocatedBytes();
+  }
+  auto used_now = [&lazy] {
+    return static_cast<int64_t>(AllocatedBytesFast()) - static_cast<int64_t>(lazy.pending_bytes());
+  };
+  const int64_t used = used_now();
   if (used <= cfg.maxmemory) return Result::kOk;
   const std::string_view policy = cfg.maxmemory_policy;
   if (policy == "noeviction") return Result::kFail;
@@ -35,9 +46,9 @@ Evictor::Result Evictor::Perform() {
   const uint64_t start = CycleNow();
   uint64_t keys = 0;
   while (freed < to_free) {
-    const int64_t before = static_cast<int64_t>(AllocatedBytesFast());
+    const int64_t before = used_now();
     if (!EvictOne(policy)) return Result::kFail;
-    freed += before - static_cast<int64_t>(AllocatedBytesFast());
+    freed += before - used_now();
     if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
       if (timer_ == 0) {
         timer_ = server_->loop().AddTimer(0, [this] {
@@ -88,7 +99,11 @@ bool Evictor::EvictOne(std::string_view policy) {
   }
   if (!best) return false;
   const std::string key = best->key_bytes;
-  best_db->Delete(key);
+  if (server_->config().lazyfree_lazy_eviction) {
+    best_db->DeleteLazily(key, server_->lazy_free());
+  } else {
+    best_db->Delete(key);
+  }
   // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
   // caches are invalidated; NOLOOP spares the client whose command caused
   // it, as server.current_client does in 7.0), the "evicted" event (class

@@ -206,6 +206,8 @@ class Server : public ConnectionHandler {
   // maxmemory: the evictor, and whether the last command found the server
   // out of memory (Redis pre_command_oom_state; scripts consult it).
   Evictor& evictor() { return evictor_; }
+  // Frees large values off the event loop (UNLINK, lazy eviction).
+  LazyFreer& lazy_free() { return lazy_free_; }
   bool oom_before_command() const { return oom_before_command_; }
 
   // Counts every Database::Touch on any database: how Call() sees that a
@@ -360,6 +362,7 @@ class Server : public ConnectionHandler {
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
   int64_t member_timer_at_ = 0;   // its due time (unix ms)
   Evictor evictor_{this};
+  LazyFreer lazy_free_;
   std::unique_ptr<TlsContext> tls_;  // while tls-port is set
   CommandIds command_ids_;
   Acl acl_{&command_ids_};
