@@ -43,34 +43,37 @@ def _gone(admin, n=N, prefix="k"):
     return {"%s%d" % (prefix, i) for i, e in enumerate(exists) if not e}
 
 
-def test_evicted_keys_publish_the_evicted_event(server_factory):
+def _evict_while_subscribed(server_factory, flags, *subscribe):
+    """A server with notify-keyspace-events `flags` that has evicted some keys while a
+    subscriber (`subscribe`) listened. Returns (admin, subscriber) connections."""
     srv = server_factory(["--maxmemory-policy", "allkeys-random",
-                          "--notify-keyspace-events", "Ee"])
-    with srv.raw() as admin, srv.raw() as sub:
-        _fill(admin)
-        sub.execute("SUBSCRIBE", "__keyevent@0__:evicted")
-        _evict_some(admin)
-        evicted = int(info(admin, "stats")["evicted_keys"])
-        gone = _gone(admin)
-        assert len(gone) == evicted > 0
-        msgs = _read_pushes(sub, lambda m: len(m) >= evicted)
-        assert {bytes(m[2]).decode() for m in msgs} == gone
-        assert all(m[:2] == [b"message", b"__keyevent@0__:evicted"] for m in msgs)
+                          "--notify-keyspace-events", flags])
+    admin, sub = srv.raw(), srv.raw()
+    _fill(admin)
+    sub.execute(*subscribe)
+    _evict_some(admin)
+    return admin, sub
+
+
+def test_evicted_keys_publish_the_evicted_event(server_factory):
+    admin, sub = _evict_while_subscribed(server_factory, "Ee",
+                                         "SUBSCRIBE", "__keyevent@0__:evicted")
+    evicted = int(info(admin, "stats")["evicted_keys"])
+    gone = _gone(admin)
+    assert len(gone) == evicted > 0
+    msgs = _read_pushes(sub, lambda m: len(m) >= evicted)
+    assert {bytes(m[2]).decode() for m in msgs} == gone
+    assert all(m[:2] == [b"message", b"__keyevent@0__:evicted"] for m in msgs)
 
 
 def test_evicted_event_needs_class_e(server_factory):
-    srv = server_factory(["--maxmemory-policy", "allkeys-random",
-                          "--notify-keyspace-events", "KEg$"])
-    with srv.raw() as admin, srv.raw() as sub:
-        _fill(admin)
-        sub.execute("PSUBSCRIBE", "__key*__:*")
-        _evict_some(admin)
-        admin.execute("SET", "marker", "1")  # a "set" event arrives after any eviction one
-        msgs = _read_pushes(sub, lambda m: any(b"marker" in bytes(x[3]) for x in m
-                                               if x[0] == b"pmessage"))
-        events = [bytes(m[2]) for m in msgs if m[0] == b"pmessage"]
-        assert not any(e.endswith(b":evicted") for e in events)
-        assert not any(bytes(m[3]) == b"evicted" for m in msgs if m[0] == b"pmessage")
+    admin, sub = _evict_while_subscribed(server_factory, "KEg$", "PSUBSCRIBE", "__key*__:*")
+    admin.execute("SET", "marker", "1")  # a "set" event arrives after any eviction one
+    msgs = _read_pushes(sub, lambda m: any(b"marker" in bytes(x[3]) for x in m
+                                           if x[0] == b"pmessage"))
+    events = [bytes(m[2]) for m in msgs if m[0] == b"pmessage"]
+    assert not any(e.endswith(b":evicted") for e in events)
+    assert not any(bytes(m[3]) == b"evicted" for m in msgs if m[0] == b"pmessage")
 
 
 def test_evicted_keys_invalidate_tracking_caches(server_factory):

@@ -9,8 +9,8 @@
 //
 // Memory: a value handed over still counts in used_memory until the thread
 // has freed it (the allocator's own counters never lie). pending_bytes() is
-// its estimate (Value::MemoryUsage at hand-over) of what is about to be
-// freed, so the evictor does not evict more keys for memory already on its
+// its estimate (twice Value::MemoryUsage at hand-over: an over-estimate on
+// purpose) of what is about to be freed, so the evictor does not evict more keys for memory already on its
 // way out; done_generation() changes after each batch is freed, so the event
 // loop knows when to take a fresh allocator reading.
 //
