@@ -79,7 +79,7 @@ void ServerSection(Server& s, InfoWriter& w) {
   w.Field("process_id", getpid());
   w.Field("process_supervised", "no");
   w.Field("run_id", RunId());
-  w.Field("tcp_port", s.port());
+  w.Field("tcp_port", s.port() != 0 ? s.port() : s.tls_port());  // as Redis
   w.Field("server_time_usec", WallUs());
   w.Field("uptime_in_seconds", uptime);
   w.Field("uptime_in_days", uptime / 86400);
