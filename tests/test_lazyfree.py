@@ -82,3 +82,17 @@ def test_lazy_eviction_frees_big_sets_in_the_background(server_factory):
             # the thread works (Redis 7.0 may overshoot here).
             assert c.execute("DBSIZE") >= 6
         assert c.execute("SET", "after", "ok") == b"OK"
+
+
+def test_lazyfree_lazy_user_del_makes_del_lazy(server_factory):
+    srv = server_factory()
+    with srv.raw() as c:
+        _zset(c, "a", 1000)
+        assert c.execute("DEL", "a") == 1
+        assert int(_mem(c)["lazyfreed_objects"]) == 0  # DEL frees in place by default
+        assert c.execute("CONFIG", "SET", "lazyfree-lazy-user-del", "yes") == b"OK"
+        assert c.execute("CONFIG", "GET", "lazyfree-lazy-user-del") == [
+            b"lazyfree-lazy-user-del", b"yes"]
+        _zset(c, "b", 1000)
+        assert c.execute("DEL", "b") == 1
+        wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == 1)

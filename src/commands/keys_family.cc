@@ -23,13 +23,12 @@
 namespace rankd {
 namespace {
 
-// DEL and UNLINK (UNLINK frees in the background in Redis; here freeing is
-// immediate, which is observably the same).
-void Del(CommandContext& ctx) {
+// DEL and UNLINK; lazily: large values are freed off the event loop.
+void DeleteKeys(CommandContext& ctx, bool lazy) {
   Database& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.argc(); i++) {
-    if (db.Delete(ctx.arg(i))) {
+    if (lazy ? db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free()) : db.Delete(ctx.arg(i))) {
       KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
       deleted++;
     }
@@ -37,18 +36,8 @@ void Del(CommandContext& ctx) {
   ctx.reply.Integer(deleted);
 }
 
-// UNLINK: DEL whose large values are freed off the event loop.
-void Unlink(CommandContext& ctx) {
-  Database& db = ctx.db();
-  int64_t deleted = 0;
-  for (size_t i = 1; i < ctx.argc(); i++) {
-    if (db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free())) {
-      KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
-      deleted++;
-    }
-  }
-  ctx.reply.Integer(deleted);
-}
+void Del(CommandContext& ctx) { DeleteKeys(ctx, ctx.server.config().lazyfree_lazy_user_del); }
+void Unlink(CommandContext& ctx) { DeleteKeys(ctx, true); }
 
 // Counts a key once per mention, as Redis does.
 void Exists(CommandContext& ctx) {
