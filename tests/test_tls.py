@@ -12,7 +12,9 @@ import subprocess
 import pytest
 import redis
 
-from server_process import free_port
+import time
+
+from server_process import free_port, under_test_binary
 
 
 def _openssl(*args, cwd):
@@ -129,3 +131,42 @@ def test_tls_protocols(server_factory, certs):
         return
     with pytest.raises((redis.exceptions.ConnectionError, ssl.SSLError, OSError)):
         c.ping()
+
+
+def _bare(tmp_path, *args):
+    """The server under test started directly (no plain port to wait on)."""
+    cmd = [under_test_binary(), "--bind", "127.0.0.1", "--dir", str(tmp_path), "--save", "",
+           *args]
+    log = open(os.path.join(str(tmp_path), "server.log"), "wb")
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+
+
+def test_tls_only_with_port_0(tmp_path, certs):
+    # As Redis: `port 0` means no plain listener; the TLS port serves alone.
+    tls_port = free_port()
+    proc = _bare(tmp_path, "--port", "0", "--tls-port", str(tls_port),
+                 "--tls-cert-file", certs("server.crt"), "--tls-key-file", certs("server.key"),
+                 "--tls-ca-cert-file", certs("ca.crt"))
+    try:
+        c = _client(tls_port, certs)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                assert c.ping()
+                break
+            except redis.ConnectionError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+        assert c.info("server")["tcp_port"] == tls_port  # Redis: the TLS port when port is 0
+        assert c.set("k", "v") and c.get("k") == b"v"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_port_0_without_tls_refuses_to_start(tmp_path):
+    proc = _bare(tmp_path, "--port", "0")
+    assert proc.wait(10) != 0
+    with open(os.path.join(str(tmp_path), "server.log"), "rb") as f:
+        assert b"Configured to not listen anywhere, exiting." in f.read()

@@ -76,6 +76,10 @@ size_t AllocatedBytesFast() {
   return total > 0 ? static_cast<size_t>(total) : 0;
 }
 
+void FlushThreadCache() {
+  if (mallctl) mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
+}
+
 size_t ResidentBytes() {
   FILE* f = fopen("/proc/self/statm", "r");
   if (!f) return 0;

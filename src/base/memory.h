@@ -21,6 +21,11 @@ size_t AllocatedBytes();
 // jemalloc it is AllocatedBytes().
 size_t AllocatedBytesFast();
 
+// Returns the calling thread's cached frees to the allocator (jemalloc
+// thread.tcache.flush), so that a thread which frees much (db/lazy_free.h)
+// does not keep it; a no-op without jemalloc.
+void FlushThreadCache();
+
 // Resident set size of the process, from /proc/self/statm.
 size_t ResidentBytes();
 // "jemalloc-<version>" or "libc".

@@ -21,6 +21,7 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "commands/families.h"
+#include "commands/random_picks.h"
 #include "commands/type_lookup.h"
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
@@ -254,9 +255,12 @@ void HRandField(CommandContext& ctx) {
   auto header = [&](uint64_t n) {
     ctx.reply.ArrayHeader(withvalues && !ctx.reply.resp3() ? 2 * n : n);
   };
-  if (!unique || count == 1) {
+  if (!unique) {  // not bounded by the hash: capped (commands/random_picks.h)
+    return ReplyRepeatedPicks(ctx.reply, count, header, [&] { item(pairs[pick(Rng())]); });
+  }
+  if (count == 1) {
     header(count);
-    for (uint64_t i = 0; i < count; i++) item(pairs[pick(Rng())]);
+    item(pairs[pick(Rng())]);
     return;
   }
   if (count >= pairs.size()) {

@@ -79,7 +79,7 @@ void ServerSection(Server& s, InfoWriter& w) {
   w.Field("process_id", getpid());
   w.Field("process_supervised", "no");
   w.Field("run_id", RunId());
-  w.Field("tcp_port", s.port());
+  w.Field("tcp_port", s.port() != 0 ? s.port() : s.tls_port());  // as Redis
   w.Field("server_time_usec", WallUs());
   w.Field("uptime_in_seconds", uptime);
   w.Field("uptime_in_days", uptime / 86400);
@@ -184,8 +184,8 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_aof_buffer", 0);
   w.Field("mem_allocator", AllocatorName());
   w.Field("active_defrag_running", 0);
-  w.Field("lazyfree_pending_objects", 0);
-  w.Field("lazyfreed_objects", 0);
+  w.Field("lazyfree_pending_objects", static_cast<int64_t>(s.lazy_free().pending_objects()));
+  w.Field("lazyfreed_objects", static_cast<int64_t>(s.lazy_free().freed_objects()));
 }
 
 // Redis 7.0's persistence fields with the values it shows when no save,

@@ -23,19 +23,21 @@
 namespace rankd {
 namespace {
 
-// DEL and UNLINK (UNLINK frees in the background in Redis; here freeing is
-// immediate, which is observably the same).
-void Del(CommandContext& ctx) {
+// DEL and UNLINK; lazily: large values are freed off the event loop.
+void DeleteKeys(CommandContext& ctx, bool lazy) {
   Database& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.argc(); i++) {
-    if (db.Delete(ctx.arg(i))) {
+    if (lazy ? db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free()) : db.Delete(ctx.arg(i))) {
       KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
       deleted++;
     }
   }
   ctx.reply.Integer(deleted);
 }
+
+void Del(CommandContext& ctx) { DeleteKeys(ctx, ctx.server.config().lazyfree_lazy_user_del); }
+void Unlink(CommandContext& ctx) { DeleteKeys(ctx, true); }
 
 // Counts a key once per mention, as Redis does.
 void Exists(CommandContext& ctx) {
@@ -269,7 +271,7 @@ constexpr CommandSpec kMemorySubcommands[] = {
 constexpr CommandSpec kKeyCommands[] = {
     // name       arity  flags                        first last step handler
     {"del",       -2,    kWrite,                      1,    -1,  1,   &Del},
-    {"unlink",    -2,    kWrite | kFast,              1,    -1,  1,   &Del},
+    {"unlink",    -2,    kWrite | kFast,              1,    -1,  1,   &Unlink},
     {"exists",    -2,    kReadOnly | kFast,           1,    -1,  1,   &Exists},
     {"touch",     -2,    kReadOnly | kFast,           1,    -1,  1,   &Touch},
     {"type",      2,     kReadOnly | kFast,           1,    1,   1,   &Type},

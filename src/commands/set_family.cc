@@ -21,6 +21,7 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "commands/families.h"
+#include "commands/random_picks.h"
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
@@ -266,13 +267,10 @@ void SRandMember(CommandContext& ctx) {
   if (!with_count) return ctx.reply.Bulk(members[pick(Rng())]);
   if (l == 0) return ctx.reply.EmptyArray();
   if (l < 0) {
-    const uint64_t count = static_cast<uint64_t>(-l);
-    ctx.reply.ArrayHeader(count);
-    // Not bounded by the set: stop once the client is past its output limit.
-    for (uint64_t i = 0; i < count && !ctx.reply.overflowed(); i++) {
-      ctx.reply.Bulk(members[pick(Rng())]);
-    }
-    return;
+    // Not bounded by the set: capped (commands/random_picks.h).
+    return ReplyRepeatedPicks(
+        ctx.reply, static_cast<uint64_t>(-l), [&](uint64_t n) { ctx.reply.ArrayHeader(n); },
+        [&] { ctx.reply.Bulk(members[pick(Rng())]); });
   }
   const size_t count = std::min<uint64_t>(static_cast<uint64_t>(l), members.size());
   if (count == members.size()) {

@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "commands/families.h"
 #include "commands/lb_effects.h"
+#include "commands/random_picks.h"
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
 #include "commands/zset_handlers.h"
@@ -324,13 +325,13 @@ void ZRandMember(CommandContext& ctx) {
   if (!unique || count == 1) {
     // Independent picks, repeats allowed.
     std::uniform_int_distribution<uint64_t> d(0, size - 1);
-    ReplyListHeader(ctx.reply, count, shape);
-    // Not bounded by the set: stop once the client is past its output limit.
-    for (uint64_t i = 0; i < count && !ctx.reply.overflowed(); i++) {
-      auto [m, s] = z->At(d(Rng()));
-      ReplyListItem(ctx.reply, m, s, shape);
-    }
-    return;
+    // Not bounded by the set: capped (commands/random_picks.h).
+    return ReplyRepeatedPicks(
+        ctx.reply, count, [&](uint64_t n) { ReplyListHeader(ctx.reply, n, shape); },
+        [&] {
+          auto [m, s] = z->At(d(Rng()));
+          ReplyListItem(ctx.reply, m, s, shape);
+        });
   }
   if (count >= size) {
     // The whole set, in the order Redis's iterator visits it (from the top).

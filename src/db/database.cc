@@ -69,6 +69,16 @@ bool Database::Delete(std::string_view key) {
   return true;
 }
 
+bool Database::DeleteLazily(std::string_view key, LazyFreer& freer) {
+  Entry* e = Find(key, false);
+  if (!e) return false;
+  Value value = std::move(e->value);
+  e->value = Value();
+  Free(table_.Remove(key));
+  freer.Free(std::move(value));
+  return true;
+}
+
 Database::Entry* Database::Detach(std::string_view key) {
   if (!Find(key, false)) return nullptr;
   Entry* e = table_.Remove(key);

@@ -40,6 +40,7 @@
 #include "core/scan_table.h"
 #include "db/entry.h"
 #include "db/lfu.h"
+#include "db/lazy_free.h"
 #include "db/value.h"
 
 namespace rankd {
@@ -83,6 +84,9 @@ class Database {
   Entry* Set(std::string_view key, Value value, bool keep_ttl = false);
   // Deletes `key`; false if it was absent (or expired).
   bool Delete(std::string_view key);
+  // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
+  // large value is destroyed off the event loop (db/lazy_free.h).
+  bool DeleteLazily(std::string_view key, LazyFreer& freer);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
   // Its deadline stays here (read ExpireMs first; set it again after
   // Attach). nullptr if absent.

@@ -104,6 +104,12 @@ void ReplyBuilder::Insert(size_t token, std::string_view header) {
   CheckLimit();
 }
 
+void ReplyBuilder::Rollback(size_t mark) {
+  if (overflowed_ || mark > buf_.size()) return;
+  buf_.resize(mark);
+  if (buf_.capacity() > (1u << 20) && buf_.capacity() > 4 * buf_.size()) buf_.shrink_to_fit();
+}
+
 void ReplyBuilder::FinishArray(size_t token, size_t n) {
   Insert(token, "*" + FormatInt64(static_cast<int64_t>(n)) + "\r\n");
 }

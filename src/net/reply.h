@@ -86,6 +86,11 @@ class ReplyBuilder {
   void FinishMap(size_t token, size_t n);    // inserts %n (RESP2: *2n) at token
   void FinishSet(size_t token, size_t n);    // inserts ~n (RESP2: *n) at token
 
+  // Takes back everything written since `mark` (an earlier buffer().size()),
+  // so a handler can replace a reply it has begun by an error. Gives large
+  // freed capacity back. No effect once overflowed (the client is closed).
+  void Rollback(size_t mark);
+
   // Limit on buffer().size() in bytes; 0: none. Takes effect at the next
   // append (an already overflowed builder stays so).
   void set_limit(size_t bytes) { limit_ = bytes; }

@@ -120,6 +120,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"lfu-log-factor", "", K::kInt, &c->lfu_log_factor, 0, INT_MAX},
       {"lfu-decay-time", "", K::kInt, &c->lfu_decay_time, 0, INT_MAX},
       {"lazyfree-lazy-eviction", "", K::kBool, &c->lazyfree_lazy_eviction},
+      {"lazyfree-lazy-user-del", "", K::kBool, &c->lazyfree_lazy_user_del},
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},

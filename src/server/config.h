@@ -61,7 +61,8 @@ struct Config {
   int64_t maxmemory_eviction_tenacity = 10;
   int64_t lfu_log_factor = 10;
   int64_t lfu_decay_time = 1;
-  bool lazyfree_lazy_eviction = false;  // accepted; eviction frees in place
+  bool lazyfree_lazy_eviction = false;  // large evicted values: db/lazy_free.h
+  bool lazyfree_lazy_user_del = false;  // DEL behaves as UNLINK
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit

@@ -103,7 +103,6 @@ const Compat kCompat[] = {
     {"maxmemory-clients", "", K::kString, "0"},
     {"lazyfree-lazy-expire", "", K::kBool, "no"},
     {"lazyfree-lazy-server-del", "", K::kBool, "no"},
-    {"lazyfree-lazy-user-del", "", K::kBool, "no"},
     {"lazyfree-lazy-user-flush", "", K::kBool, "no"},
     {"activerehashing", "", K::kBool, "yes"},
     {"activedefrag", "", K::kBool, "no"},

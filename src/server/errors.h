@@ -89,6 +89,10 @@ inline constexpr std::string_view kIntOutOfRange =
     "ERR value is out of range, value must between -2147483648 and 2147483647";
 inline constexpr std::string_view kLongOutOfRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+// rankd only: a negative count to ZRANDMEMBER / SRANDMEMBER / HRANDFIELD whose
+// reply would pass 64 MB (commands/random_picks.h).
+inline constexpr std::string_view kRepeatedPicksTooLarge =
+    "ERR count is out of range: a negative count's reply is limited to 64 MB";
 inline constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
 inline constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
 inline constexpr std::string_view kNaNOrInfinity = "ERR value is NaN or Infinity";

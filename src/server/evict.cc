@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/memory.h"
+#include "server/notify.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -23,7 +24,18 @@ uint64_t Evictor::TimeLimitUs() const {
 Evictor::Result Evictor::Perform() {
   const Config& cfg = server_->config();
   if (cfg.maxmemory <= 0) return Result::kOk;
-  const int64_t used = static_cast<int64_t>(AllocatedBytesFast());
+  // Values the lazy freer holds are on their way out: not counted, and a
+  // fresh allocator reading once it has freed some (its thread's frees are
+  // invisible to AllocatedBytesFast until then).
+  LazyFreer& lazy = server_->lazy_free();
+  if (lazy.done_generation() != lazy_seen_) {
+    lazy_seen_ = lazy.done_generation();
+    AllocatedBytes();
+  }
+  auto used_now = [&lazy] {
+    return static_cast<int64_t>(AllocatedBytesFast()) - static_cast<int64_t>(lazy.pending_bytes());
+  };
+  const int64_t used = used_now();
   if (used <= cfg.maxmemory) return Result::kOk;
   const std::string_view policy = cfg.maxmemory_policy;
   if (policy == "noeviction") return Result::kFail;
@@ -34,9 +46,9 @@ Evictor::Result Evictor::Perform() {
   const uint64_t start = CycleNow();
   uint64_t keys = 0;
   while (freed < to_free) {
-    const int64_t before = static_cast<int64_t>(AllocatedBytesFast());
+    const int64_t before = used_now();
     if (!EvictOne(policy)) return Result::kFail;
-    freed += before - static_cast<int64_t>(AllocatedBytesFast());
+    freed += before - used_now();
     if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
       if (timer_ == 0) {
         timer_ = server_->loop().AddTimer(0, [this] {
@@ -86,13 +98,20 @@ bool Evictor::EvictOne(std::string_view policy) {
   }
   if (!best) return false;
   const std::string key(best->key());
-  best_db->Delete(key);
+  if (server_->config().lazyfree_lazy_eviction) {
+    best_db->DeleteLazily(key, server_->lazy_free());
+  } else {
+    best_db->Delete(key);
+  }
+  // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
+  // caches are invalidated; NOLOOP spares the client whose command caused
+  // it, as server.current_client does in 7.0), the "evicted" event (class
+  // e), and a DEL to the log and the replicas.
   best_db->Touch(key);
   evicted_++;
-  if (EffectLog* log = server_->effect_log()) {
-    std::string_view args[] = {"DEL", key};
-    log->Append(best_db->index(), args);
-  }
+  server_->NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, best_db->index());
+  std::string_view args[] = {"DEL", key};
+  server_->EmitServerEffect(best_db->index(), args);
   return true;
 }
 

@@ -16,7 +16,11 @@
 // maxmemory-eviction-tenacity (Redis evictionTimeLimitUs: 500 us at the
 // default 10); past it, the rest continues as an event-loop timer so one
 // command never stalls the server, and commands meanwhile run (kRunning).
-// An evicted key is a DEL in the append-only log and touches WATCHers.
+// An evicted key touches WATCHers and tracking caches, publishes the
+// "evicted" keyspace event, and is a DEL in the append-only log and to the
+// replicas. With lazyfree-lazy-eviction a large evicted value is freed on
+// the lazy freer's thread (db/lazy_free.h); its estimated bytes count as
+// freed at once, so eviction does not overshoot while the thread works.
 
 #pragma once
 
@@ -53,6 +57,7 @@ class Evictor {
   uint64_t timer_ = 0;  // the continuation timer while evicting in steps
   uint64_t evicted_ = 0;
   int next_db_ = 0;  // random policies walk the databases in turn
+  uint64_t lazy_seen_ = 0;  // the lazy freer's done_generation() last read
 };
 
 }  // namespace rankd

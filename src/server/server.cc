@@ -133,8 +133,16 @@ Status Server::Start() {
   ApplyConfig("");
   stats_.memory_startup = stats_.memory_peak = AllocatedBytes();
   if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
-  Status s = net_.Listen(config_.bind, static_cast<int>(config_.port));
-  if (!s.ok()) return s;
+  // As Redis: `port 0` means no plain listener (a TLS-only server with
+  // tls-port); with neither there is nothing to serve.
+  if (config_.port == 0 && config_.tls_port == 0) {
+    return Status::InvalidArgument("Configured to not listen anywhere, exiting.");
+  }
+  Status s = Status::OK();
+  if (config_.port != 0) {
+    s = net_.Listen(config_.bind, static_cast<int>(config_.port));
+    if (!s.ok()) return s;
+  }
   if (config_.tls_port > 0) {
     TlsOptions o;
     o.cert_file = config_.tls_cert_file;

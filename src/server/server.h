@@ -197,6 +197,8 @@ class Server : public ConnectionHandler {
   // calls Propagate once per effect instead; the command as received is then
   // not logged. No-op without a log.
   void Propagate(Client& c, std::span<const std::string_view> args);
+  // An effect of the server's own (an eviction): to the log and the replicas.
+  void EmitServerEffect(int db, std::span<const std::string_view> args) { EmitEffect(db, args); }
   // Consulted before every write command (kWrite) runs: a non-empty result is
   // the error reply (e.g. MISCONF when the log cannot be written) and the
   // command does not run. Unset: writes always allowed.
@@ -210,6 +212,8 @@ class Server : public ConnectionHandler {
   // maxmemory: the evictor, and whether the last command found the server
   // out of memory (Redis pre_command_oom_state; scripts consult it).
   Evictor& evictor() { return evictor_; }
+  // Frees large values off the event loop (UNLINK, lazy eviction).
+  LazyFreer& lazy_free() { return lazy_free_; }
   bool oom_before_command() const { return oom_before_command_; }
 
   // Counts every Database::Touch on any database: how Call() sees that a
@@ -369,6 +373,7 @@ class Server : public ConnectionHandler {
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
   int64_t member_timer_at_ = 0;   // its due time (unix ms)
   Evictor evictor_{this};
+  LazyFreer lazy_free_;
   std::unique_ptr<TlsContext> tls_;  // while tls-port is set
   CommandIds command_ids_;
   Acl acl_{&command_ids_};

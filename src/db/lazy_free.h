@@ -1,0 +1,74 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// LazyFreer: frees large values off the event loop, as Redis's lazyfree.c.
+// Destroying a sorted set of millions of members takes as long as building
+// it; UNLINK and eviction with `lazyfree-lazy-eviction yes` hand such values
+// here instead, and a background thread destroys them. Values whose free
+// effort (elements; 1 for a string) is at most kThreshold (Redis
+// LAZYFREE_THRESHOLD, 64) are freed at once: queueing costs more.
+//
+// Memory: a value handed over still counts in used_memory until the thread
+// has freed it (the allocator's own counters never lie). pending_bytes() is
+// its estimate (twice Value::MemoryUsage at hand-over: an over-estimate on
+// purpose) of what is about to be freed, so the evictor does not evict more keys for memory already on its
+// way out; done_generation() changes after each batch is freed, so the event
+// loop knows when to take a fresh allocator reading.
+//
+// Thread-safety: Free() from the event-loop thread; the counters from any.
+
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "db/value.h"
+
+namespace rankd {
+
+class LazyFreer {
+ public:
+  static constexpr size_t kThreshold = 64;
+
+  LazyFreer() = default;
+  ~LazyFreer();  // frees what is still queued, then joins
+  LazyFreer(const LazyFreer&) = delete;
+  LazyFreer& operator=(const LazyFreer&) = delete;
+
+  // Elements to free: a collection's size, 1 for a string.
+  static size_t FreeEffort(const Value& v);
+
+  // Takes `v` and frees it: on the background thread if its effort passes
+  // kThreshold (true), else at once (false).
+  bool Free(Value v);
+
+  // Blocks until everything handed over so far is freed (tests, shutdown).
+  void Drain();
+
+  uint64_t pending_objects() const { return pending_objects_.load(std::memory_order_relaxed); }
+  uint64_t pending_bytes() const { return pending_bytes_.load(std::memory_order_relaxed); }
+  uint64_t freed_objects() const { return freed_objects_.load(std::memory_order_relaxed); }
+  uint64_t done_generation() const { return done_generation_.load(std::memory_order_acquire); }
+
+ private:
+  struct Job {
+    Value value;
+    size_t bytes;
+  };
+  void Run();
+
+  std::mutex mu_;
+  std::condition_variable wake_, idle_;
+  std::vector<Job> queue_;  // guarded by mu_
+  bool stop_ = false;       // guarded by mu_
+  bool busy_ = false;       // guarded by mu_: the thread holds a batch
+  std::thread thread_;      // started by the first background Free
+  std::atomic<uint64_t> pending_objects_{0}, pending_bytes_{0}, freed_objects_{0};
+  std::atomic<uint64_t> done_generation_{0};
+};
+
+}  // namespace rankd
