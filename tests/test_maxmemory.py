@@ -212,3 +212,40 @@ def test_scripts_under_oom_match_redis(pair):
     run_both(pair, "EVAL", "redis.call('DEL', KEYS[1]); return redis.call('SET', KEYS[1], 'y')",
              "1", "a")
     assert run_both(pair, "GET", "a") == b"y"
+
+
+def test_no_eviction_while_clients_are_paused(pair):
+    # Redis 7.0 (isSafeToPerformEvictions): while clients are paused the dataset
+    # stays still, so reads run over the limit without evicting; UNPAUSE resumes.
+    for c in pair:
+        for i in range(200):
+            c.execute("SET", "k%d" % i, "x" * 100)
+    run_both(pair, "CONFIG", "SET", "maxmemory-policy", "allkeys-random")
+    run_both(pair, "CLIENT", "PAUSE", "60000", "WRITE")
+    run_both(pair, "CONFIG", "SET", "maxmemory", "1")
+    run_both(pair, "GET", "k1")
+    assert run_both(pair, "DBSIZE") == 200
+    run_both(pair, "CLIENT", "UNPAUSE")
+    run_both(pair, "GET", "k1")
+    for c in pair:
+        assert c.execute("DBSIZE") < 200
+
+
+@pytest.mark.skipif(target_is_redis(), reason="starts two rankd servers")
+def test_a_replica_ignores_maxmemory_by_default(server_factory):
+    primary, replica = server_factory(), server_factory()
+    p, r = primary.raw(), replica.raw()
+    for i in range(200):
+        p.execute("SET", "k%d" % i, "x" * 100)
+    r.execute("REPLICAOF", "127.0.0.1", str(primary.port))
+    wait_until(lambda: r.execute("DBSIZE") == 200, message="the replica to sync")
+    r.execute("CONFIG", "SET", "maxmemory-policy", "allkeys-random")
+    r.execute("CONFIG", "SET", "maxmemory", "1")
+    assert r.execute("GET", "k1") == b"x" * 100
+    assert r.execute("DBSIZE") == 200  # the replica stays its primary's copy
+    assert info(r, "stats")["evicted_keys"] == "0"
+    r.execute("CONFIG", "SET", "replica-ignore-maxmemory", "no")
+    r.execute("GET", "k1")
+    assert r.execute("DBSIZE") < 200
+    p.close()
+    r.close()

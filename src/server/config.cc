@@ -91,6 +91,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"masterauth", "", K::kString, &c->masterauth},
       {"masteruser", "", K::kString, &c->masteruser},
       {"replica-read-only", "slave-read-only", K::kBool, &c->replica_read_only},
+      {"replica-ignore-maxmemory", "slave-ignore-maxmemory", K::kBool,
+       &c->replica_ignore_maxmemory},
       {"repl-ping-replica-period", "repl-ping-slave-period", K::kInt,
        &c->repl_ping_replica_period, 1, INT_MAX},
       {"repl-timeout", "", K::kInt, &c->repl_timeout, 1, INT_MAX},

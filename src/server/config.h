@@ -112,6 +112,7 @@ struct Config {
   std::string masterauth;
   std::string masteruser;
   bool replica_read_only = true;
+  bool replica_ignore_maxmemory = true;  // a replica does not evict (its primary does)
   int64_t repl_ping_replica_period = 10;  // seconds between the primary's PINGs
   int64_t repl_timeout = 60;              // seconds of silence that drop a link
   int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for PSYNC

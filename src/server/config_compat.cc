@@ -124,7 +124,6 @@ const Compat kCompat[] = {
      "ignore panic panic-on-replicas"},
     // Replication (rankd has none).
     {"replica-lazy-flush", "slave-lazy-flush", K::kBool, "no"},
-    {"replica-ignore-maxmemory", "slave-ignore-maxmemory", K::kBool, "yes"},
     {"replica-ignore-disk-write-errors", "", K::kBool, "no"},
     {"replica-announced", "", K::kBool, "yes"},
     {"repl-diskless-sync", "", K::kBool, "yes"},

@@ -24,6 +24,11 @@ uint64_t Evictor::TimeLimitUs() const {
 Evictor::Result Evictor::Perform() {
   const Config& cfg = server_->config();
   if (cfg.maxmemory <= 0) return Result::kOk;
+  // As Redis isSafeToPerformEvictions: a replica is its primary's copy
+  // (replica-ignore-maxmemory), and while clients are paused the dataset
+  // stays still; neither evicts nor refuses with -OOM.
+  if (cfg.replica_ignore_maxmemory && server_->replication().is_replica()) return Result::kOk;
+  if (server_->pause_mode() != Server::PauseMode::kNone) return Result::kOk;
   // Values the lazy freer holds are on their way out: not counted, and a
   // fresh allocator reading once it has freed some (its thread's frees are
   // invisible to AllocatedBytesFast until then).
