@@ -173,6 +173,18 @@ def test_replicate_from_redis_then_promote(server_factory, diskless):
         wait_for(lambda: src.exists("gone-soon") == 0, what="expiry on redis-server")
         wait_for(lambda: caught_up(src, dst), what="replica offset after writes")
         assert_same(src, dst)
+        # rankd's REPLCONF ACKs (periodic and GETACK) reach redis-server.
+        assert src.wait(1, 10000) == 1
+        wait_for(lambda: src.info("replication")["slave0"]["offset"] ==
+                 src.info("replication")["master_repl_offset"], what="ACKed offset")
+        # A dropped link continues with PSYNC (+CONTINUE), no second full sync.
+        partial = src.info("stats")["sync_partial_ok"]
+        src.execute_command("CLIENT", "KILL", "TYPE", "replica")
+        src.zadd("z:after-drop", {"x": 1})
+        wait_for(lambda: src.info("stats")["sync_partial_ok"] == partial + 1, what="partial sync")
+        wait_for(lambda: caught_up(src, dst), what="replica offset after the drop")
+        assert_same(src, dst)
+        assert src.info("stats")["sync_full"] == 1
         fresh = ("ZRANGE", "z:fresh", 0, -1, "WITHSCORES")
         assert dst.execute_command(*fresh) == src.execute_command(*fresh) == [b"b", b"0", b"a",
                                                                               b"inf"]
