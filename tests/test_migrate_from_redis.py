@@ -18,19 +18,10 @@ import time
 import pytest
 
 from server_process import reference_redis, target_is_redis
+from test_replication import link_up, wait_for
 
 WEIRD_SCORES = {"inf": float("inf"), "ninf": float("-inf"), "nzero": -0.0, "tiny": 1e-300,
                 "huge": 1.5e300, "neg": -2.5, "int": 42, "frac": 0.1}
-
-
-def wait_for(pred, timeout=20.0, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def populate(r):
@@ -105,10 +96,6 @@ def assert_same(primary, replica):
         assert (pa is None) == (pb is None), k
         if pa is not None:
             assert abs(pa - pb) < 5000, (k, pa, pb)
-
-
-def link_up(r):
-    return r.info("replication").get("master_link_status") == "up"
 
 
 def caught_up(primary, replica):

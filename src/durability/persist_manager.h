@@ -112,6 +112,8 @@ class PersistManager : public EffectLog {
 
   // persist_load.cc
   Status LoadDataSet();
+  // The server's encoding limits and the current time, for a load.
+  SnapshotLoadOptions LoadOptions() const;
   Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
   // Loads the snapshot at `path` aside, then swaps it in for the data set
   // (nothing changes when it fails).

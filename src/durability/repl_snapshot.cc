@@ -15,7 +15,6 @@
 
 #include <cinttypes>
 
-#include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "durability/persist_manager.h"
@@ -49,12 +48,7 @@ Status PersistManager::MakeReplicaSnapshot(std::string* payload) {
 Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {
   std::vector<std::unique_ptr<Database>> fresh;
   for (int i = 0; i < server_->db_count(); i++) fresh.push_back(std::make_unique<Database>(i));
-  SnapshotLoadOptions opts;
-  opts.zset_limits = server_->zset_limits();
-  opts.set_limits = server_->set_limits();
-  opts.hash_limits = server_->hash_limits();
-  opts.list_limits = server_->list_limits();
-  opts.now_ms = WallMs();
+  SnapshotLoadOptions opts = LoadOptions();
   opts.on_aux = [&](std::string_view key, std::string_view value) {
     int64_t db = 0;  // the database Redis's stream is in
     if (key == "repl-stream-db" && ParseInt64(value, &db) && db >= 0 &&
