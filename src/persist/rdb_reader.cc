@@ -95,7 +95,8 @@ bool Cursor::String(std::string* out) {
   if (len != 3) return Fail("unknown string encoding " + std::to_string(len));
   uint64_t clen, ulen;
   if (!Length(&clen) || !Length(&ulen) || !Bytes(clen, &s)) return false;
-  if (ulen > (uint64_t{1} << 32)) return Fail("LZF string too long");
+  // LZF expands at most ~132 times (a 3-byte back reference copies 264).
+  if (ulen > clen * 132 + 64) return Fail("LZF string longer than its data allows");
   out->resize(ulen);
   if (!LzfDecompress(s, out->data(), ulen)) return Fail("bad LZF data");
   return true;
