@@ -46,6 +46,15 @@ class Cursor {
   Status status_;
 };
 
+// `n` bytes of `s` from `pos` as a little-endian unsigned integer.
+inline uint64_t LittleEndian(std::string_view s, size_t pos, size_t n) {
+  uint64_t u = 0;
+  for (size_t i = 0; i < n; i++) {
+    u |= static_cast<uint64_t>(static_cast<uint8_t>(s[pos + i])) << (8 * i);
+  }
+  return u;
+}
+
 // Decodes a value of RDB type `type` at `c` into `*out`; *empty is set for
 // a collection without elements (Redis skips such keys too).
 bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out,

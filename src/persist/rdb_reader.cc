@@ -84,8 +84,7 @@ bool Cursor::String(std::string* out) {
   if (len <= 2) {  // int8 / int16 / int32, little-endian
     const size_t n = size_t{1} << len;
     if (!Bytes(n, &s)) return false;
-    uint64_t u = 0;
-    for (size_t i = 0; i < n; i++) u |= static_cast<uint64_t>(static_cast<uint8_t>(s[i])) << (8 * i);
+    const uint64_t u = LittleEndian(s, 0, n);
     const int64_t v = n == 1 ? static_cast<int8_t>(u)
                       : n == 2 ? static_cast<int16_t>(u)
                                : static_cast<int32_t>(u);

@@ -23,12 +23,6 @@ namespace {
 
 using Elems = std::vector<std::string>;
 
-uint64_t LittleEndian(std::string_view s, size_t pos, size_t n) {
-  uint64_t u = 0;
-  for (size_t i = 0; i < n; i++) u |= static_cast<uint64_t>(static_cast<uint8_t>(s[pos + i])) << (8 * i);
-  return u;
-}
-
 int64_t SignExtend(uint64_t u, size_t bytes) {
   const int shift = 64 - static_cast<int>(bytes) * 8;
   return shift ? static_cast<int64_t>(u << shift) >> shift : static_cast<int64_t>(u);
@@ -51,7 +45,8 @@ bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
       is_int = false, len = b & 0x3f;
     } else if ((b & 0xE0) == 0xC0 || (b & 0xF0) == 0xE0) {
       if (!need(2)) return c.Fail("truncated listpack entry");
-      const uint64_t u = ((b & ((b & 0xE0) == 0xC0 ? 0x1f : 0x0f)) << 8) | static_cast<uint8_t>(lp[p + 1]);
+      const uint64_t high = b & ((b & 0xE0) == 0xC0 ? 0x1f : 0x0f);
+      const uint64_t u = (high << 8) | static_cast<uint8_t>(lp[p + 1]);
       hdr = 2;
       if ((b & 0xE0) == 0xC0) {
         v = u >= 4096 ? static_cast<int64_t>(u) - 8192 : static_cast<int64_t>(u);
@@ -102,10 +97,17 @@ bool ParseZiplist(std::string_view zl, Cursor& c, Elems* out) {
         break;
       default:
         is_int = true;
-        n = enc == 0xC0 ? 2 : enc == 0xD0 ? 4 : enc == 0xE0 ? 8 : enc == 0xF0 ? 3 : enc == 0xFE ? 1 : 0;
+        n = enc == 0xC0   ? 2
+            : enc == 0xD0 ? 4
+            : enc == 0xE0 ? 8
+            : enc == 0xF0 ? 3
+            : enc == 0xFE ? 1
+                          : 0;  // 0xF1-0xFD: the value is in the encoding byte
         if (n == 0 && (enc < 0xF1 || enc > 0xFD)) return c.Fail("bad ziplist encoding byte");
     }
-    if (len > zl.size() || p + hdr + len + n > zl.size()) return c.Fail("ziplist entry past its end");
+    if (len > zl.size() || p + hdr + len + n > zl.size()) {
+      return c.Fail("ziplist entry past its end");
+    }
     if (!is_int) {
       out->push_back(std::string(zl.substr(p + hdr, len)));
     } else if (n == 0) {
@@ -217,7 +219,8 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
       break;
     }
     default:
-      return c.Unsupported("value type " + std::to_string(type) + " (" + UnsupportedName(type) + ")");
+      return c.Unsupported("value type " + std::to_string(type) + " (" + UnsupportedName(type) +
+                           ")");
   }
   if (!ok) return false;
   *empty = e.empty();

@@ -304,7 +304,8 @@ void Replication::ReadSnapshot() {
       in_pos_ = eol + 2;
       bulk_left_ = INT64_MAX;
       payload_.clear();
-    } else if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) || len < 0) {
+    } else if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) ||
+               len < 0) {
       LOG_WARNING("Bad protocol from MASTER, the first byte is not '$': %s",
                   std::string(header.substr(0, 64)).c_str());
       return DropLink(/*retry=*/true);
@@ -320,7 +321,8 @@ void Replication::ReadSnapshot() {
     const size_t old = payload_.size();
     payload_.append(in_, in_pos_);
     in_pos_ = in_.size();
-    const size_t at = payload_.find(eof_mark_, old >= eof_mark_.size() ? old - eof_mark_.size() : 0);
+    const size_t from = old >= eof_mark_.size() ? old - eof_mark_.size() : 0;
+    const size_t at = payload_.find(eof_mark_, from);
     if (at == std::string::npos) return;
     // Bytes past the mark are the stream already.
     in_.assign(payload_, at + eof_mark_.size());
