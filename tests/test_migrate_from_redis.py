@@ -24,6 +24,12 @@ WEIRD_SCORES = {"inf": float("inf"), "ninf": float("-inf"), "nzero": -0.0, "tiny
                 "huge": 1.5e300, "neg": -2.5, "int": 42, "frac": 0.1}
 
 
+LIBRARY = """#!lua name=migrated
+redis.register_function('migrated_add',
+  function(keys, args) return redis.call('ZADD', keys[1], 1, args[1]) end)
+"""
+
+
 def populate(r):
     """Every type in both encodings, TTLs, databases 0, 3 and 15."""
     r.zadd("z:small", WEIRD_SCORES)                                  # listpack
@@ -122,6 +128,7 @@ def test_replicate_from_redis_then_promote(server_factory, diskless):
                              "set:strs": b"hashtable", "set:big": b"hashtable",
                              "h:small": b"listpack", "h:big": b"hashtable", "l:big": b"quicklist",
                              "s:int": b"int", "s:lzf": b"raw"}
+        src.function_load(LIBRARY)
         dst_proc = server_factory()
         dst = dst_proc.client()
         assert dst.execute_command("REPLICAOF", "127.0.0.1", redis_proc.port) == b"OK"
@@ -180,6 +187,8 @@ def test_replicate_from_redis_then_promote(server_factory, diskless):
         assert dst.execute_command("REPLICAOF", "NO", "ONE") == b"OK"
         assert dst.info("replication")["role"] == "master"
         dst.zadd("z:small", {"after": 1})
+        assert dst.fcall("migrated_add", 1, "z:fn", "m") == 1
+        assert dst.function_list()[0][1] == b"migrated"
         assert dst.zscore("z:small", "after") == 1.0
         assert dst.zscore("z:small", "new") == 7.0
         assert dst.execute_command("ZRANGE", "z:small", 0, 0, "WITHSCORES") == [b"ninf", b"-inf"]

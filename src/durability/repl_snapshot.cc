@@ -19,6 +19,7 @@
 #include "base/numbers.h"
 #include "durability/persist_manager.h"
 #include "persist/rdb_reader.h"
+#include "scripting/script_engine.h"
 #include "server/replication.h"
 
 namespace rankd {
@@ -57,12 +58,24 @@ Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {
     }
     return Status::OK();
   };
+  std::vector<std::string> libraries;  // loaded once the data loaded
+  opts.on_function = [&](std::string_view code) {
+    libraries.emplace_back(code);
+    return Status::OK();
+  };
   SnapshotLoadStats stats;
   Status s = LoadRedisRdb(
       rdb, [&](int i) { return i < static_cast<int>(fresh.size()) ? fresh[i].get() : nullptr; },
       opts, &stats);
   if (!s.ok()) return s;
   for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
+  // As a Redis replica: the primary's function libraries replace ours.
+  FunctionLibraries& functions = ScriptEngine::Of(*server_).functions();
+  functions.Flush();
+  for (const std::string& code : libraries) {
+    std::string name, err = functions.Load(code, /*replace=*/true, &name);
+    if (!err.empty()) LOG_WARNING("Can't load a function library from MASTER: %s", err.c_str());
+  }
   last_load_keys_ = stats.keys_loaded;
   last_load_expired_ = stats.keys_expired;
   LOG_NOTICE("Done loading Redis RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 ".",

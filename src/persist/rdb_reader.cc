@@ -219,12 +219,18 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           if (!st.ok()) return st;
         }
         continue;
-      case 0xF5:
-        return Status::InvalidArgument("RDB: module auxiliary data is not supported");
+      case 0xF5:  // FUNCTION2: a library's source code
+        if (!c.String(&val)) break;
+        if (!opts.on_function) {
+          return Status::InvalidArgument("RDB: function libraries are not supported here");
+        }
+        if (Status st = opts.on_function(val); !st.ok()) return st;
+        continue;
       case 0xF6:
+        return Status::InvalidArgument("RDB: Redis 7.0 release-candidate functions are not "
+                                       "supported");
       case 0xF7:
-        return Status::InvalidArgument(
-            "RDB: function libraries are not supported (FUNCTION DUMP/RESTORE them instead)");
+        return Status::InvalidArgument("RDB: module auxiliary data is not supported");
       case 0xFF: {  // EOF, then the CRC64 of everything before it (0: not computed)
         const size_t end = c.pos();
         if (version >= 5) {

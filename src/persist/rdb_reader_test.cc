@@ -176,6 +176,20 @@ TEST(RdbReaderTest, ErrorsNameTheProblem) {
   EXPECT_FALSE(Load("REDIS0010" + B({0x00}) + Str("k")).status.ok());  // truncated
   EXPECT_FALSE(Load(Rdb(B({0xFE, 9}))).status.ok());                   // db out of range
   EXPECT_EQ(Load("REDIS0012").status.code(), Status::Code::kInvalidArgument);
+  // A function library without on_function; with it, the code is handed over.
+  const std::string fn = Rdb(B({0xF5}) + Str("#!lua name=x"));
+  EXPECT_EQ(Load(fn).status.code(), Status::Code::kInvalidArgument);
+  SnapshotLoadOptions opts;
+  std::string code;
+  opts.on_function = [&](std::string_view c) {
+    code = c;
+    return Status::OK();
+  };
+  SnapshotLoadStats stats;
+  Database db(0);
+  EXPECT_TRUE(LoadRedisRdb(fn, [&](int) { return &db; }, opts, &stats).ok());
+  EXPECT_EQ(code, "#!lua name=x");
+  EXPECT_NE(Load(Rdb(B({0xF7}))).status.message().find("module"), std::string::npos);
 }
 
 // Every truncation and many single-byte changes of a valid RDB holding
