@@ -69,16 +69,21 @@ Status PersistManager::LoadDataSet() {
   return LoadSnapshotFile(DumpPath(), dbs);
 }
 
-Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs) {
-  uint64_t size = 0;
-  (void)env_->GetFileSize(path, &size);
-  Progress progress("Loading " + path, size, "elements");
+SnapshotLoadOptions PersistManager::LoadOptions() const {
   SnapshotLoadOptions opts;
   opts.zset_limits = server_->zset_limits();
   opts.set_limits = server_->set_limits();
   opts.hash_limits = server_->hash_limits();
   opts.list_limits = server_->list_limits();
   opts.now_ms = WallMs();
+  return opts;
+}
+
+Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs) {
+  uint64_t size = 0;
+  (void)env_->GetFileSize(path, &size);
+  Progress progress("Loading " + path, size, "elements");
+  SnapshotLoadOptions opts = LoadOptions();
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   opts.on_aux = [&](std::string_view key, std::string_view value) {
     if (key == "repl-stream-db") {  // a replica's snapshot (repl_snapshot.cc)

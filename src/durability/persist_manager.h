@@ -92,6 +92,8 @@ class PersistManager : public EffectLog {
   // Replication (repl_snapshot.cc): the data set as one snapshot payload
   // for a replica's full sync, and replacing the data set with a payload's.
   Status MakeReplicaSnapshot(std::string* payload);
+  // A payload starting with "REDIS" is a redis-server primary's RDB
+  // (persist/rdb_reader.h): migration from Redis.
   Status LoadReplicaSnapshot(std::string_view payload);
 
   // INFO persistence fields, in Redis's order and names.
@@ -110,10 +112,14 @@ class PersistManager : public EffectLog {
 
   // persist_load.cc
   Status LoadDataSet();
+  // The server's encoding limits and the current time, for a load.
+  SnapshotLoadOptions LoadOptions() const;
   Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
   // Loads the snapshot at `path` aside, then swaps it in for the data set
   // (nothing changes when it fails).
   Status ReplaceDataSet(const std::string& path);
+  // repl_snapshot.cc: the same from a Redis RDB held in memory.
+  Status ReplaceDataSetFromRedisRdb(std::string_view rdb);
   Status LoadLog(const Manifest& m);
   Status ReplayLogFile(const std::string& path, bool last);
   Status CleanAofDir(const Manifest& m);

@@ -59,6 +59,9 @@ struct SnapshotLoadOptions {
   // Called with each metadata pair (including rankd's own "rankd-ver" and
   // "ctime-ms"); a non-OK status stops the load with that error.
   std::function<Status(std::string_view key, std::string_view value)> on_aux;
+  // Redis RDBs only (persist/rdb_reader.h): called with each function
+  // library's source code (FUNCTION LOAD's argument); null: an error.
+  std::function<Status(std::string_view code)> on_function;
 };
 
 struct SnapshotLoadStats {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "base/clock.h"
@@ -130,6 +131,7 @@ void Replication::DropLink(bool retry) {
   in_pos_ = 0;
   bulk_left_ = -1;
   payload_.clear();
+  eof_mark_.clear();
   parser_ = std::make_unique<RespParser>();
   if (state_ == State::kConnected) link_down_since_ms_ = MonoMs();
   if (state_ != State::kNone) state_ = State::kConnect;
@@ -295,15 +297,39 @@ void Replication::ReadSnapshot() {
     if (eol == std::string::npos) return;
     std::string_view header(in_.data() + in_pos_, eol - in_pos_);
     int64_t len = 0;
-    if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) || len < 0) {
+    if (header.size() == 45 && header.substr(0, 5) == "$EOF:") {
+      // Diskless form (a redis-server primary): the payload runs up to this
+      // 40-byte mark.
+      eof_mark_ = std::string(header.substr(5));
+      in_pos_ = eol + 2;
+      bulk_left_ = INT64_MAX;
+      payload_.clear();
+    } else if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) ||
+               len < 0) {
       LOG_WARNING("Bad protocol from MASTER, the first byte is not '$': %s",
                   std::string(header.substr(0, 64)).c_str());
       return DropLink(/*retry=*/true);
+    } else {
+      in_pos_ = eol + 2;
+      bulk_left_ = len;
+      eof_mark_.clear();
+      payload_.clear();
+      payload_.reserve(static_cast<size_t>(len));
     }
-    in_pos_ = eol + 2;
-    bulk_left_ = len;
-    payload_.clear();
-    payload_.reserve(static_cast<size_t>(len));
+  }
+  if (!eof_mark_.empty()) {
+    const size_t old = payload_.size();
+    payload_.append(in_, in_pos_);
+    in_pos_ = in_.size();
+    const size_t from = old >= eof_mark_.size() ? old - eof_mark_.size() : 0;
+    const size_t at = payload_.find(eof_mark_, from);
+    if (at == std::string::npos) return;
+    // Bytes past the mark are the stream already.
+    in_.assign(payload_, at + eof_mark_.size());
+    in_pos_ = 0;
+    payload_.resize(at);
+    bulk_left_ = 0;
+    eof_mark_.clear();
   }
   size_t take = std::min<size_t>(static_cast<size_t>(bulk_left_), in_.size() - in_pos_);
   payload_.append(in_, in_pos_, take);

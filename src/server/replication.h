@@ -25,7 +25,12 @@
 // backlog, so offsets and replid are the primary's all along a chain.
 // Repl_sync.cc holds PSYNC's choice and the backlog's life.
 //
-// Not yet: diskless sync. Not thread-safe.
+// A redis-server primary works too (migration from Redis): its snapshot is
+// Redis's RDB (loaded with persist/rdb_reader.h by the durability layer),
+// sent as "$<len>" or, diskless, as "$EOF:<40-byte mark>" ... <mark>; its
+// stream is RESP commands like ours.
+//
+// Not yet: diskless sync as a primary. Not thread-safe.
 
 #pragma once
 
@@ -220,6 +225,7 @@ class Replication {
   size_t in_pos_ = 0;
   int64_t bulk_left_ = -1;  // snapshot bytes still to read; -1: header
   std::string payload_;
+  std::string eof_mark_;  // "$EOF:<mark>" (diskless) transfer: the mark
   std::string pending_replid_;  // +FULLRESYNC's, taken once the snapshot loads
   uint64_t pending_offset_ = 0;
   int loaded_stream_db_ = 0;

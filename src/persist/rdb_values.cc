@@ -1,0 +1,267 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Redis RDB values (persist/rdb_reader.h): each encoding is read into a
+// flat list of elements (listpack, ziplist, intset, plain), then built into
+// rankd's value of the same type (a hash and a sorted set alternate
+// field/value and member/score).
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/hash.h"
+#include "core/plain_set.h"
+#include "core/quick_list.h"
+#include "core/sorted_set.h"
+#include "persist/coding.h"
+#include "persist/rdb_internal.h"
+
+namespace rankd::rdb {
+namespace {
+
+using Elems = std::vector<std::string>;
+
+int64_t SignExtend(uint64_t u, size_t bytes) {
+  const int shift = 64 - static_cast<int>(bytes) * 8;
+  return shift ? static_cast<int64_t>(u << shift) >> shift : static_cast<int64_t>(u);
+}
+
+// Listpack: 4-byte total, 2-byte count, entries (encoding, data, backlen), 0xFF.
+bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
+  size_t p = 6;
+  for (;;) {
+    if (p >= lp.size()) return c.Fail("listpack without terminator");
+    const uint8_t b = static_cast<uint8_t>(lp[p]);
+    if (b == 0xFF) return true;
+    size_t hdr = 1, len = 0;
+    bool is_int = true;
+    int64_t v = 0;
+    auto need = [&](size_t n) { return p + n <= lp.size(); };
+    if ((b & 0x80) == 0) {
+      v = b & 0x7f;
+    } else if ((b & 0xC0) == 0x80) {
+      is_int = false, len = b & 0x3f;
+    } else if ((b & 0xE0) == 0xC0 || (b & 0xF0) == 0xE0) {
+      if (!need(2)) return c.Fail("truncated listpack entry");
+      const uint64_t high = b & ((b & 0xE0) == 0xC0 ? 0x1f : 0x0f);
+      const uint64_t u = (high << 8) | static_cast<uint8_t>(lp[p + 1]);
+      hdr = 2;
+      if ((b & 0xE0) == 0xC0) {
+        v = u >= 4096 ? static_cast<int64_t>(u) - 8192 : static_cast<int64_t>(u);
+      } else {
+        is_int = false, len = u;
+      }
+    } else if (b == 0xF0) {
+      if (!need(5)) return c.Fail("truncated listpack entry");
+      is_int = false, hdr = 5, len = LittleEndian(lp, p + 1, 4);
+    } else if (b >= 0xF1 && b <= 0xF4) {
+      const size_t n = b == 0xF1 ? 2 : b == 0xF2 ? 3 : b == 0xF3 ? 4 : 8;
+      if (!need(1 + n)) return c.Fail("truncated listpack entry");
+      v = SignExtend(LittleEndian(lp, p + 1, n), n);
+      hdr = 1 + n;
+    } else {
+      return c.Fail("bad listpack encoding byte");
+    }
+    const size_t entry = hdr + len;
+    if (len > lp.size() || !need(entry)) return c.Fail("listpack entry past its end");
+    out->push_back(is_int ? std::to_string(v) : std::string(lp.substr(p + hdr, len)));
+    const size_t backlen = entry <= 127 ? 1 : entry < 16383 ? 2 : entry < 2097151 ? 3
+                                                              : entry < 268435455 ? 4 : 5;
+    p += entry + backlen;
+  }
+}
+
+// Ziplist: zlbytes, zltail, zllen, entries (prevlen, encoding, data), 0xFF.
+bool ParseZiplist(std::string_view zl, Cursor& c, Elems* out) {
+  size_t p = 10;
+  for (;;) {
+    if (p >= zl.size()) return c.Fail("ziplist without terminator");
+    if (static_cast<uint8_t>(zl[p]) == 0xFF) return true;
+    p += static_cast<uint8_t>(zl[p]) < 254 ? 1 : 5;
+    if (p >= zl.size()) return c.Fail("truncated ziplist entry");
+    const uint8_t enc = static_cast<uint8_t>(zl[p]);
+    size_t hdr = 1, len = 0, n = 0;
+    bool is_int = false;
+    switch (enc >> 6) {
+      case 0: len = enc & 0x3f; break;
+      case 1:
+        if (p + 2 > zl.size()) return c.Fail("truncated ziplist entry");
+        hdr = 2, len = ((enc & 0x3f) << 8) | static_cast<uint8_t>(zl[p + 1]);
+        break;
+      case 2:
+        if (p + 5 > zl.size()) return c.Fail("truncated ziplist entry");
+        hdr = 5;
+        for (int i = 1; i <= 4; i++) len = (len << 8) | static_cast<uint8_t>(zl[p + i]);
+        break;
+      default:
+        is_int = true;
+        n = enc == 0xC0   ? 2
+            : enc == 0xD0 ? 4
+            : enc == 0xE0 ? 8
+            : enc == 0xF0 ? 3
+            : enc == 0xFE ? 1
+                          : 0;  // 0xF1-0xFD: the value is in the encoding byte
+        if (n == 0 && (enc < 0xF1 || enc > 0xFD)) return c.Fail("bad ziplist encoding byte");
+    }
+    if (len > zl.size() || p + hdr + len + n > zl.size()) {
+      return c.Fail("ziplist entry past its end");
+    }
+    if (!is_int) {
+      out->push_back(std::string(zl.substr(p + hdr, len)));
+    } else if (n == 0) {
+      out->push_back(std::to_string((enc & 0x0f) - 1));
+    } else {
+      out->push_back(std::to_string(SignExtend(LittleEndian(zl, p + 1, n), n)));
+    }
+    p += hdr + len + n;
+  }
+}
+
+bool ParseIntset(std::string_view is, Cursor& c, Elems* out) {
+  if (is.size() < 8) return c.Fail("truncated intset");
+  const size_t width = LittleEndian(is, 0, 4), n = LittleEndian(is, 4, 4);
+  if ((width != 2 && width != 4 && width != 8) || 8 + n * width != is.size()) {
+    return c.Fail("bad intset header");
+  }
+  for (size_t i = 0; i < n; i++) {
+    out->push_back(std::to_string(SignExtend(LittleEndian(is, 8 + i * width, width), width)));
+  }
+  return true;
+}
+
+// `per` strings per element, `n` elements.
+bool ReadPlain(Cursor& c, int per, Elems* out) {
+  uint64_t n;
+  if (!c.Length(&n)) return false;
+  if (n > c.data().size()) return c.Fail("element count past end of data");
+  out->resize(n * per);
+  for (std::string& s : *out) {
+    if (!c.String(&s)) return false;
+  }
+  return true;
+}
+
+bool ReadBlob(Cursor& c, bool (*parse)(std::string_view, Cursor&, Elems*), Elems* out) {
+  std::string blob;
+  return c.String(&blob) && parse(blob, c, out);
+}
+
+// Quicklist (14: ziplist nodes; 18: container 1 plain / 2 listpack nodes).
+bool ReadQuicklist(Cursor& c, bool v2, Elems* out) {
+  uint64_t nodes, container = 2;
+  if (!c.Length(&nodes)) return false;
+  for (uint64_t i = 0; i < nodes; i++) {
+    std::string blob;
+    if (v2 && !c.Length(&container)) return false;
+    if (!c.String(&blob)) return false;
+    if (container == 1) {
+      out->push_back(std::move(blob));
+    } else if (container != 2) {
+      return c.Fail("bad quicklist container");
+    } else if (!(v2 ? ParseListpack : ParseZiplist)(blob, c, out)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ParseScore(const std::string& s, Cursor& c, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || std::isnan(*out)) return c.Fail("bad score");
+  return true;
+}
+
+const char* UnsupportedName(uint8_t type) {
+  switch (type) {
+    case 15: case 19: case 21: return "stream";
+    case 6: case 7: return "module";
+    case 9: return "zipmap hash";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out, bool* empty) {
+  Elems e;
+  std::vector<double> scores;
+  bool ok;
+  switch (type) {
+    case 0: {
+      std::string s;
+      if (!c.String(&s)) return false;
+      *out = Value(std::move(s));
+      return true;
+    }
+    case 1: case 2: ok = ReadPlain(c, 1, &e); break;
+    case 4: ok = ReadPlain(c, 2, &e); break;
+    case 10: case 12: case 13: ok = ReadBlob(c, ParseZiplist, &e); break;
+    case 11: ok = ReadBlob(c, ParseIntset, &e); break;
+    case 16: case 17: case 20: ok = ReadBlob(c, ParseListpack, &e); break;
+    case 14: case 18: ok = ReadQuicklist(c, type == 18, &e); break;
+    case 3: case 5: {
+      uint64_t n;
+      if (!c.Length(&n)) return false;
+      if (n > c.data().size()) return c.Fail("element count past end of data");
+      e.resize(n);
+      scores.resize(n);
+      std::string_view bits;
+      for (uint64_t i = 0; i < n; i++) {
+        if (!c.String(&e[i])) return false;
+        if (type == 3 ? !c.OldDouble(&scores[i]) : !c.Bytes(8, &bits)) return false;
+        if (type == 5) std::memcpy(&scores[i], bits.data(), 8);  // little-endian hosts
+        if (std::isnan(scores[i])) return c.Fail("NaN score");
+      }
+      ok = true;
+      break;
+    }
+    default:
+      return c.Unsupported("value type " + std::to_string(type) + " (" + UnsupportedName(type) +
+                           ")");
+  }
+  if (!ok) return false;
+  *empty = e.empty();
+  if (type == 1 || type == 10 || type == 14 || type == 18) {
+    auto list = std::make_unique<QuickList>();
+    for (const std::string& v : e) list->PushBack(v, opts.list_limits);
+    *out = Value(std::move(list));
+  } else if (type == 2 || type == 11 || type == 20) {
+    auto set = std::make_unique<PlainSet>();
+    for (const std::string& m : e) {
+      if (!set->Add(m, opts.set_limits)) return c.Fail("duplicate set member");
+    }
+    *out = Value(std::move(set));
+  } else if (type == 4 || type == 13 || type == 16) {
+    if (e.size() % 2) return c.Fail("odd hash element count");
+    auto h = std::make_unique<Hash>();
+    for (size_t i = 0; i < e.size(); i += 2) {
+      if (!h->Set(e[i], e[i + 1], opts.hash_limits)) return c.Fail("duplicate hash field");
+    }
+    *out = Value(std::move(h));
+  } else {  // sorted sets: 3 / 5 with scores, 12 / 17 alternating
+    if (scores.empty()) {
+      if (e.size() % 2) return c.Fail("odd sorted set element count");
+      for (size_t i = 0; i < e.size(); i += 2) {
+        double d;
+        if (!ParseScore(e[i + 1], c, &d)) return false;
+        if (i) e[i / 2] = std::move(e[i]);
+        scores.push_back(d);
+      }
+      e.resize(scores.size());
+    }
+    *empty = e.empty();
+    auto z = std::make_unique<SortedSet>(opts.zset_limits, e.size());
+    for (size_t i = 0; i < e.size(); i++) {
+      if (z->Add(e[i], scores[i], AddOptions{}, opts.zset_limits).kind != AddResult::Kind::kAdded) {
+        return c.Fail("duplicate sorted set member");
+      }
+    }
+    *out = Value(std::move(z));
+  }
+  return true;
+}
+
+}  // namespace rankd::rdb
