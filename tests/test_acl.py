@@ -183,6 +183,8 @@ def test_dryrun(pair):
     run_both(pair, "ACL", "DRYRUN", "nosuch", "get", "a")
     run_both(pair, "ACL", "DRYRUN", "carol", "nosuchcmd", "a")
     run_both(pair, "ACL", "DRYRUN", "carol", "get")
+    run_both(pair, "ACL", "DRYRUN", "carol", "config", "bogus")  # an unknown subcommand
+    run_both(pair, "ACL", "DRYRUN", "carol", "config")
 
 
 def test_read_only_key_patterns(pair):

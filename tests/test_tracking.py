@@ -186,3 +186,15 @@ def test_errors(server, t3):
     assert err.message == ("ERR CLIENT CACHING YES is only valid when tracking is enabled in "
                            "OPTIN mode.")
     assert b" flags=t " in t3.execute("CLIENT", "INFO")
+
+
+def test_numkeys_reads_are_tracked(server, t3, r):
+    # Commands that name their keys through numkeys (no first/last key in the
+    # command table) track every key they read, as Redis's getKeysFromCommand.
+    assert t3.execute("CLIENT", "TRACKING", "ON") == b"OK"
+    assert t3.execute("ZUNION", "2", "za", "zb") == []
+    assert t3.execute("ZINTERCARD", "1", "zc") == 0
+    r.zadd("zb", {"m": 1})
+    assert push(t3) == [b"invalidate", [b"zb"]]
+    r.zadd("zc", {"m": 1})
+    assert push(t3) == [b"invalidate", [b"zc"]]

@@ -127,15 +127,16 @@ void DryRun(CommandContext& ctx) {
   if (!spec) return r.Error("ERR Command '" + std::string(args[0]) + "' not found");
   std::string name(spec->name);
   if (!spec->subcommands.empty() && args.size() >= 2) {
+    const CommandSpec* sub = nullptr;
     for (const CommandSpec& s : spec->subcommands) {
-      if (EqualsIgnoreCase(s.name, args[1])) {
-        spec = &s;
-        name += "|" + std::string(s.name);
-      }
+      if (EqualsIgnoreCase(s.name, args[1])) sub = &s;
     }
+    // Redis 7.0 names the container: "Command 'config' not found".
+    if (!sub) return r.Error("ERR Command '" + std::string(args[0]) + "' not found");
+    spec = sub;
+    name += "|" + std::string(sub->name);
   }
-  if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
-      static_cast<int>(args.size()) < -spec->arity) {
+  if (!ArityAccepts(spec->arity, args.size())) {
     return r.Error(WrongArityError(name));
   }
   if (!u->CanRun(ctx.server.command_ids().IdOf(spec))) {

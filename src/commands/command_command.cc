@@ -315,8 +315,7 @@ void GetKeysCmd(CommandContext& ctx, bool with_flags) {
   if (!e) return ctx.reply.Error("ERR Invalid command specified");
   if (!e->doc || !HasKeys(*e->doc)) return ctx.reply.Error("ERR The command has no key arguments");
   int arity = e->spec ? e->spec->arity : e->doc->doc->legacy.arity;
-  int argc = static_cast<int>(line.size());
-  if ((arity > 0 && arity != argc) || argc < -arity) {
+  if (!ArityAccepts(arity, line.size())) {
     return ctx.reply.Error("ERR Invalid number of arguments specified for command");
   }
   std::vector<FoundKey> keys;

@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/numbers.h"
 #include "commands/families.h"
+#include "commands/item_expire_args.h"
 #include "commands/type_lookup.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
@@ -35,8 +36,6 @@
 
 namespace rankd {
 namespace {
-
-constexpr int64_t kMaxDeadlineMs = (int64_t{1} << 48) - 1;  // Redis EB_EXPIRE_TIME_MAX
 
 // FIELDS numfields field... starting at args[at]: the fields, or an error
 // reply (returns false).
@@ -58,30 +57,19 @@ bool ParseFields(CommandContext& ctx, size_t at, Args* fields) {
   return true;
 }
 
-enum class Cond { kNone, kNX, kXX, kGT, kLT };
-
-// HEXPIRE family. `unit_ms`: 1000 for seconds; `absolute`: *AT forms.
-void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
+// HEXPIRE family. `ms`: the time is in milliseconds; `absolute`: *AT forms.
+void HExpireGeneric(CommandContext& ctx, bool ms, bool absolute) {
   bool wrong_type;
   Hash* h = FindHashWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
-  int64_t t;
-  if (!ParseInt64(ctx.arg(2), &t)) return ctx.reply.Error(err::kNotInteger);
-  if (t < 0) return ctx.reply.Error("ERR invalid expire time, must be >= 0");
   const int64_t now = WallMs();
-  const int64_t base = absolute ? 0 : now;
-  if ((unit_ms == 1000 && t > kMaxDeadlineMs / 1000) || t * unit_ms > kMaxDeadlineMs - base) {
-    return ctx.reply.Error(InvalidExpireError(ctx));
+  int64_t deadline = 0;
+  if (std::string bad = ParseItemDeadline(ctx, ms, absolute, now, &deadline); !bad.empty()) {
+    return ctx.reply.Error(bad);
   }
-  const int64_t deadline = t * unit_ms + base;
-  Cond cond = Cond::kNone;
   size_t at = 3;
-  std::string_view opt = ctx.arg(3);
-  if (EqualsIgnoreCase(opt, "nx")) cond = Cond::kNX;
-  if (EqualsIgnoreCase(opt, "xx")) cond = Cond::kXX;
-  if (EqualsIgnoreCase(opt, "gt")) cond = Cond::kGT;
-  if (EqualsIgnoreCase(opt, "lt")) cond = Cond::kLT;
-  if (cond != Cond::kNone) at++;
+  const ItemExpireCond cond = ParseItemExpireCond(ctx.arg(at));  // arity: args[3] exists
+  if (cond != ItemExpireCond::kNone) at++;
   Args fields;
   if (!ParseFields(ctx, at, &fields)) return;
   ctx.reply.ArrayHeader(fields.size());
@@ -90,7 +78,7 @@ void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
     return;
   }
   std::string key(ctx.arg(1));
-  const std::string ms = FormatInt64(deadline);
+  const std::string deadline_text = FormatInt64(deadline);
   std::vector<std::string_view> deleted = {"HDEL", key};
   bool set_any = false;
   for (std::string_view f : fields) {
@@ -99,10 +87,7 @@ void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
       continue;
     }
     const int64_t prev = h->FieldExpire(f);
-    const bool met = prev < 0 ? cond != Cond::kXX && cond != Cond::kGT
-                              : !(cond == Cond::kNX || (cond == Cond::kGT && prev >= deadline) ||
-                                  (cond == Cond::kLT && prev <= deadline));
-    if (!met) {
+    if (!ItemExpireCondMet(cond, prev, deadline)) {
       ctx.reply.Integer(0);
       continue;
     }
@@ -114,7 +99,7 @@ void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
     }
     h->SetFieldExpire(f, deadline);
     set_any = true;
-    const std::string_view effect[] = {"HPEXPIREAT", key, ms, "FIELDS", "1", f};
+    const std::string_view effect[] = {"HPEXPIREAT", key, deadline_text, "FIELDS", "1", f};
     ctx.server.Propagate(ctx.client, effect);
     ctx.reply.Integer(1);
   }
@@ -128,10 +113,10 @@ void HExpireGeneric(CommandContext& ctx, int64_t unit_ms, bool absolute) {
   }
 }
 
-void HExpire(CommandContext& ctx) { HExpireGeneric(ctx, 1000, false); }
-void HPExpire(CommandContext& ctx) { HExpireGeneric(ctx, 1, false); }
-void HExpireAt(CommandContext& ctx) { HExpireGeneric(ctx, 1000, true); }
-void HPExpireAt(CommandContext& ctx) { HExpireGeneric(ctx, 1, true); }
+void HExpire(CommandContext& ctx) { HExpireGeneric(ctx, false, false); }
+void HPExpire(CommandContext& ctx) { HExpireGeneric(ctx, true, false); }
+void HExpireAt(CommandContext& ctx) { HExpireGeneric(ctx, false, true); }
+void HPExpireAt(CommandContext& ctx) { HExpireGeneric(ctx, true, true); }
 
 enum class TtlKind { kTtl, kPTtl, kExpireTime, kPExpireTime };
 

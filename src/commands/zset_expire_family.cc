@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/numbers.h"
 #include "commands/families.h"
+#include "commands/item_expire_args.h"
 #include "commands/zset_args.h"
 #include "commands/zset_common.h"
 #include "server/errors.h"
@@ -35,11 +36,6 @@
 
 namespace rankd {
 namespace {
-
-// Redis 7.4's bound on field deadlines (EB_EXPIRE_TIME_MAX): 2^48 - 1 ms.
-constexpr int64_t kMaxDeadlineMs = (int64_t{1} << 48) - 1;
-
-enum class Cond { kNone, kNx, kXx, kGt, kLt };
 
 // The key's entry when it holds a sorted set; nullptr when missing. Replies
 // WRONGTYPE (and sets *failed) for another type.
@@ -70,33 +66,6 @@ bool ParseMembers(CommandContext& ctx, size_t i, Args* members) {
   return true;
 }
 
-// The absolute deadline (ms) of ZEXPIRE's time argument, or an error.
-std::string ParseDeadline(CommandContext& ctx, bool ms, bool absolute, int64_t* out) {
-  int64_t t;
-  if (!ParseInt64(ctx.arg(2), &t)) return std::string(err::kNotInteger);
-  if (t < 0) return "ERR invalid expire time, must be >= 0";
-  if (!ms) {
-    if (t > kMaxDeadlineMs / 1000) return InvalidExpireError(ctx);
-    t *= 1000;
-  }
-  if (t > kMaxDeadlineMs) return InvalidExpireError(ctx);
-  if (!absolute) t += WallMs();
-  if (t > kMaxDeadlineMs) return InvalidExpireError(ctx);
-  *out = t;
-  return {};
-}
-
-bool ConditionMet(Cond c, int64_t cur, int64_t next) {
-  switch (c) {
-    case Cond::kNone: return true;
-    case Cond::kNx: return cur < 0;
-    case Cond::kXx: return cur >= 0;
-    case Cond::kGt: return cur >= 0 && next > cur;
-    case Cond::kLt: return cur < 0 || next < cur;
-  }
-  return false;
-}
-
 void ReplyCodes(CommandContext& ctx, const std::vector<int64_t>& codes) {
   ctx.reply.ArrayHeader(codes.size());
   for (int64_t c : codes) ctx.reply.Integer(c);
@@ -123,31 +92,24 @@ void ExpireGeneric(CommandContext& ctx, bool ms, bool absolute) {
   bool failed;
   Database::Entry* e = LookupZSet(ctx, /*write=*/true, &failed);
   if (failed) return;
+  const int64_t now = WallMs();
   int64_t deadline = 0;
-  if (std::string bad = ParseDeadline(ctx, ms, absolute, &deadline); !bad.empty()) {
+  if (std::string bad = ParseItemDeadline(ctx, ms, absolute, now, &deadline); !bad.empty()) {
     return ctx.reply.Error(bad);
   }
   size_t i = 3;
-  Cond cond = Cond::kNone;
-  if (i < ctx.argc()) {
-    const std::string_view f = ctx.arg(i);
-    if (EqualsIgnoreCase(f, "nx")) cond = Cond::kNx;
-    if (EqualsIgnoreCase(f, "xx")) cond = Cond::kXx;
-    if (EqualsIgnoreCase(f, "gt")) cond = Cond::kGt;
-    if (EqualsIgnoreCase(f, "lt")) cond = Cond::kLt;
-    if (cond != Cond::kNone) i++;
-  }
+  const ItemExpireCond cond = ParseItemExpireCond(ctx.arg(i));  // arity: args[3] exists
+  if (cond != ItemExpireCond::kNone) i++;
   Args members;
   if (!ParseMembers(ctx, i, &members)) return;
   std::vector<int64_t> codes(members.size(), -2);
   if (!e) return ReplyCodes(ctx, codes);
   SortedSet& z = e->value.zset();
-  const int64_t now = WallMs();
   std::vector<std::string_view> set, removed;
   for (size_t j = 0; j < members.size(); j++) {
     std::string_view m = members[j];
     if (!z.Score(m)) continue;
-    if (!ConditionMet(cond, z.MemberExpire(m), deadline)) {
+    if (!ItemExpireCondMet(cond, z.MemberExpire(m), deadline)) {
       codes[j] = 0;
     } else if (deadline <= now) {
       z.Remove(m);

@@ -184,8 +184,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
 void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& out) {
   const CommandSpec* spec = server_->FindCommand(args[0]);
   if (!spec) return out.Error("ERR Unknown Redis command called from script");
-  int argc = static_cast<int>(args.size());
-  if ((spec->arity > 0 && argc != spec->arity) || argc < -spec->arity) {
+  if (!ArityAccepts(spec->arity, args.size())) {
     return out.Error("ERR Wrong number of args calling Redis command from script");
   }
   if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)

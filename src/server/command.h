@@ -92,6 +92,12 @@ struct CommandContext {
   std::string_view arg(size_t i) const { return args[i]; }
 };
 
+// Whether `argc` arguments (the name included) fit `arity`: exactly arity
+// when positive, at least -arity when negative (Redis's convention).
+inline bool ArityAccepts(int arity, size_t argc) {
+  const int n = static_cast<int>(argc);
+  return arity > 0 ? n == arity : n >= -arity;
+}
 // "ERR wrong number of arguments for 'get' command"
 std::string WrongArityError(std::string_view command_name);
 // "ERR unknown subcommand 'x'. Try CLIENT HELP."

@@ -18,7 +18,6 @@ inline constexpr std::string_view kNotFloat = "ERR value is not a valid float";
 inline constexpr std::string_view kOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kNoSuchKey = "ERR no such key";
 inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
-inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
 inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "WRONGPASS invalid username-password pair or user is disabled.";
@@ -33,7 +32,6 @@ inline constexpr std::string_view kIncrOverflow = "ERR increment or decrement wo
 inline constexpr std::string_view kIncrFloatNaN = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
-inline constexpr std::string_view kInvalidExpire = "ERR invalid expire time in '%s' command";
 inline constexpr std::string_view kStringTooLong = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
 inline constexpr std::string_view kMinMaxNotFloat = "ERR min or max is not a float";
 inline constexpr std::string_view kMinMaxNotLex = "ERR min or max not valid string range item";
@@ -45,11 +43,7 @@ inline constexpr std::string_view kIncrPair =
     "ERR INCR option supports a single increment-element pair";
 inline constexpr std::string_view kScoreNaN = "ERR resulting score is not a number (NaN)";
 inline constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
-inline constexpr std::string_view kNumKeysZero =
-    "ERR at least 1 input key is needed for this command";
 inline constexpr std::string_view kCountNegative = "ERR value is out of range, must be positive";
-inline constexpr std::string_view kMisconf =
-    "MISCONF Errors writing to the AOF file: the server cannot persist writes";
 inline constexpr std::string_view kDebugNotAllowed =
     "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
     "you can run it from a local connection, otherwise you need to set this option in the "
@@ -96,7 +90,6 @@ inline constexpr std::string_view kRepeatedPicksTooLarge =
 inline constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
 inline constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
 inline constexpr std::string_view kNaNOrInfinity = "ERR value is NaN or Infinity";
-inline constexpr std::string_view kNoSuchKeyList = "ERR no such key";
 inline constexpr std::string_view kRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use "
     "negative to start from the end of the list";

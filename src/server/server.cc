@@ -307,8 +307,7 @@ const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
     spec = sub;
   }
   if (found) *found = spec;
-  if ((spec->arity > 0 && static_cast<int>(args.size()) != spec->arity) ||
-      static_cast<int>(args.size()) < -spec->arity) {
+  if (!ArityAccepts(spec->arity, args.size())) {
     *error = WrongArityError(*full_name);
     return nullptr;
   }

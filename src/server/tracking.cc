@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "server/command_keys.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -86,13 +87,9 @@ void Tracking::RememberKeys(Client& c, const CommandSpec& spec,
                             std::span<const std::string_view> args) {
   const TrackingState& t = c.tracking;
   if ((t.optin && !t.caching) || (t.optout && t.caching)) return;
-  if (spec.first_key <= 0) return;
-  const int argc = static_cast<int>(args.size());
-  const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
-  const int step = spec.key_step > 0 ? spec.key_step : 1;
-  for (int i = spec.first_key; i <= last && i < argc; i += step) {
-    table_[args[i]].insert(c.id);
-  }
+  // KeyPositions also knows the numkeys commands (ZUNION, ZINTERCARD, ...),
+  // whose table entry names no keys.
+  for (size_t pos : KeyPositions(spec, args)) table_[args[pos]].insert(c.id);
 }
 
 void Tracking::KeyChanged(std::string_view key, const Client* cause) {
