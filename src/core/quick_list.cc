@@ -87,7 +87,11 @@ size_t QuickList::Locate(size_t index, size_t* in_chunk) const {
 
 void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
   const bool grow = chunks_.empty() || !Fits(chunks_.front(), v.size(), limits);
-  if (grow) chunks_.emplace_front();
+  if (grow) {
+    // The full end chunk is final now: give back its growth slack.
+    if (!chunks_.empty()) chunks_.front().buf.shrink_to_fit();
+    chunks_.emplace_front();
+  }
   Chunk& c = chunks_.front();
   assert(!c.compressed());  // Invariant: end chunks are raw.
   packed::Insert(&c.buf, 0, v);
@@ -98,7 +102,10 @@ void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
 
 void QuickList::PushBack(std::string_view v, const ListLimits& limits) {
   const bool grow = chunks_.empty() || !Fits(chunks_.back(), v.size(), limits);
-  if (grow) chunks_.emplace_back();
+  if (grow) {
+    if (!chunks_.empty()) chunks_.back().buf.shrink_to_fit();
+    chunks_.emplace_back();
+  }
   Chunk& c = chunks_.back();
   assert(!c.compressed());
   packed::Append(&c.buf, v);
