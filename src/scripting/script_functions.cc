@@ -15,6 +15,7 @@ extern "C" {
 #include <optional>
 
 #include "base/clock.h"
+#include "base/lzf.h"
 #include "base/split.h"
 #include "net/split_args.h"
 #include "scripting/script_readonly.h"
@@ -203,31 +204,6 @@ void AppendRdbLen(std::string* out, uint64_t len) {
   }
 }
 
-// LZF decompression (the RDB "compressed string" encoding Redis writes).
-bool LzfDecompress(std::string_view in, size_t out_len, std::string* out) {
-  out->clear();
-  size_t ip = 0;
-  while (ip < in.size()) {
-    unsigned ctrl = static_cast<unsigned char>(in[ip++]);
-    if (ctrl < 32) {
-      if (ip + ctrl + 1 > in.size()) return false;
-      out->append(in.substr(ip, ctrl + 1));
-      ip += ctrl + 1;
-      continue;
-    }
-    size_t len = ctrl >> 5;
-    if (len == 7) {
-      if (ip >= in.size()) return false;
-      len += static_cast<unsigned char>(in[ip++]);
-    }
-    if (ip >= in.size()) return false;
-    size_t back = ((ctrl & 0x1f) << 8) + static_cast<unsigned char>(in[ip++]) + 1;
-    if (back > out->size()) return false;
-    for (size_t i = 0; i < len + 2; i++) out->push_back((*out)[out->size() - back]);
-  }
-  return out->size() == out_len;
-}
-
 bool ReadRdbString(std::string_view in, size_t* pos, std::string* s) {
   uint64_t len;
   bool encoded;
@@ -243,7 +219,10 @@ bool ReadRdbString(std::string_view in, size_t* pos, std::string* s) {
       !ReadRdbLen(in, pos, &ulen, &encoded) || encoded || *pos + clen > in.size()) {
     return false;
   }
-  bool ok = LzfDecompress(in.substr(*pos, clen), ulen, s);
+  // The RDB "compressed string" encoding Redis writes: LZF.
+  if (ulen > LzfMaxDecompressedSize(clen)) return false;
+  s->resize(ulen);
+  bool ok = LzfDecompress(in.substr(*pos, clen), s->data(), ulen);
   *pos += clen;
   return ok;
 }

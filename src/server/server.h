@@ -140,7 +140,9 @@ class Server : public ConnectionHandler {
   SortedSetLimits zset_limits() const;
   PlainSetLimits set_limits() const;
   HashLimits hash_limits() const;
-  ListLimits list_limits() const { return {config_.list_max_listpack_size}; }
+  ListLimits list_limits() const {
+    return {config_.list_max_listpack_size, config_.list_compress_depth};
+  }
   EventLoop& loop() { return loop_; }
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
