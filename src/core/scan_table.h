@@ -86,6 +86,26 @@ class ScanTable {
     return nullptr;
   }
 
+  // Unlinks `node` (the caller now owns it): its bucket is found from its
+  // stored hash (or its key), then the chain is walked by address, with no
+  // key comparisons. REQUIRES: `node` is in this table.
+  void RemoveNode(Node* node) {
+    uint64_t h;
+    if constexpr (kStoresHash) {
+      h = node->hash;
+    } else {
+      h = Hash(node->key());
+    }
+    for (Node** p = &buckets_[h & mask()]; *p; p = &(*p)->next) {
+      if (*p == node) {
+        *p = node->next;
+        size_--;
+        MaybeShrink();
+        return;
+      }
+    }
+  }
+
   // Deletes every node.
   void Clear() {
     for (Node*& head : buckets_) {

@@ -79,6 +79,18 @@ bool Database::DeleteLazily(std::string_view key, LazyFreer& freer) {
   return true;
 }
 
+void Database::DeleteEntry(Entry* e, LazyFreer* freer) {
+  table_.RemoveNode(e);
+  if (freer) {
+    Value value = std::move(e->value);
+    e->value = Value();
+    Free(e);
+    freer->Free(std::move(value));
+  } else {
+    Free(e);
+  }
+}
+
 Database::Entry* Database::Detach(std::string_view key) {
   if (!Find(key, false)) return nullptr;
   Entry* e = table_.Remove(key);

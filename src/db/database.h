@@ -87,6 +87,9 @@ class Database {
   // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
   // large value is destroyed off the event loop (db/lazy_free.h).
   bool DeleteLazily(std::string_view key, LazyFreer& freer);
+  // Deletes the live entry `e` (from Random / RandomVolatile: eviction)
+  // without looking its key up again; with `freer`, as DeleteLazily.
+  void DeleteEntry(Entry* e, LazyFreer* freer = nullptr);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
   // Its deadline stays here (read ExpireMs first; set it again after
   // Attach). nullptr if absent.
