@@ -59,6 +59,16 @@ class ScanTable {
     return nullptr;
   }
 
+  // Group prefetching hints (issue 16), no effect on contents: start
+  // loading `key`'s bucket slot; or, once that slot is cached, the first
+  // node of its chain.
+  void PrefetchBucket(std::string_view key) const {
+    __builtin_prefetch(&buckets_[Hash(key) & mask()]);
+  }
+  void PrefetchChainHead(std::string_view key) const {
+    if (const Node* head = buckets_[Hash(key) & mask()]) __builtin_prefetch(head);
+  }
+
   // Takes ownership of `node`. REQUIRES: no node with the same key.
   void Insert(Node* node) {
     const uint64_t h = Hash(node->key());

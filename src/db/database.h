@@ -69,6 +69,13 @@ class Database {
   // inspection: returns nullptr for expired keys too).
   const Entry* Peek(std::string_view key) const;
 
+  // Group prefetching (issue 16): starts loading what a command on `key`
+  // (and, for a sorted set, on its `member`; "" for none) will touch, in
+  // two steps issued a command apart: step 0 the key's bucket and the
+  // member's index slot, step 1 the key's entry and the member's records.
+  // A hint only: no expiry, no access time, nothing changes.
+  void Prefetch(std::string_view key, std::string_view member, int step) const;
+
   // True if `key` is stored but its deadline has passed (not yet deleted).
   // EXEC uses it: a WATCHed key that expired counts as modified.
   bool IsExpiredButPresent(std::string_view key) const {

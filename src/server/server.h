@@ -292,6 +292,9 @@ class Server : public ConnectionHandler {
   void OnOpen(Connection* c) override;
   void OnCommand(Connection* c, std::span<const std::string_view> args) override;
   void OnClose(Connection* c) override;
+  // Group prefetching hint for a pipelined command (server/prefetch.cc).
+  void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
+                int step) override;
   void BeforeFlush() override;
 
  private:
