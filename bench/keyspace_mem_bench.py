@@ -7,13 +7,14 @@ settles (bench/sidebyside.py settled_growth), for each kind:
   hash     HSET user:<i> name user<i> email user<i>@example.com country FR level <i%100>
            joined 2026-01-<dd>       (the bench/types_bench.py member profile: 5 fields)
   string   SET key:<i> <16 bytes>
+  string32 SET key:<i> <32 bytes>      (past rankd's 22-byte inline strings: embstr role)
   ttl      SET key:<i> <16 bytes> EX 100000   (the string case with a deadline)
   zset     ZADD board:<i> 1 alice 2 bob 3 carol 4 dave 5 erin   (5 members)
 
 Each kind gets a fresh pair of servers (both `--save '' --appendonly no`).
 
     /usr/bin/python3 bench/keyspace_mem_bench.py          # uses build/rankd
-Knobs: BENCH_KEYS [1000000], BENCH_KINDS [hash,string,zset,ttl].
+Knobs: BENCH_KEYS [1000000], BENCH_KINDS [hash,string,string32,zset,ttl].
 """
 
 import os
@@ -24,7 +25,7 @@ import sidebyside as sb  # noqa: E402
 from types_bench import load_commands, profile_command  # noqa: E402
 
 KEYS = int(os.environ.get("BENCH_KEYS", "1000000"))
-KINDS = os.environ.get("BENCH_KINDS", "hash,string,zset,ttl").split(",")
+KINDS = os.environ.get("BENCH_KINDS", "hash,string,string32,zset,ttl").split(",")
 
 
 def resp(*args):
@@ -33,6 +34,10 @@ def resp(*args):
 
 def string_command(i):
     return resp(b"SET", b"key:%d" % i, b"v%015d" % i)  # 16 bytes
+
+
+def string32_command(i):
+    return resp(b"SET", b"key:%d" % i, b"v%031d" % i)  # 32 bytes
 
 
 def ttl_command(i):
@@ -44,8 +49,8 @@ def zset_command(i):
                 b"4", b"dave", b"5", b"erin")
 
 
-COMMANDS = {"hash": profile_command, "string": string_command, "zset": zset_command,
-            "ttl": ttl_command}
+COMMANDS = {"hash": profile_command, "string": string_command, "string32": string32_command,
+            "zset": zset_command, "ttl": ttl_command}
 
 
 def main():

@@ -72,7 +72,7 @@ void SetGeneric(CommandContext& ctx, const StringOptions& opts, int64_t deadline
     return;
   }
   Database& db = ctx.db();
-  Database::Entry* e = db.Set(key, Value(std::string(value)), opts.has(O::kKeepTtl));
+  Database::Entry* e = db.Set(key, Value::Str(value), opts.has(O::kKeepTtl));
   if (deadline_ms >= 0) {
     db.SetExpire(e, deadline_ms);
     PropagateSetPxAt(ctx, key, value, deadline_ms);
@@ -110,7 +110,7 @@ void SetExGeneric(CommandContext& ctx, bool seconds) {
   int64_t deadline;
   if (ReplyExpireError(ctx, RelativeDeadline(ctx.arg(2), seconds, WallMs(), &deadline))) return;
   Database& db = ctx.db();
-  Database::Entry* e = db.Set(ctx.arg(1), Value(std::string(ctx.arg(3))));
+  Database::Entry* e = db.Set(ctx.arg(1), Value::Str(ctx.arg(3)));
   db.SetExpire(e, deadline);
   PropagateSetPxAt(ctx, ctx.arg(1), ctx.arg(3), deadline);
   KeyChanged(ctx, db, ctx.arg(1), kNotifyString, "set");
@@ -124,7 +124,7 @@ void PSetEx(CommandContext& ctx) { SetExGeneric(ctx, false); }
 void GetSet(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   if (!ReplyGet(ctx, key)) return;
-  ctx.db().Set(key, Value(std::string(ctx.arg(2))));
+  ctx.db().Set(key, Value::Str(ctx.arg(2)));
   KeyChanged(ctx, ctx.db(), key, kNotifyString, "set");
 }
 
@@ -185,7 +185,7 @@ void MSetGeneric(CommandContext& ctx, bool nx) {
   }
   Database& db = ctx.db();
   for (size_t i = 1; i < ctx.argc(); i += 2) {
-    db.Set(ctx.arg(i), Value(std::string(ctx.arg(i + 1))));
+    db.Set(ctx.arg(i), Value::Str(ctx.arg(i + 1)));
     KeyChanged(ctx, db, ctx.arg(i), kNotifyString, "set");
   }
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();

@@ -1,9 +1,10 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // SortedSet dispatches each call to the one encoding in use: CompactSet
-// while the set is small, TreeSet after it outgrows the limits. Conversion
-// happens only when a new member is added (as Redis's zsetAdd) or when
-// ShrinkIfFits is called.
+// while the set is small, TreeSet after it outgrows the limits, or a
+// LeaderboardSet for a board. Conversion happens only when a new member is
+// added (as Redis's zsetAdd) or when ShrinkIfFits is called. The board,
+// member-expiry, metadata and periodic methods are in sorted_set_side.cc.
 
 #include "core/sorted_set.h"
 
@@ -12,26 +13,61 @@
 #include <utility>
 
 #include "base/clock.h"
-#include "core/compact_set.h"
-#include "core/leaderboard_set.h"
-#include "core/member_ttl.h"
-#include "core/periodic_board.h"
-#include "absl/container/flat_hash_map.h"
-#include "base/str_hash.h"
-#include "core/tree_set.h"
+#include "core/sorted_set_rare.h"
 
 namespace rankd {
 
-struct SortedSet::Impl {
-  CompactSet compact;             // the encoding while `tree` is null
-  std::unique_ptr<TreeSet> tree;  // the encoding once converted
-  std::unique_ptr<LeaderboardSet> board;  // board mode: the only part in use
-  std::unique_ptr<MemberTtl> ttl;  // member deadlines; null while none has one
-  // Member metadata; null while none has any.
-  std::unique_ptr<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>> meta;
-  size_t meta_bytes = 0;
-  std::unique_ptr<PeriodicBoard> periodic;  // closed periods of a periodic board
-};
+// ---- Representation ----
+
+SortedSet::SortedSet(SortedSet&& o) noexcept {
+  if (o.is_rare()) {
+    std::memcpy(rep_, o.rep_, sizeof(rep_));
+    new (o.rep_) CompactSet();
+  } else {
+    new (rep_) CompactSet(std::move(o.small()));
+  }
+}
+
+SortedSet& SortedSet::operator=(SortedSet&& o) noexcept {
+  if (this != &o) {
+    Destroy();
+    new (this) SortedSet(std::move(o));
+  }
+  return *this;
+}
+
+SortedSet::~SortedSet() { Destroy(); }
+
+void SortedSet::Destroy() {
+  if (is_rare()) {
+    delete rare();
+  } else {
+    small().~CompactSet();
+  }
+}
+
+CompactSet& SortedSet::compact() { return is_rare() ? rare()->compact : small(); }
+const CompactSet& SortedSet::compact() const { return is_rare() ? rare()->compact : small(); }
+TreeSet* SortedSet::tree() const { return is_rare() ? rare()->tree.get() : nullptr; }
+LeaderboardSet* SortedSet::lb() const { return is_rare() ? rare()->board.get() : nullptr; }
+MemberTtl* SortedSet::ttl() const { return is_rare() ? rare()->ttl.get() : nullptr; }
+
+SortedSet::Rare& SortedSet::MakeRare() {
+  if (is_rare()) return *rare();
+  auto* r = new Rare();
+  r->compact = std::move(small());
+  small().~CompactSet();
+  const uintptr_t w = reinterpret_cast<uintptr_t>(r) | kRareBit;
+  std::memcpy(rep_, &w, sizeof(w));
+  return *r;
+}
+
+void SortedSet::MaybeDemote() {
+  if (!is_rare() || rare()->needed()) return;
+  Rare* r = rare();
+  new (rep_) CompactSet(std::move(r->compact));
+  delete r;
+}
 
 namespace {
 
@@ -66,81 +102,79 @@ uint64_t CountWhile(const CompactSet& compact, const TreeSet* tree, const Leader
 
 }  // namespace
 
-SortedSet::SortedSet(const SortedSetLimits& limits, size_t hint_size, size_t hint_max_len)
-    : impl_(std::make_unique<Impl>()) {
+
+SortedSet::SortedSet(const SortedSetLimits& limits, size_t hint_size, size_t hint_max_len) {
+  new (rep_) CompactSet();
   if (limits.max_compact_entries == 0 || hint_size > limits.max_compact_entries ||
       hint_max_len > limits.max_compact_value) {
-    impl_->tree = std::make_unique<TreeSet>(hint_size, 0);
+    MakeRare().tree = std::make_unique<TreeSet>(hint_size, 0);
   }
 }
 
-SortedSet::~SortedSet() = default;
-
 std::unique_ptr<SortedSet> SortedSet::NewBoard(BoardPolicy policy, size_t expected_size) {
   auto z = std::make_unique<SortedSet>(SortedSetLimits{});
-  z->impl_->board = std::make_unique<LeaderboardSet>(policy, expected_size);
+  z->MakeRare().board = std::make_unique<LeaderboardSet>(policy, expected_size);
   return z;
 }
 
 std::unique_ptr<SortedSet> SortedSet::Clone() const {
-  if (const LeaderboardSet* b = impl_->board.get()) {
+  if (const LeaderboardSet* b = lb()) {
     auto copy = NewBoard(b->policy(), b->size());
-    LeaderboardSet& dst = *copy->impl_->board;
+    LeaderboardSet& dst = *copy->lb();
     // Ascending order: appending keeps every insert at the tree's end.
     b->ForEachStamped([&](std::string_view m, double s, BoardStamp st) {
       dst.Insert(m, MemberIndex::Hash(m), s, st);
     });
     dst.RaiseNextSeq(b->next_seq());
     CopySideTables(*copy);
-    if (impl_->periodic) copy->impl_->periodic = impl_->periodic->Clone();
+    if (rare()->periodic) copy->rare()->periodic = rare()->periodic->Clone();
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
-  copy->impl_->tree.reset();
-  if (impl_->tree) {
-    const TreeSet& src = *impl_->tree;
-    auto tree = std::make_unique<TreeSet>(src.size(), 0);
-    if (src.size() > 0) {
-      src.ForEachInRankRange(0, src.size() - 1, false,
-                             [&](std::string_view m, double s) { tree->Append(m, s); });
+  if (const TreeSet* src = tree()) {
+    auto t = std::make_unique<TreeSet>(src->size(), 0);
+    if (src->size() > 0) {
+      src->ForEachInRankRange(0, src->size() - 1, false,
+                              [&](std::string_view m, double s) { t->Append(m, s); });
     }
-    copy->impl_->tree = std::move(tree);
+    copy->MakeRare().tree = std::move(t);
   } else {
-    copy->impl_->compact = impl_->compact;
+    copy->small() = CompactSet(compact());
   }
   CopySideTables(*copy);
   return copy;
 }
 
 size_t SortedSet::size() const {
-  if (impl_->board) return impl_->board->size();
-  return impl_->tree ? impl_->tree->size() : impl_->compact.size();
+  if (const LeaderboardSet* b = lb()) return b->size();
+  const TreeSet* t = tree();
+  return t ? t->size() : compact().size();
 }
 
 SortedSet::Encoding SortedSet::encoding() const {
-  return impl_->tree || impl_->board ? Encoding::kTree : Encoding::kCompact;
+  return tree() || lb() ? Encoding::kTree : Encoding::kCompact;
 }
 
 size_t SortedSet::MemoryUsage() const {
+  if (!is_rare()) return sizeof(SortedSet) + small().MemoryUsage();
+  const Rare& r = *rare();
   // Side tables: deadlines, and metadata (bytes plus ~48 per entry).
-  const size_t ttl = (impl_->ttl ? impl_->ttl->MemoryUsage() : 0) + impl_->meta_bytes +
-                     MembersWithMeta() * (2 * sizeof(std::string) + 16) +
-                     (impl_->periodic ? impl_->periodic->MemoryUsage() : 0);
-  if (impl_->board) return sizeof(Impl) + ttl + impl_->board->MemoryUsage();
-  return sizeof(Impl) + ttl +
-         (impl_->tree ? impl_->tree->MemoryUsage() : impl_->compact.MemoryUsage());
+  const size_t side = sizeof(SortedSet) + sizeof(Rare) + (r.ttl ? r.ttl->MemoryUsage() : 0) +
+                      r.meta_bytes + MembersWithMeta() * (2 * sizeof(std::string) + 16) +
+                      (r.periodic ? r.periodic->MemoryUsage() : 0);
+  if (r.board) return side + r.board->MemoryUsage();
+  return side + (r.tree ? r.tree->MemoryUsage() : r.compact.MemoryUsage());
 }
 
 AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
                          const SortedSetLimits& limits) {
-  return Add(member, score, opts, limits, impl_->board ? WallMs() : 0);
+  return Add(member, score, opts, limits, lb() ? WallMs() : 0);
 }
 
 AddResult SortedSet::Add(std::string_view member, double score, const AddOptions& opts,
                          const SortedSetLimits& limits, int64_t now_ms) {
   assert(!std::isnan(score));
-  Impl& s = *impl_;
-  if (LeaderboardSet* b = s.board.get()) {
+  if (LeaderboardSet* b = lb()) {
     const uint64_t hash = MemberIndex::Hash(member);
     const LeaderboardSet::Handle h = b->Find(member, hash);
     if (h != RecordArena::kNoHandle) {
@@ -152,62 +186,67 @@ AddResult SortedSet::Add(std::string_view member, double score, const AddOptions
     b->Insert(member, hash, score, b->NewStamp(now_ms));
     return {Kind::kAdded, score};
   }
-  if (s.tree) {
+  if (TreeSet* t = tree()) {
     const uint64_t hash = MemberIndex::Hash(member);
-    const TreeSet::Handle h = s.tree->Find(member, hash);
+    const TreeSet::Handle h = t->Find(member, hash);
     if (h != RecordArena::kNoHandle) {
-      AddResult r = DecideExisting(s.tree->ScoreOf(h), score, opts);
-      if (r.kind == Kind::kUpdated) s.tree->UpdateScore(h, r.score);
+      AddResult r = DecideExisting(t->ScoreOf(h), score, opts);
+      if (r.kind == Kind::kUpdated) t->UpdateScore(h, r.score);
       return r;
     }
     if (opts.xx) return {Kind::kSkipped, score};
-    s.tree->Insert(member, hash, score);
+    t->Insert(member, hash, score);
     return {Kind::kAdded, score};
   }
-  if (auto found = s.compact.Find(member)) {
+  CompactSet& c = compact();
+  if (auto found = c.Find(member)) {
     AddResult r = DecideExisting(found->first.score, score, opts);
-    if (r.kind == Kind::kUpdated) s.compact.UpdateScore(found->first, r.score);
+    if (r.kind == Kind::kUpdated) c.UpdateScore(found->first, r.score);
     return r;
   }
   if (opts.xx) return {Kind::kSkipped, score};
-  if (s.compact.size() + 1 > limits.max_compact_entries ||
-      member.size() > limits.max_compact_value) {
+  if (c.size() + 1 > limits.max_compact_entries || member.size() > limits.max_compact_value) {
     // Insert before dropping the compact buffer: `member` may point into it.
-    std::unique_ptr<TreeSet> tree = BuildTree(s.compact, 1);
-    tree->Insert(member, MemberIndex::Hash(member), score);
-    s.tree = std::move(tree);
-    s.compact = CompactSet();
+    std::unique_ptr<TreeSet> t = BuildTree(c, 1);
+    t->Insert(member, MemberIndex::Hash(member), score);
+    Rare& r = MakeRare();
+    r.tree = std::move(t);
+    r.compact = CompactSet();
   } else {
-    s.compact.Insert(member, score);
+    c.Insert(member, score);
   }
   return {Kind::kAdded, score};
 }
 
 bool SortedSet::Remove(std::string_view member) {
-  Impl& s = *impl_;
-  if (s.ttl) {
-    s.ttl->Erase(member);
-    if (s.ttl->empty()) s.ttl.reset();
+  if (is_rare()) {
+    Rare& r = *rare();
+    if (r.ttl) {
+      r.ttl->Erase(member);
+      if (r.ttl->empty()) r.ttl.reset();
+    }
+    r.EraseMeta(member);
+    if (LeaderboardSet* b = r.board.get()) {
+      const uint64_t hash = MemberIndex::Hash(member);
+      const LeaderboardSet::Handle h = b->Find(member, hash);
+      if (h == RecordArena::kNoHandle) return false;
+      b->Remove(h, hash);
+      return true;
+    }
+    if (TreeSet* t = r.tree.get()) {
+      const uint64_t hash = MemberIndex::Hash(member);
+      const TreeSet::Handle h = t->Find(member, hash);
+      if (h == RecordArena::kNoHandle) return false;
+      t->Remove(h, hash);
+      return true;
+    }
   }
-  if (s.meta) SetMemberMeta(member, {});
-  if (LeaderboardSet* b = s.board.get()) {
-    const uint64_t hash = MemberIndex::Hash(member);
-    const LeaderboardSet::Handle h = b->Find(member, hash);
-    if (h == RecordArena::kNoHandle) return false;
-    b->Remove(h, hash);
-    return true;
-  }
-  if (s.tree) {
-    const uint64_t hash = MemberIndex::Hash(member);
-    const TreeSet::Handle h = s.tree->Find(member, hash);
-    if (h == RecordArena::kNoHandle) return false;
-    s.tree->Remove(h, hash);
-    return true;
-  }
-  auto found = s.compact.Find(member);
-  if (!found) return false;
-  s.compact.Erase(found->first);
-  return true;
+  CompactSet& c = compact();
+  auto found = c.Find(member);
+  const bool removed = found.has_value();
+  if (removed) c.Erase(found->first);
+  MaybeDemote();  // the member's deadline or metadata may have been the last
+  return removed;
 }
 
 void SortedSet::PrefetchMember(std::string_view member, int step) const {
@@ -217,50 +256,48 @@ void SortedSet::PrefetchMember(std::string_view member, int step) const {
 }
 
 std::optional<double> SortedSet::Score(std::string_view member) const {
-  const Impl& s = *impl_;
-  if (const LeaderboardSet* b = s.board.get()) {
+  if (const LeaderboardSet* b = lb()) {
     LeaderboardSet::Handle h = b->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
     return b->ScoreOf(h);
   }
-  if (s.tree) {
-    TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
+  if (const TreeSet* t = tree()) {
+    TreeSet::Handle h = t->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
-    return s.tree->ScoreOf(h);
+    return t->ScoreOf(h);
   }
-  auto found = s.compact.Find(member);
+  auto found = compact().Find(member);
   if (!found) return std::nullopt;
   return found->first.score;
 }
 
 std::optional<uint64_t> SortedSet::Rank(std::string_view member) const {
-  const Impl& s = *impl_;
-  if (const LeaderboardSet* b = s.board.get()) {
+  if (const LeaderboardSet* b = lb()) {
     LeaderboardSet::Handle h = b->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
     return b->RankOf(h);
   }
-  if (s.tree) {
-    TreeSet::Handle h = s.tree->Find(member, MemberIndex::Hash(member));
+  if (const TreeSet* t = tree()) {
+    TreeSet::Handle h = t->Find(member, MemberIndex::Hash(member));
     if (h == RecordArena::kNoHandle) return std::nullopt;
-    return s.tree->RankOf(h);
+    return t->RankOf(h);
   }
-  auto found = s.compact.Find(member);
+  auto found = compact().Find(member);
   if (!found) return std::nullopt;
   return found->second;
 }
 
 uint64_t SortedSet::ScoreLowerRank(double min, bool exclusive) const {
-  if (impl_->board) return impl_->board->CountScoreBelow(min, exclusive);
-  if (impl_->tree) return impl_->tree->CountScoreBelow(min, exclusive);
-  return impl_->compact.CountWhile(
+  if (const LeaderboardSet* b = lb()) return b->CountScoreBelow(min, exclusive);
+  if (const TreeSet* t = tree()) return t->CountScoreBelow(min, exclusive);
+  return compact().CountWhile(
       [&](double s, std::string_view) { return exclusive ? s <= min : s < min; });
 }
 
 uint64_t SortedSet::ScoreUpperRank(double max, bool exclusive) const {
-  if (impl_->board) return impl_->board->CountScoreBelow(max, !exclusive);
-  if (impl_->tree) return impl_->tree->CountScoreBelow(max, !exclusive);
-  return impl_->compact.CountWhile(
+  if (const LeaderboardSet* b = lb()) return b->CountScoreBelow(max, !exclusive);
+  if (const TreeSet* t = tree()) return t->CountScoreBelow(max, !exclusive);
+  return compact().CountWhile(
       [&](double s, std::string_view) { return exclusive ? s < max : s <= max; });
 }
 
@@ -271,7 +308,7 @@ uint64_t SortedSet::LexLowerRank(const LexBound& min) const {
     default: break;
   }
   const bool exclusive = min.kind == LexBound::Kind::kExclusive;
-  return CountWhile(impl_->compact, impl_->tree.get(), impl_->board.get(), [&](double, std::string_view m) {
+  return CountWhile(compact(), tree(), lb(), [&](double, std::string_view m) {
     return exclusive ? m <= min.value : m < min.value;
   });
 }
@@ -283,7 +320,7 @@ uint64_t SortedSet::LexUpperRank(const LexBound& max) const {
     default: break;
   }
   const bool exclusive = max.kind == LexBound::Kind::kExclusive;
-  return CountWhile(impl_->compact, impl_->tree.get(), impl_->board.get(), [&](double, std::string_view m) {
+  return CountWhile(compact(), tree(), lb(), [&](double, std::string_view m) {
     return exclusive ? m < max.value : m <= max.value;
   });
 }
@@ -291,198 +328,87 @@ uint64_t SortedSet::LexUpperRank(const LexBound& max) const {
 void SortedSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
                                    Visitor fn) const {
   assert(start <= stop && stop < size());
-  if (impl_->board) return impl_->board->ForEachInRankRange(start, stop, reverse, fn);
-  if (impl_->tree) return impl_->tree->ForEachInRankRange(start, stop, reverse, fn);
-  impl_->compact.ForEachInRankRange(start, stop, reverse, fn);
+  if (const LeaderboardSet* b = lb()) return b->ForEachInRankRange(start, stop, reverse, fn);
+  if (const TreeSet* t = tree()) return t->ForEachInRankRange(start, stop, reverse, fn);
+  compact().ForEachInRankRange(start, stop, reverse, fn);
 }
 
 std::pair<std::string_view, double> SortedSet::At(uint64_t rank) const {
   assert(rank < size());
-  if (impl_->board) return impl_->board->At(rank);
-  if (impl_->tree) return impl_->tree->At(rank);
-  CompactSet::Entry e = impl_->compact.At(rank);
+  if (const LeaderboardSet* b = lb()) return b->At(rank);
+  if (const TreeSet* t = tree()) return t->At(rank);
+  CompactSet::Entry e = compact().At(rank);
   return {e.member, e.score};
 }
 
 uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
-  if (MemberTtl* ttl = impl_->ttl.get()) {
-    ForEachInRankRange(start, stop, false, [&](std::string_view m, double) { ttl->Erase(m); });
-    if (ttl->empty()) impl_->ttl.reset();
+  if (is_rare()) {
+    Rare& r = *rare();
+    if (MemberTtl* t = r.ttl.get()) {
+      ForEachInRankRange(start, stop, false, [&](std::string_view m, double) { t->Erase(m); });
+      if (t->empty()) r.ttl.reset();
+    }
+    if (r.meta) {
+      ForEachInRankRange(start, stop, false, [&](std::string_view m, double) { r.EraseMeta(m); });
+    }
   }
-  if (impl_->meta) {
-    ForEachInRankRange(start, stop, false, [&](std::string_view m, double) {
-      if (auto it = impl_->meta->find(m); it != impl_->meta->end()) {
-        impl_->meta_bytes -= it->first.size() + it->second.size();
-        impl_->meta->erase(it);
-      }
-    });
-    if (impl_->meta->empty()) impl_->meta.reset();
-  }
-  if (impl_->board) {
-    impl_->board->RemoveRankRange(start, stop);
-  } else if (impl_->tree) {
-    impl_->tree->RemoveRankRange(start, stop);
+  if (LeaderboardSet* b = lb()) {
+    b->RemoveRankRange(start, stop);
+  } else if (TreeSet* t = tree()) {
+    t->RemoveRankRange(start, stop);
   } else {
-    impl_->compact.EraseRankRange(start, stop);
+    compact().EraseRankRange(start, stop);
   }
+  MaybeDemote();
   return stop - start + 1;
 }
 
 uint64_t SortedSet::Scan(uint64_t cursor, size_t count, Visitor fn) const {
-  if (impl_->board) return impl_->board->Scan(cursor, count, fn);
-  if (impl_->tree) return impl_->tree->Scan(cursor, count, fn);
-  if (!empty()) impl_->compact.ForEachInRankRange(0, size() - 1, false, fn);
+  if (const LeaderboardSet* b = lb()) return b->Scan(cursor, count, fn);
+  if (const TreeSet* t = tree()) return t->Scan(cursor, count, fn);
+  if (!empty()) compact().ForEachInRankRange(0, size() - 1, false, fn);
   return 0;
 }
 
 void SortedSet::ConvertToTree() {
-  Impl& s = *impl_;
-  if (s.tree || s.board) return;
-  s.tree = BuildTree(s.compact, 0);
-  s.compact = CompactSet();
+  if (tree() || lb()) return;
+  std::unique_ptr<TreeSet> t = BuildTree(compact(), 0);
+  Rare& r = MakeRare();
+  r.tree = std::move(t);
+  r.compact = CompactSet();
 }
 
 void SortedSet::ShrinkIfFits(const SortedSetLimits& limits) {
-  Impl& s = *impl_;
-  if (!s.tree || s.tree->size() > limits.max_compact_entries) return;
+  TreeSet* t = tree();
+  if (!t || t->size() > limits.max_compact_entries) return;
   bool fits = true;
   size_t bytes = 0;
-  if (s.tree->size() > 0) {
-    s.tree->ForEachInRankRange(0, s.tree->size() - 1, false, [&](std::string_view m, double) {
+  if (t->size() > 0) {
+    t->ForEachInRankRange(0, t->size() - 1, false, [&](std::string_view m, double) {
       fits = fits && m.size() <= limits.max_compact_value;
-      bytes += m.size() + 10;
+      bytes += m.size() + 14;
     });
   }
   if (!fits) return;
-  CompactSet compact;
-  compact.Reserve(bytes);
-  if (s.tree->size() > 0) {
-    s.tree->ForEachInRankRange(0, s.tree->size() - 1, false,
-                               [&](std::string_view m, double sc) { compact.Append(m, sc); });
+  CompactSet c;
+  c.Reserve(bytes);
+  if (t->size() > 0) {
+    t->ForEachInRankRange(0, t->size() - 1, false,
+                          [&](std::string_view m, double sc) { c.Append(m, sc); });
   }
-  s.compact = std::move(compact);
-  s.tree.reset();
-}
-
-const BoardPolicy* SortedSet::board() const {
-  return impl_->board ? &impl_->board->policy() : nullptr;
-}
-
-std::optional<BoardStamp> SortedSet::BoardStampOf(std::string_view member) const {
-  const LeaderboardSet& b = *impl_->board;
-  LeaderboardSet::Handle h = b.Find(member, MemberIndex::Hash(member));
-  if (h == RecordArena::kNoHandle) return std::nullopt;
-  return b.StampOf(h);
-}
-
-void SortedSet::BoardPut(std::string_view member, double score, BoardStamp stamp) {
-  assert(!std::isnan(score));
-  LeaderboardSet& b = *impl_->board;
-  const uint64_t hash = MemberIndex::Hash(member);
-  LeaderboardSet::Handle h = b.Find(member, hash);
-  if (h == RecordArena::kNoHandle) return b.Insert(member, hash, score, stamp);
-  b.Update(h, score, stamp);
-}
-
-uint64_t SortedSet::BoardNextSeq() const { return impl_->board->next_seq(); }
-void SortedSet::BoardRaiseNextSeq(uint64_t seq) { impl_->board->RaiseNextSeq(seq); }
-uint64_t SortedSet::BoardDistinct() const { return impl_->board->distinct(); }
-uint64_t SortedSet::BoardDistinctBefore(uint64_t rank) const {
-  return impl_->board->DistinctBefore(rank);
-}
-uint64_t SortedSet::BoardDistinctStart(uint64_t k) const { return impl_->board->DistinctStart(k); }
-
-void SortedSet::BoardForEach(
-    absl::FunctionRef<void(std::string_view, double, BoardStamp)> fn) const {
-  impl_->board->ForEachStamped(fn);
-}
-
-int64_t SortedSet::MemberExpire(std::string_view member) const {
-  return impl_->ttl ? impl_->ttl->Get(member) : -1;
-}
-
-void SortedSet::SetMemberExpire(std::string_view member, int64_t deadline_ms) {
-  assert(Score(member).has_value());
-  if (!impl_->ttl) {
-    if (deadline_ms < 0) return;
-    impl_->ttl = std::make_unique<MemberTtl>();
-  }
-  impl_->ttl->Set(member, deadline_ms);
-  if (impl_->ttl->empty()) impl_->ttl.reset();
-}
-
-int64_t SortedSet::EarliestMemberExpire() const {
-  return impl_->ttl ? impl_->ttl->earliest() : -1;
-}
-
-size_t SortedSet::MembersWithExpire() const { return impl_->ttl ? impl_->ttl->size() : 0; }
-
-std::vector<std::string> SortedSet::RemoveDue(int64_t now_ms, size_t limit) {
-  if (!impl_->ttl) return {};
-  std::vector<std::string> due = impl_->ttl->Due(now_ms, limit);
-  for (const std::string& m : due) Remove(m);  // also drops the deadline
-  return due;
-}
-
-void SortedSet::ForEachMemberExpire(
-    absl::FunctionRef<void(std::string_view, int64_t)> fn) const {
-  if (impl_->ttl) impl_->ttl->ForEach(fn);
-}
-
-void SortedSet::CopySideTables(SortedSet& dst) const {
-  ForEachMemberExpire([&](std::string_view m, int64_t t) { dst.SetMemberExpire(m, t); });
-  ForEachMemberMeta([&](std::string_view m, std::string_view b) { dst.SetMemberMeta(m, b); });
-}
-
-std::optional<std::string_view> SortedSet::MemberMeta(std::string_view member) const {
-  if (!impl_->meta) return std::nullopt;
-  auto it = impl_->meta->find(member);
-  if (it == impl_->meta->end()) return std::nullopt;
-  return std::string_view(it->second);
-}
-
-void SortedSet::SetMemberMeta(std::string_view member, std::string_view meta) {
-  Impl& s = *impl_;
-  if (!s.meta) {
-    if (meta.empty()) return;
-    s.meta = std::make_unique<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>>();
-  }
-  auto it = s.meta->find(member);
-  if (it != s.meta->end()) s.meta_bytes -= it->first.size() + it->second.size();
-  if (meta.empty()) {
-    if (it != s.meta->end()) s.meta->erase(it);
-    if (s.meta->empty()) s.meta.reset();
-    return;
-  }
-  if (it == s.meta->end()) it = s.meta->emplace(std::string(member), std::string()).first;
-  it->second.assign(meta);
-  s.meta_bytes += it->first.size() + it->second.size();
-}
-
-size_t SortedSet::MembersWithMeta() const { return impl_->meta ? impl_->meta->size() : 0; }
-
-void SortedSet::ForEachMemberMeta(
-    absl::FunctionRef<void(std::string_view, std::string_view)> fn) const {
-  if (!impl_->meta) return;
-  for (const auto& [m, b] : *impl_->meta) fn(m, b);
-}
-
-const PeriodicBoard* SortedSet::periodic() const { return impl_->periodic.get(); }
-PeriodicBoard* SortedSet::periodic() { return impl_->periodic.get(); }
-void SortedSet::SetPeriodic(std::unique_ptr<PeriodicBoard> p) {
-  assert(impl_->board);
-  impl_->periodic = std::move(p);
-}
-
-void SortedSet::SwapContents(SortedSet& other) {
-  std::swap(impl_, other.impl_);
-  std::swap(impl_->periodic, other.impl_->periodic);
+  c.Trim();
+  Rare& r = *rare();
+  r.compact = std::move(c);
+  r.tree.reset();
+  MaybeDemote();
 }
 
 std::string SortedSet::CheckInvariants() const {
-  if (impl_->board) return impl_->board->CheckInvariants();
-  return impl_->tree ? impl_->tree->CheckInvariants() : impl_->compact.CheckInvariants();
+  if (is_rare() && !rare()->needed()) return "sorted set: an empty rare part was kept";
+  if (const LeaderboardSet* b = lb()) return b->CheckInvariants();
+  const TreeSet* t = tree();
+  return t ? t->CheckInvariants() : compact().CheckInvariants();
 }
 
 }  // namespace rankd

@@ -22,6 +22,10 @@
 // works on boards with that order; the Board* methods exist only for
 // boards. Lex ranges on a board are some split point, as with mixed scores.
 //
+// Memory: a SortedSet is one word (it is embedded in the keyspace's Value);
+// a compact set without member deadlines or metadata is nothing more than
+// its one packed allocation (core/compact_set.h).
+//
 // Views (std::string_view members) returned by any method are valid until the
 // next mutation of the set. Not thread-safe: one owner thread.
 
@@ -29,18 +33,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "core/compact_set.h"
 #include "core/leaderboard_policy.h"
 
 namespace rankd {
 
+class LeaderboardSet;
+class MemberTtl;
 class PeriodicBoard;
+class TreeSet;
 
 // Conversion thresholds, owned by the server configuration and passed in on
 // each call that may grow the set, so CONFIG SET takes effect at once.
@@ -98,6 +108,9 @@ class SortedSet {
   ~SortedSet();
   SortedSet(const SortedSet&) = delete;
   SortedSet& operator=(const SortedSet&) = delete;
+  // Moves leave `o` an empty compact set.
+  SortedSet(SortedSet&& o) noexcept;
+  SortedSet& operator=(SortedSet&& o) noexcept;
   // An empty leaderboard with `policy` (see "Board mode"), sized for
   // `expected_size` members.
   static std::unique_ptr<SortedSet> NewBoard(BoardPolicy policy, size_t expected_size = 0);
@@ -261,10 +274,44 @@ class SortedSet {
   std::string CheckInvariants() const;
 
  private:
+  // The rare parts: the tree once converted, a board, member deadlines,
+  // metadata, a periodic board's closed periods (core/sorted_set_rare.h).
+  struct Rare;
+
   void CopySideTables(SortedSet& dst) const;
 
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  // The representation is one word (issue 15: a million small sets pay for
+  // their packed bytes, not for a side structure): either the CompactSet
+  // itself (one pointer, low bit clear), or a Rare* with the low bit set,
+  // made on the first need for a rare part and dropped when none is left.
+  static constexpr uintptr_t kRareBit = 1;
+  uintptr_t word() const {
+    uintptr_t w;
+    std::memcpy(&w, rep_, sizeof(w));
+    return w;
+  }
+  bool is_rare() const { return (word() & kRareBit) != 0; }
+  Rare* rare() const { return reinterpret_cast<Rare*>(word() & ~kRareBit); }
+  CompactSet& small() { return *std::launder(reinterpret_cast<CompactSet*>(rep_)); }
+  const CompactSet& small() const {
+    return *std::launder(reinterpret_cast<const CompactSet*>(rep_));
+  }
+  // Accessors over both forms (null / the compact set when not rare).
+  CompactSet& compact();
+  const CompactSet& compact() const;
+  TreeSet* tree() const;
+  LeaderboardSet* lb() const;
+  MemberTtl* ttl() const;
+  // The Rare part, made (holding the compact set) if absent.
+  Rare& MakeRare();
+  // Back to the one-pointer form when the Rare part holds nothing rare.
+  void MaybeDemote();
+  // Frees the representation; leaves nothing constructed in rep_.
+  void Destroy();
+
+  alignas(8) unsigned char rep_[sizeof(CompactSet)];
 };
+
+static_assert(sizeof(SortedSet) == sizeof(void*));
 
 }  // namespace rankd

@@ -9,10 +9,13 @@
 //   value    the Value (db/value.h)
 //   access   24 bits, Redis's robj.lru: LRU clock or LFU counter + minutes
 //            (db/lfu.h), by the maxmemory policy in force at the access
-//   flags    has a deadline / has member deadlines (their values live in the
-//            Database's side tables, so keys without a TTL pay nothing)
-//   key_len  1 byte; 255 means a 4-byte length precedes the key bytes
+//   meta     1 byte: 2 flag bits (has a deadline / has member deadlines;
+//            their values live in the Database's side tables, so keys
+//            without a TTL pay nothing) and a 6-bit key length; 63 means a
+//            4-byte length precedes the key bytes
 //   key      the key bytes
+//
+// 36 bytes before the key: a key of up to 12 bytes fits a 48-byte class.
 //
 // Entries are made with Make and freed with delete; their address is stable
 // for their lifetime (the Database's indexes point at them). Not
@@ -43,12 +46,12 @@ class KeyEntry {
     auto* e = new (mem) KeyEntry(std::move(value), access);
     char* p = e->key_start();
     if (long_key) {
-      e->key_len_ = kLongKeyLen;
+      e->meta_ = static_cast<uint8_t>(kLongKeyLen << kLenShift);
       const uint32_t n = static_cast<uint32_t>(key.size());
       std::memcpy(p, &n, 4);
       p += 4;
     } else {
-      e->key_len_ = static_cast<uint8_t>(key.size());
+      e->meta_ = static_cast<uint8_t>(key.size() << kLenShift);
     }
     std::memcpy(p, key.data(), key.size());
     return e;
@@ -58,7 +61,7 @@ class KeyEntry {
   // and flags move over; `e` is freed. REQUIRES: `e` in no table or index.
   static KeyEntry* Rekey(KeyEntry* e, std::string_view key) {
     KeyEntry* n = Make(key, std::move(e->value), e->access());
-    n->flags_ = e->flags_;
+    n->meta_ = static_cast<uint8_t>((n->meta_ & ~kFlagMask) | (e->meta_ & kFlagMask));
     delete e;
     return n;
   }
@@ -72,7 +75,8 @@ class KeyEntry {
 
   std::string_view key() const {
     const char* p = key_start();
-    if (key_len_ < kLongKeyLen) return std::string_view(p, key_len_);
+    const uint8_t len = meta_ >> kLenShift;
+    if (len < kLongKeyLen) return std::string_view(p, len);
     uint32_t n;
     std::memcpy(&n, p, 4);
     return std::string_view(p + 4, n);
@@ -85,32 +89,31 @@ class KeyEntry {
     access_[2] = static_cast<uint8_t>(v >> 16);
   }
 
-  bool has(Flag f) const { return (flags_ & f) != 0; }
-  void set(Flag f, bool on) { flags_ = on ? (flags_ | f) : (flags_ & ~f); }
+  bool has(Flag f) const { return (meta_ & f) != 0; }
+  void set(Flag f, bool on) { meta_ = on ? (meta_ | f) : (meta_ & ~f); }
 
   KeyEntry* next = nullptr;  // ScanTable's chain link
   Value value;
 
  private:
-  static constexpr uint8_t kLongKeyLen = 255;
+  static constexpr uint8_t kFlagMask = 3, kLenShift = 2, kLongKeyLen = 63;
 
   KeyEntry(Value v, uint32_t access) : value(std::move(v)) { set_access(access); }
 
   static size_t KeyOffset();
-  char* key_start() { return reinterpret_cast<char*>(&key_len_) + 1; }
-  const char* key_start() const { return reinterpret_cast<const char*>(&key_len_) + 1; }
+  char* key_start() { return reinterpret_cast<char*>(&meta_) + 1; }
+  const char* key_start() const { return reinterpret_cast<const char*>(&meta_) + 1; }
 
   uint8_t access_[3];
-  uint8_t flags_ = 0;
-  uint8_t key_len_ = 0;
+  uint8_t meta_ = 0;  // flags (low 2 bits), key length (high 6)
 };
 
 inline size_t KeyEntry::KeyOffset() {
-  // The key bytes follow key_len_ directly (no padding is spent on them).
+  // The key bytes follow meta_ directly (no padding is spent on them).
   static const size_t offset = [] {
     alignas(KeyEntry) unsigned char probe[sizeof(KeyEntry)];
     auto* e = reinterpret_cast<KeyEntry*>(probe);
-    return static_cast<size_t>(reinterpret_cast<unsigned char*>(&e->key_len_) + 1 - probe);
+    return static_cast<size_t>(reinterpret_cast<unsigned char*>(&e->meta_) + 1 - probe);
   }();
   return offset;
 }

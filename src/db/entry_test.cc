@@ -13,19 +13,45 @@
 namespace rankd {
 namespace {
 
-TEST(ValueTest, StringsInlineUpTo22BytesThenOnTheHeap) {
+TEST(ValueTest, StringsInlineUpTo22BytesThenPackedThenOnTheHeap) {
   EXPECT_EQ(sizeof(Value), 24u);
-  for (size_t n : {0, 1, 21, 22, 23, 44, 1000}) {
+  for (size_t n : {0, 1, 21, 22, 23, 32, 44, 45, 1000, 4096, 4097, 70000}) {
     const std::string s(n, 'x');
-    Value v(s);
-    EXPECT_EQ(v.type(), ValueType::kString);
-    EXPECT_EQ(v.str(), s);
-    Value moved(std::move(v));
-    EXPECT_EQ(moved.str(), s);
-    EXPECT_EQ(v.str(), "");  // a moved-from Value is an empty string
-    Value copy = moved.Clone();
-    EXPECT_EQ(copy.str(), s);
+    for (bool from_view : {false, true}) {
+      Value v = from_view ? Value::Str(s) : Value(s);
+      EXPECT_EQ(v.type(), ValueType::kString);
+      EXPECT_EQ(v.str(), s);
+      EXPECT_EQ(v.EncodingName(), n <= 44 ? "embstr" : "raw");
+      EXPECT_GE(v.MemoryUsage(), sizeof(Value) + (n <= 22 ? 0 : n));
+      Value moved(std::move(v));
+      EXPECT_EQ(moved.str(), s);
+      EXPECT_EQ(v.str(), "");  // a moved-from Value is an empty string
+      Value copy = moved.Clone();
+      EXPECT_EQ(copy.str(), s);
+      // Changed in place: a packed string becomes a std::string.
+      moved.mutable_str().append("!");
+      EXPECT_EQ(moved.str(), s + "!");
+      EXPECT_EQ(copy.str(), s);
+    }
   }
+}
+
+TEST(ValueTest, SortedSetIsEmbeddedAndSurvivesMoves) {
+  const SortedSetLimits limits;
+  auto z = std::make_unique<SortedSet>(limits);
+  z->Add("a", 1, {}, limits);
+  Value v(std::move(z));
+  v.zset().Add("b", 2.5, {}, limits);
+  Value w(std::move(v));
+  EXPECT_EQ(w.type(), ValueType::kZSet);
+  EXPECT_EQ(w.EncodingName(), "listpack");
+  EXPECT_EQ(*w.zset().Score("b"), 2.5);
+  w.zset().SetMemberExpire("a", 123);  // a rare part: still one word in the Value
+  Value c = w.Clone();
+  w = Value(std::string("s"));  // frees the set
+  EXPECT_EQ(c.zset().size(), 2u);
+  EXPECT_EQ(c.zset().MemberExpire("a"), 123);
+  EXPECT_EQ(c.zset().CheckInvariants(), "");
 }
 
 TEST(ValueTest, MutableStrMovesAnInlineStringToTheHeap) {
@@ -53,12 +79,15 @@ TEST(ValueTest, HashIsEmbeddedAndSurvivesMoves) {
 }
 
 TEST(KeyEntryTest, ShortAndLongKeysAndRekey) {
-  for (size_t n : {0, 1, 11, 254, 255, 256, 70000}) {
+  for (size_t n : {0, 1, 11, 12, 62, 63, 64, 254, 255, 256, 70000}) {
     const std::string key(n, 'k');
     KeyEntry* e = KeyEntry::Make(key, Value(std::string("v")), 123);
     EXPECT_EQ(e->key(), key);
     EXPECT_EQ(e->access(), 123u);
     e->set(KeyEntry::kHasExpire, true);
+    e->set(KeyEntry::kHasMemberExpire, true);
+    e->set(KeyEntry::kHasMemberExpire, false);
+    EXPECT_EQ(e->key(), key);  // the flags share a byte with the length
     KeyEntry* r = KeyEntry::Rekey(e, key + "!");
     EXPECT_EQ(r->key(), key + "!");
     EXPECT_EQ(r->value.str(), "v");

@@ -2,26 +2,57 @@
 
 #include "db/value.h"
 
+#include <malloc.h>
+
 #include "base/numbers.h"
 
 namespace rankd {
 
+namespace {
+
+// A packed string: its length, then its bytes, in one allocation.
+uint32_t PackedLen(const char* p) {
+  uint32_t n;
+  std::memcpy(&n, p, 4);
+  return n;
+}
+
+}  // namespace
+
 Value::Value(std::string s) {
-  if (s.size() <= kInlineMax) {
-    SetInline(s);
+  if (s.size() <= kPackedMax) {
+    SetSmallStr(s);
   } else {
     SetPtr(ValueType::kString, new std::string(std::move(s)));
     SetBit(kHeapStr, true);
   }
 }
 
+Value Value::Str(std::string_view s) {
+  if (s.size() > kPackedMax) return Value(std::string(s));
+  Value v;
+  v.SetSmallStr(s);
+  return v;
+}
+
+void Value::SetSmallStr(std::string_view s) {
+  if (s.size() <= kInlineMax) return SetInline(s);
+  auto* p = static_cast<char*>(::operator new(4 + s.size()));
+  const auto n = static_cast<uint32_t>(s.size());
+  std::memcpy(p, &n, 4);
+  std::memcpy(p + 4, s.data(), s.size());
+  SetPtr(ValueType::kString, p);
+  SetBit(kPacked, true);
+}
+
 void Value::Destroy() {
   switch (type()) {
     case ValueType::kString:
       if (Has(kHeapStr)) delete Ptr<std::string>();
+      if (Has(kPacked)) ::operator delete(Ptr<char>());
       break;
     case ValueType::kZSet:
-      delete Ptr<SortedSet>();
+      zset().~SortedSet();
       break;
     case ValueType::kSet:
       delete Ptr<PlainSet>();
@@ -37,6 +68,7 @@ void Value::Destroy() {
 
 std::string_view Value::str() const {
   if (Has(kHeapStr)) return *Ptr<std::string>();
+  if (Has(kPacked)) return std::string_view(Ptr<char>() + 4, PackedLen(Ptr<char>()));
   return std::string_view(reinterpret_cast<const char*>(b_ + 2), b_[1]);
 }
 
@@ -44,8 +76,9 @@ std::string& Value::mutable_str() {
   if (!Has(kHeapStr)) {
     auto* s = new std::string(str());
     const uint8_t flags = b_[0];
+    if (Has(kPacked)) ::operator delete(Ptr<char>());
     SetPtr(ValueType::kString, s);
-    b_[0] = flags | kHeapStr;
+    b_[0] = (flags & ~kPacked) | kHeapStr;
   }
   return *Ptr<std::string>();
 }
@@ -53,7 +86,7 @@ std::string& Value::mutable_str() {
 Value Value::Clone() const {
   switch (type()) {
     case ValueType::kString: {
-      Value v{std::string(str())};
+      Value v = Str(str());
       v.set_raw(Has(kRaw));
       v.set_no_int(Has(kNoInt));
       return v;
@@ -98,6 +131,7 @@ std::string_view Value::TypeName() const {
 size_t Value::MemoryUsage() const {
   switch (type()) {
     case ValueType::kString:
+      if (Has(kPacked)) return sizeof(Value) + malloc_usable_size(Ptr<char>());
       return sizeof(Value) +
              (Has(kHeapStr) ? sizeof(std::string) + Ptr<std::string>()->capacity() + 1 : 0);
     case ValueType::kZSet:

@@ -27,7 +27,12 @@ class Value {
  public:
   Value() { SetInline({}); }
   explicit Value(std::string s);
-  explicit Value(std::unique_ptr<SortedSet> z) { SetPtr(ValueType::kZSet, z.release()); }
+  // A string value copied from `s` (no intermediate std::string).
+  static Value Str(std::string_view s);
+  explicit Value(std::unique_ptr<SortedSet> z) {
+    b_[0] = static_cast<uint8_t>(ValueType::kZSet);
+    new (b_ + kPayload) SortedSet(std::move(*z));
+  }
   explicit Value(std::unique_ptr<PlainSet> s) { SetPtr(ValueType::kSet, s.release()); }
   explicit Value(std::unique_ptr<Hash> h) {
     b_[0] = static_cast<uint8_t>(ValueType::kHash);
@@ -54,11 +59,14 @@ class Value {
   // REQUIRES: type() matches.
   // A string's bytes; valid until the value changes.
   std::string_view str() const;
-  // A string to change in place (APPEND, SETRANGE, SETBIT): an inline
-  // string moves to the heap first (Redis turns such a string "raw" too).
+  // A string to change in place (APPEND, SETRANGE, SETBIT): an inline or
+  // packed string becomes a std::string first (Redis turns such a string
+  // "raw" too).
   std::string& mutable_str();
-  SortedSet& zset() { return *Ptr<SortedSet>(); }
-  const SortedSet& zset() const { return *Ptr<SortedSet>(); }
+  SortedSet& zset() { return *std::launder(reinterpret_cast<SortedSet*>(b_ + kPayload)); }
+  const SortedSet& zset() const {
+    return *std::launder(reinterpret_cast<const SortedSet*>(b_ + kPayload));
+  }
   PlainSet& set() { return *Ptr<PlainSet>(); }
   const PlainSet& set() const { return *Ptr<PlainSet>(); }
   Hash& hash() { return *std::launder(reinterpret_cast<Hash*>(b_ + kPayload)); }
@@ -91,12 +99,19 @@ class Value {
  private:
   // b_[0]: the type (3 bits) and the flags below. A string of up to
   // kInlineMax bytes is held inline: its length in b_[1], its bytes from
-  // b_[2]; a longer one (or one changed in place) is a std::string* at
-  // kPayload, as is every other type's object; a Hash is embedded there.
-  static constexpr uint8_t kTypeMask = 7, kHeapStr = 8, kRaw = 16, kNoInt = 32;
+  // b_[2]. A longer one not changed in place is packed (Redis's embstr
+  // role): one allocation of a 4-byte length and the bytes, at kPayload
+  // (kPacked); one changed in place, or longer than kPackedMax (not worth a
+  // copy), is a std::string* there (kHeapStr). Every other type's object is
+  // a pointer at kPayload too; a Hash and a SortedSet are embedded there
+  // (both relocatable by copying their words).
+  static constexpr uint8_t kTypeMask = 7, kHeapStr = 8, kRaw = 16, kNoInt = 32, kPacked = 64;
   static constexpr size_t kPayload = 8;
   static constexpr size_t kInlineMax = 22;
+  static constexpr size_t kPackedMax = 4096;
 
+  // Sets a string of up to kPackedMax bytes, inline or packed.
+  void SetSmallStr(std::string_view s);
   void SetInline(std::string_view s) {
     b_[0] = static_cast<uint8_t>(ValueType::kString);
     b_[1] = static_cast<uint8_t>(s.size());

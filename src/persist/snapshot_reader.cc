@@ -317,7 +317,7 @@ class Loader {
     if (type == format::kTypeString) {
       std::string_view s;
       if (!src_.String(&s)) return src_.status();
-      if (build) *out = Value(std::string(s));
+      if (build) *out = Value::Str(s);
       return Status::OK();
     }
     if (type == format::kTypeBoard) return ReadBoard(out);
