@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "base/clock.h"
+#include "core/board_snapshot.h"
 #include "core/compact_set.h"
 #include "core/leaderboard_set.h"
 #include "core/member_ttl.h"
@@ -31,6 +32,7 @@ struct SortedSet::Impl {
   std::unique_ptr<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>> meta;
   size_t meta_bytes = 0;
   std::unique_ptr<PeriodicBoard> periodic;  // closed periods of a periodic board
+  int64_t snapshot_every_ms = 0;           // SNAPSHOT EVERY, 0: none
 };
 
 namespace {
@@ -93,6 +95,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
     dst.RaiseNextSeq(b->next_seq());
     CopySideTables(*copy);
     if (impl_->periodic) copy->impl_->periodic = impl_->periodic->Clone();
+    copy->impl_->snapshot_every_ms = impl_->snapshot_every_ms;
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
@@ -305,8 +308,10 @@ uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
     if (ttl->empty()) impl_->ttl.reset();
   }
   if (impl_->meta) {
+    BoardSnapshot* view = impl_->board ? impl_->board->view() : nullptr;
     ForEachInRankRange(start, stop, false, [&](std::string_view m, double) {
       if (auto it = impl_->meta->find(m); it != impl_->meta->end()) {
+        if (view) view->BeforeMetaChange(m, it->second);
         impl_->meta_bytes -= it->first.size() + it->second.size();
         impl_->meta->erase(it);
       }
@@ -443,6 +448,11 @@ void SortedSet::SetMemberMeta(std::string_view member, std::string_view meta) {
     s.meta = std::make_unique<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>>();
   }
   auto it = s.meta->find(member);
+  if (BoardSnapshot* view = s.board ? s.board->view() : nullptr) {
+    view->BeforeMetaChange(member, it == s.meta->end()
+                                       ? std::nullopt
+                                       : std::optional<std::string_view>(it->second));
+  }
   if (it != s.meta->end()) s.meta_bytes -= it->first.size() + it->second.size();
   if (meta.empty()) {
     if (it != s.meta->end()) s.meta->erase(it);
@@ -472,10 +482,25 @@ void SortedSet::SetPeriodic(std::unique_ptr<PeriodicBoard> p) {
 void SortedSet::SwapContents(SortedSet& other) {
   std::swap(impl_, other.impl_);
   std::swap(impl_->periodic, other.impl_->periodic);
+  std::swap(impl_->snapshot_every_ms, other.impl_->snapshot_every_ms);
 }
 
+void SortedSet::BoardTakeView(int64_t now_ms) { impl_->board->TakeView(now_ms); }
+void SortedSet::BoardDropView() {
+  if (impl_->board) impl_->board->DropView();
+}
+const BoardSnapshot* SortedSet::board_snapshot() const {
+  return impl_->board ? impl_->board->view() : nullptr;
+}
+int64_t SortedSet::snapshot_every_ms() const { return impl_->snapshot_every_ms; }
+void SortedSet::set_snapshot_every_ms(int64_t ms) { impl_->snapshot_every_ms = ms; }
+
 std::string SortedSet::CheckInvariants() const {
-  if (impl_->board) return impl_->board->CheckInvariants();
+  if (impl_->board) {
+    std::string e = impl_->board->CheckInvariants();
+    if (e.empty() && impl_->board->view()) e = impl_->board->view()->CheckInvariants();
+    return e;
+  }
   return impl_->tree ? impl_->tree->CheckInvariants() : impl_->compact.CheckInvariants();
 }
 
