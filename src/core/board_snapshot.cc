@@ -106,8 +106,7 @@ void BoardSnapshot::SetIn(ScoreTree& t, double s, bool in) {
   }
 }
 
-void BoardSnapshot::BeforeMetaChange(std::string_view member,
-                                     std::optional<std::string_view> meta) {
+void BoardSnapshot::BeforeMetaChange(std::string_view member, const std::string* meta) {
   if (saved_meta_.contains(member)) return;
   std::optional<std::string> copy;
   if (meta) copy.emplace(*meta);

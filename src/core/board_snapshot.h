@@ -81,8 +81,8 @@ class BoardSnapshot {
   void AfterEnter(Handle h);
   // Absent `member` is about to be inserted.
   void BeforeInsert(std::string_view member, uint64_t hash);
-  // The member's metadata is about to change from `meta` (nullopt: none).
-  void BeforeMetaChange(std::string_view member, std::optional<std::string_view> meta);
+  // The member's metadata is about to change from `*meta` (null: none).
+  void BeforeMetaChange(std::string_view member, const std::string* meta);
   // The board moved its records: old handle h is now forward(h).
   void MapHandles(absl::FunctionRef<Handle(Handle)> forward);
 

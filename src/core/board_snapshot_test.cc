@@ -13,9 +13,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/board_snapshot.h"
+#include "core/leaderboard.h"
 #include "core/sorted_set.h"
 
 namespace rankd {
@@ -72,6 +74,33 @@ void ExpectSameAs(const SortedSet& ref, const BoardSnapshot& v, std::mt19937_64&
   }
 }
 
+// BoardView over the view answers every LB read as BoardView over the copy.
+void ExpectSameBoardView(const SortedSet& ref, const SortedSet& live, std::mt19937_64& rng) {
+  const BoardView want(ref), got(live, live.board_snapshot());
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_EQ(got.Distinct(), want.Distinct());
+  const uint64_t n = want.size();
+  for (RankMode mode : {RankMode::kOrdinal, RankMode::kCompetition, RankMode::kDense}) {
+    for (int k = 0; k < 8 && n > 0; ++k) {
+      uint64_t a = rng() % n, b = rng() % n;
+      if (a > b) std::swap(a, b);
+      std::vector<std::tuple<uint64_t, std::string, double>> w, g;
+      want.ForEachRow(a, b, mode, [&](uint64_t r, std::string_view m, double s) {
+        w.emplace_back(r, std::string(m), s);
+      });
+      got.ForEachRow(a, b, mode, [&](uint64_t r, std::string_view m, double s) {
+        g.emplace_back(r, std::string(m), s);
+      });
+      ASSERT_EQ(g, w);
+      ASSERT_EQ(got.PositionsForRanks(a + 1, b + 1, mode), want.PositionsForRanks(a + 1, b + 1, mode));
+      ASSERT_EQ(got.ScoreAt(a + 1, mode), want.ScoreAt(a + 1, mode));
+      const double x = static_cast<double>(static_cast<int>(rng() % 24) - 2) / 2;
+      ASSERT_EQ(got.RankFor(x, mode), want.RankFor(x, mode));
+      ASSERT_EQ(got.Percentile(x), want.Percentile(x));
+    }
+  }
+}
+
 void RunModel(BoardPolicy policy, uint64_t seed, bool long_names) {
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   std::mt19937_64 rng(seed);
@@ -117,6 +146,7 @@ void RunModel(BoardPolicy policy, uint64_t seed, bool long_names) {
       ASSERT_EQ(z->CheckInvariants(), "") << "op " << op;
       ASSERT_NO_FATAL_FAILURE(ExpectSameAs(*ref, *z->board_snapshot(), rng, universe, long_names))
           << "op " << op;
+      ASSERT_NO_FATAL_FAILURE(ExpectSameBoardView(*ref, *z, rng)) << "op " << op;
       for (int i = 0; i < universe; ++i) {
         const std::string name = Name(i, long_names);
         ASSERT_EQ(z->board_snapshot()->Meta(name, z->MemberMeta(name)), ref->MemberMeta(name));

@@ -101,12 +101,14 @@ uint64_t LeaderboardSet::Scan(uint64_t cursor, size_t count, ElementVisitor fn) 
 
 std::string LeaderboardSet::CheckInvariants() const {
   absl::flat_hash_set<uint64_t> seqs;
-  return arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
+  std::string e = arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
     const BoardStamp s = StampOf(h);
     if (s.seq >= next_seq_) return "stamp seq >= next_seq";
     if (!seqs.insert(s.seq).second) return "duplicate stamp seq";
     return nullptr;
   });
+  if (e.empty() && view_) e = view_->CheckInvariants();
+  return e;
 }
 
 }  // namespace rankd

@@ -311,7 +311,7 @@ uint64_t SortedSet::RemoveRankRange(uint64_t start, uint64_t stop) {
     BoardSnapshot* view = impl_->board ? impl_->board->view() : nullptr;
     ForEachInRankRange(start, stop, false, [&](std::string_view m, double) {
       if (auto it = impl_->meta->find(m); it != impl_->meta->end()) {
-        if (view) view->BeforeMetaChange(m, it->second);
+        if (view) view->BeforeMetaChange(m, &it->second);
         impl_->meta_bytes -= it->first.size() + it->second.size();
         impl_->meta->erase(it);
       }
@@ -448,11 +448,8 @@ void SortedSet::SetMemberMeta(std::string_view member, std::string_view meta) {
     s.meta = std::make_unique<absl::flat_hash_map<std::string, std::string, StrHash, StrEq>>();
   }
   auto it = s.meta->find(member);
-  if (BoardSnapshot* view = s.board ? s.board->view() : nullptr) {
-    view->BeforeMetaChange(member, it == s.meta->end()
-                                       ? std::nullopt
-                                       : std::optional<std::string_view>(it->second));
-  }
+  BoardSnapshot* view = s.board ? s.board->view() : nullptr;
+  if (view) view->BeforeMetaChange(member, it == s.meta->end() ? nullptr : &it->second);
   if (it != s.meta->end()) s.meta_bytes -= it->first.size() + it->second.size();
   if (meta.empty()) {
     if (it != s.meta->end()) s.meta->erase(it);
@@ -496,11 +493,7 @@ int64_t SortedSet::snapshot_every_ms() const { return impl_->snapshot_every_ms; 
 void SortedSet::set_snapshot_every_ms(int64_t ms) { impl_->snapshot_every_ms = ms; }
 
 std::string SortedSet::CheckInvariants() const {
-  if (impl_->board) {
-    std::string e = impl_->board->CheckInvariants();
-    if (e.empty() && impl_->board->view()) e = impl_->board->view()->CheckInvariants();
-    return e;
-  }
+  if (impl_->board) return impl_->board->CheckInvariants();
   return impl_->tree ? impl_->tree->CheckInvariants() : impl_->compact.CheckInvariants();
 }
 
