@@ -43,6 +43,7 @@ BoardSnapshot::BoardSnapshot(const LeaderboardSet& live, int64_t taken_ms)
       seq_desc_(live.policy().seq_desc()),
       taken_ms_(taken_ms),
       size_(live.size()),
+      next_seq_(live.next_seq()),
       old_(board_order::StampLess{&saved_, seq_desc_}),
       moved_(board_order::StampLess{&live.arena_, seq_desc_}) {}
 

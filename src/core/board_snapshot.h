@@ -89,6 +89,8 @@ class BoardSnapshot {
   // ---- The view (ascending engine order, as SortedSet) ----
   int64_t taken_ms() const { return taken_ms_; }
   uint64_t size() const { return size_; }
+  // The board's sequence counter at the snapshot.
+  uint64_t next_seq() const { return next_seq_; }
   // Members changed since the snapshot.
   size_t changed() const { return saved_index_.size(); }
   size_t MemoryUsage() const;
@@ -156,6 +158,7 @@ class BoardSnapshot {
   const bool seq_desc_;
   const int64_t taken_ms_;
   const uint64_t size_;
+  const uint64_t next_seq_;
   RecordArena saved_{16};             // saved records; seq 0: absent then
   MemberIndex saved_index_{&saved_};  // every changed member
   Tree old_;                          // O: saved records with seq != 0
