@@ -249,3 +249,27 @@ def test_periodic_board_views_the_current_period(r):
         assert r.execute_command("LB.TOP", "pd", 10, "SNAPSHOT") == [[1, b"d", b"1"]]
     finally:
         r.execute_command("DEBUG", "SET-PERIOD-CLOCK", 0)
+
+
+def test_rename_move_copy_and_stores(r):
+    fill(r, "lb", 6)
+    r.execute_command("LB.SNAPSHOT", "lb")
+    view = r.execute_command("LB.TOP", "lb", 10, "SNAPSHOT")
+    r.execute_command("LB.ADD", "lb", 99, "x")
+    r.rename("lb", "lb2")
+    assert r.execute_command("LB.TOP", "lb2", 10, "SNAPSHOT") == view
+    assert r.move("lb2", 1)
+    r.execute_command("SELECT", 1)
+    assert r.execute_command("LB.TOP", "lb2", 10, "SNAPSHOT") == view
+    assert r.execute_command("COPY", "lb2", "c") == 1
+    with pytest.raises(redis.ResponseError, match="no snapshot view"):
+        r.execute_command("LB.TOP", "c", 10, "SNAPSHOT")
+    r.execute_command("SELECT", 0)
+    # A store into a scheduled board keeps the schedule (and the log keeps it too).
+    r.execute_command("LB.CREATE", "s", "ORDER", "ASC", "SNAPSHOT", "EVERY", 60)
+    r.execute_command("LB.ADD", "s", 1, "a")
+    r.zadd("in", {"b": 2})
+    assert r.zunionstore("s", ["s", "in"]) == 2
+    i = info(r, "s")
+    assert i["order"] == b"asc" and i["snapshot-every"] == 60
+    assert r.execute_command("LB.TOP", "s", 10, "SNAPSHOT") == [[1, b"a", b"1"], [2, b"b", b"2"]]
