@@ -29,8 +29,11 @@
 //
 // Memory: O(changed members) (a saved record, an index slot and a tree slot
 // each, ~60 B plus the member bytes), nothing per unchanged member.
-// Cost per board write while a view exists: O(log m) extra for the first
-// change of a member, O(log m) for later ones (m = changed members).
+// Cost per board write while a view exists (m = changed members): O(log m)
+// extra (two small-tree updates and a hash probe), plus O(log n) the first
+// time a write touches a given score (its count is read from the board).
+// Measured: 2-4x fewer writes per second while most writes are first
+// changes of a member (bench/RESULTS.md "Stable views (issue 17)").
 // Reads (ascending engine order, as SortedSet): counts and rank of a member
 // O(log n + log m); the record at a rank O(log^2 n); a page of k rows
 // O(log^2 n + k + changed members passed over). Metadata (LB.ADD ... META)
