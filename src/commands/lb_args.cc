@@ -43,7 +43,13 @@ std::string_view ParseLbCreateArgs(std::span<const std::string_view> args, LbCre
   for (size_t i = 2; i < args.size(); i += 2) {
     if (i + 1 >= args.size()) return err::kSyntax;
     const std::string_view opt = args[i], v = args[i + 1];
-    if (EqualsIgnoreCase(opt, "ORDER") || EqualsIgnoreCase(opt, "TIES")) {
+    if (EqualsIgnoreCase(opt, "SNAPSHOT")) {  // SNAPSHOT EVERY seconds: three words
+      if (!EqualsIgnoreCase(v, "EVERY") || i + 2 >= args.size()) return err::kSyntax;
+      int64_t& every = out->snapshot_every_s;
+      if (!ParseInt64(args[++i + 1], &every) || every < 0 || every > kMaxPeriodSeconds) {
+        return err::kLbSnapshotEvery;
+      }
+    } else if (EqualsIgnoreCase(opt, "ORDER") || EqualsIgnoreCase(opt, "TIES")) {
       if (std::string_view e = ParseBoardPolicy(args.subspan(i, 2), 0, &out->policy); !e.empty()) {
         return e;
       }
@@ -97,10 +103,13 @@ std::string_view ParseLbCreateArgs(std::span<const std::string_view> args, LbCre
 
 std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t from,
                                   RankMode* mode, int64_t* offset, bool* with_meta,
-                                  std::string_view* period) {
+                                  std::string_view* period, bool* snapshot) {
   for (size_t i = from; i < args.size(); i += 2) {
-    if (with_meta != nullptr && EqualsIgnoreCase(args[i], "WITHMETA")) {
-      *with_meta = true;
+    bool* flag = nullptr;
+    if (with_meta != nullptr && EqualsIgnoreCase(args[i], "WITHMETA")) flag = with_meta;
+    if (snapshot != nullptr && EqualsIgnoreCase(args[i], "SNAPSHOT")) flag = snapshot;
+    if (flag != nullptr) {
+      *flag = true;
       i--;  // a flag: one argument
       continue;
     }
@@ -120,10 +129,16 @@ std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t
 }
 
 std::string_view ParseRanksArgs(std::span<const std::string_view> args, size_t* members_end,
-                                RankMode* mode, std::string_view* period) {
+                                RankMode* mode, std::string_view* period, bool* snapshot) {
   size_t n = args.size();
   bool seen_mode = false, seen_period = false;
-  while (n >= 5) {
+  while (n >= 4) {
+    if (!*snapshot && EqualsIgnoreCase(args[n - 1], "SNAPSHOT")) {
+      *snapshot = true;
+      n -= 1;
+      continue;
+    }
+    if (n < 5) break;
     if (!seen_mode && EqualsIgnoreCase(args[n - 2], "MODE")) {
       if (!ParseMode(args[n - 1], mode)) return err::kSyntax;
       seen_mode = true;

@@ -47,6 +47,14 @@ inline constexpr std::string_view kLbNoSuchPeriod =
     "ERR no such period: it is not kept (see LB.PERIODS and RETAIN)";
 inline constexpr std::string_view kLbPeriodicStore =
     "ERR a store command cannot replace a periodic leaderboard";
+// Stable views (issue 17).
+inline constexpr std::string_view kLbNoView =
+    "ERR the leaderboard has no snapshot view (take one with LB.SNAPSHOT key, or LB.CREATE key "
+    "... SNAPSHOT EVERY seconds)";
+inline constexpr std::string_view kLbSnapshotPeriod =
+    "ERR SNAPSHOT reads the current period's view and cannot be combined with PERIOD";
+inline constexpr std::string_view kLbSnapshotEvery =
+    "ERR SNAPSHOT EVERY must be a number of seconds from 0 (off) to 315360000";
 }  // namespace err
 
 // [ORDER DESC|ASC] [TIES FIRST|LAST] in any order, from args[from].
@@ -54,12 +62,14 @@ inline constexpr std::string_view kLbPeriodicStore =
                                                 size_t from, BoardPolicy* out);
 
 // LB.CREATE key [ORDER o] [TIES t] [PERIOD DAILY|WEEKLY|MONTHLY|seconds]
-// [TZ zone] [WEEKSTART MON|SUN] [RETAIN n] [NOW unix-ms], options in any
-// order. Checks everything but whether the zone exists.
+// [TZ zone] [WEEKSTART MON|SUN] [RETAIN n] [NOW unix-ms]
+// [SNAPSHOT EVERY seconds], options in any order. Checks everything but
+// whether the zone exists.
 struct LbCreateArgs {
   BoardPolicy policy;
   bool periodic = false;
   PeriodSpec period;
+  int64_t snapshot_every_s = -1;  // SNAPSHOT EVERY's value; -1: not given
   bool has_now = false;
   int64_t now_ms = 0;
 };
@@ -67,22 +77,24 @@ struct LbCreateArgs {
                                                  LbCreateArgs* out);
 
 // Trailing options of the read commands: MODE m, for LB.TOP OFFSET n, for
-// the row listings WITHMETA, and PERIOD p (its value is only captured:
-// lb_read.h resolves it). Parses args[from..]; a null `offset` /
-// `with_meta` / `period` means that option is not accepted; `mode` may be
-// null too.
+// the row listings WITHMETA, PERIOD p (its value is only captured:
+// lb_read.h resolves it) and the flag SNAPSHOT. Parses args[from..]; a null
+// `offset` / `with_meta` / `period` / `snapshot` means that option is not
+// accepted; `mode` may be null too.
 [[nodiscard]] std::string_view ParseRankOptions(std::span<const std::string_view> args,
                                                 size_t from, RankMode* mode, int64_t* offset,
                                                 bool* with_meta = nullptr,
-                                                std::string_view* period = nullptr);
+                                                std::string_view* period = nullptr,
+                                                bool* snapshot = nullptr);
 
-// LB.RANKS key member [member ...] [MODE m] [PERIOD p]: the arguments end
-// with an option while the second-to-last one is MODE or PERIOD (any case)
-// and at least one member precedes it; sets *members_end to the index after
-// the last member, *period to PERIOD's value (untouched when absent).
+// LB.RANKS key member [member ...] [MODE m] [PERIOD p] [SNAPSHOT]: the
+// arguments end with an option while the second-to-last one is MODE or
+// PERIOD, or the last one SNAPSHOT (any case), and at least one member
+// precedes it; sets *members_end to the index after the last member,
+// *period to PERIOD's value (untouched when absent), *snapshot when given.
 [[nodiscard]] std::string_view ParseRanksArgs(std::span<const std::string_view> args,
                                               size_t* members_end, RankMode* mode,
-                                              std::string_view* period);
+                                              std::string_view* period, bool* snapshot);
 
 // LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
 // [score member [META bytes] ...]. ("META" is never a score, so a pair's

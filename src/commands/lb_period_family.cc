@@ -13,6 +13,13 @@
 //     read.
 //   LB.PERIODS key
 //     The kept periods, newest first: [id, start-ms, end-ms, members, offset].
+//     With SNAPSHOT EVERY seconds, the keyspace takes a stable view every
+//     that many seconds (lb_view_family.cc); on an existing board with the
+//     same other options it sets (0: stops) the schedule.
+//   LB.INFO key [PERIOD p] [SNAPSHOT]
+//     ... and, for a board with a view or a schedule, snapshot-every
+//     (seconds), snapshot-at (unix ms of the view) and snapshot-changes
+//     (members changed since); with SNAPSHOT, the view's size.
 //   LB.ROLL key period-id
 //     Closes the open period so that `period-id` is open (never backwards).
 //     How the log and the replicas record a roll (the keyspace rolls a board
@@ -28,6 +35,7 @@
 #include "commands/lb_args.h"
 #include "commands/lb_read.h"
 #include "commands/zset_common.h"
+#include "core/board_snapshot.h"
 #include "db/database.h"
 #include "server/errors.h"
 #include "server/keys_common.h"
@@ -55,9 +63,15 @@ void LbCreate(CommandContext& ctx) {
     if (a.periodic != (p != nullptr) || (p && p->spec() != a.period)) {
       return ctx.reply.Error(err::kLbPeriodMismatch);
     }
+    if (a.snapshot_every_s >= 0 && a.snapshot_every_s * 1000 != z->snapshot_every_ms()) {
+      z->set_snapshot_every_ms(a.snapshot_every_s * 1000);
+      if (a.snapshot_every_s > 0) ctx.db().NoteScheduledBoard(ctx.arg(1));
+      KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyZset, "lb.create");  // logged as received
+    }
     return ctx.reply.Ok();  // idempotent
   }
   std::unique_ptr<SortedSet> board = SortedSet::NewBoard(a.policy);
+  if (a.snapshot_every_s > 0) board->set_snapshot_every_ms(a.snapshot_every_s * 1000);
   const int64_t now = a.has_now ? a.now_ms : PeriodNowMs();
   if (a.periodic) {
     PeriodCalendar calendar(a.period, zone);
@@ -75,13 +89,17 @@ void LbCreate(CommandContext& ctx) {
 }
 
 void LbInfo(CommandContext& ctx) {
+  bool wrong_type;
   RankMode mode;
   PeriodAt at;
   std::optional<BoardView> opened = OpenBoardForRead(
       ctx, {.options_from = 2, .mode = false, .nothing = Nothing::kNoSuchKey}, &mode, &at);
   if (!opened) return;
   const BoardView& v = *opened;
-  ctx.reply.MapHeader(at.periodic ? 14 : 6);
+  const SortedSet& z = *FindBoardRead(ctx, ctx.arg(1), &wrong_type);
+  const BoardSnapshot* view = z.board_snapshot();
+  const bool views = view || z.snapshot_every_ms() > 0;
+  ctx.reply.MapHeader((at.periodic ? 14 : 6) + (views ? 3 : 0));
   ctx.reply.Bulk("board");
   ctx.reply.Integer(v.is_board() ? 1 : 0);
   ctx.reply.Bulk("order");
@@ -94,8 +112,19 @@ void LbInfo(CommandContext& ctx) {
   if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.Distinct()));
   else ctx.reply.Null();
   ctx.reply.Bulk("next-seq");
-  if (v.is_board()) ctx.reply.Integer(static_cast<int64_t>(v.set().BoardNextSeq()));
-  else ctx.reply.Null();
+  if (!v.is_board()) ctx.reply.Null();
+  else if (v.snapshot()) ctx.reply.Integer(static_cast<int64_t>(v.snapshot()->next_seq()));
+  else ctx.reply.Integer(static_cast<int64_t>(v.set().BoardNextSeq()));
+  if (views) {
+    ctx.reply.Bulk("snapshot-every");
+    ctx.reply.Integer(z.snapshot_every_ms() / 1000);
+    ctx.reply.Bulk("snapshot-at");
+    if (view) ctx.reply.Integer(view->taken_ms());
+    else ctx.reply.Null();
+    ctx.reply.Bulk("snapshot-changes");
+    if (view) ctx.reply.Integer(static_cast<int64_t>(view->changed()));
+    else ctx.reply.Null();
+  }
   if (!at.periodic) return;
   const PeriodCalendar& c = at.periodic->calendar();
   const PeriodSpec& spec = c.spec();

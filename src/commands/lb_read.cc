@@ -54,7 +54,7 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, BoardRead r, Rank
   if (r.options_from != 0) {
     *mode = RankMode::kOrdinal;
     if (std::string_view e = ParseRankOptions(ctx.args, r.options_from, r.mode ? mode : nullptr,
-                                              r.offset, r.with_meta, &r.period);
+                                              r.offset, r.with_meta, &r.period, &r.snapshot);
         !e.empty()) {
       ctx.reply.Error(e);
       return std::nullopt;
@@ -74,6 +74,21 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, BoardRead r, Rank
       case Nothing::kNoSuchKey: ctx.reply.Error(err::kNoSuchKey); break;
     }
     return std::nullopt;
+  }
+  if (r.snapshot) {
+    const BoardSnapshot* view = z->board_snapshot();
+    // A view is of the open period; where it has ended but not rolled yet
+    // (a replica), the current period has no view.
+    const PeriodicBoard* p = z->periodic();
+    if (p && p->CurrentIndex(PeriodNowMs()) != p->open_index()) view = nullptr;
+    std::string_view e = r.period.data() != nullptr ? err::kLbSnapshotPeriod
+                         : view == nullptr          ? err::kLbNoView
+                                                    : "";
+    if (!e.empty()) {
+      ctx.reply.Error(e);
+      return std::nullopt;
+    }
+    return BoardView(*z, view);
   }
   // A periodic board is always read at a period: PERIOD's, or the current
   // one (exact also where the open period has not rolled yet: a replica).
@@ -106,14 +121,30 @@ void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double sc
   }
 }
 
+void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
+              const BoardView& meta_of) {
+  r.ArrayHeader(4);
+  r.Integer(static_cast<int64_t>(rank));
+  r.Bulk(member);
+  r.Double(score);
+  if (std::optional<std::string_view> meta = meta_of.MetaOf(member)) {
+    r.Bulk(*meta);
+  } else {
+    r.Null();
+  }
+}
+
 void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode,
                bool with_meta) {
   if (v.size() == 0 || first > last || first >= v.size()) return r.EmptyArray();
   last = std::min(last, v.size() - 1);
   r.ArrayHeader(last - first + 1);
-  const SortedSet* meta_of = with_meta ? &v.set() : nullptr;
   v.ForEachRow(first, last, mode, [&](uint64_t rank, std::string_view m, double s) {
-    ReplyRow(r, rank, m, s, meta_of);
+    if (with_meta) {
+      ReplyRow(r, rank, m, s, v);
+    } else {
+      ReplyRow(r, rank, m, s);
+    }
   });
 }
 

@@ -12,6 +12,12 @@
 //                    "2026-03", or a unix-ms instant for seconds periods)
 // A period that is not kept (older than RETAIN, or after the current one)
 // is an error, as is PERIOD on a key that is not a periodic board.
+//
+// Stable views (issue 17, docs/leaderboards.md "Stable views"): with the
+// flag SNAPSHOT a read answers from the board's view (LB.SNAPSHOT, SNAPSHOT
+// EVERY) instead of the live board. No view (none taken, a plain sorted
+// set, or a periodic board whose view's period has ended) is an error;
+// SNAPSHOT with PERIOD too. A missing key replies as without SNAPSHOT.
 
 #pragma once
 
@@ -33,8 +39,9 @@ enum class Nothing { kNull, kEmptyArray, kRankOne, kNoSuchKey };
 // How a read opens its board.
 struct BoardRead {
   // The trailing options start at args[options_from] (0: the caller parsed
-  // them and set *mode and `period`). Which are accepted: PERIOD always,
-  // MODE when `mode`, OFFSET when `offset`, WITHMETA when `with_meta`.
+  // them and set *mode, `period` and `snapshot`). Which are accepted:
+  // PERIOD and SNAPSHOT always, MODE when `mode`, OFFSET when `offset`,
+  // WITHMETA when `with_meta`.
   size_t options_from = 0;
   bool mode = true;
   int64_t* offset = nullptr;
@@ -42,6 +49,7 @@ struct BoardRead {
   Nothing nothing = Nothing::kNull;
   bool selects_nothing = false;  // reply `nothing` whatever the board holds
   std::string_view period = {};  // PERIOD's value (a null view when absent)
+  bool snapshot = false;         // SNAPSHOT: read the board's view
 };
 
 // The period a read of a periodic board resolved to.
@@ -68,6 +76,9 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, BoardRead r, Rank
 // [rank, member, score], and with `meta_of` the member's metadata (or nil).
 void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
               const SortedSet* meta_of = nullptr);
+// The same with the metadata as `meta_of` reads it (a view's, for SNAPSHOT).
+void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
+              const BoardView& meta_of);
 // Rows for positions [first, last] (none when first > last); WITHMETA rows
 // when `with_meta`.
 void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode,

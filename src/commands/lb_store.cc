@@ -33,6 +33,13 @@ void PropagateBoardReplace(CommandContext& ctx, std::string_view key, const Sort
   for (size_t i = 0; i < all.size(); i += kLoadChunk) {
     PropagateBoardMembers(ctx, key, z, all.subspan(i, std::min(kLoadChunk, all.size() - i)));
   }
+  if (z.snapshot_every_ms() > 0) {  // the schedule of stable views stays with the key
+    const BoardPolicy& p = *z.board();
+    const std::string every = std::to_string(z.snapshot_every_ms() / 1000);
+    const std::string_view args[] = {"LB.CREATE", key,        "ORDER", OrderName(p.order),
+                                     "TIES",      TiesName(p.ties), "SNAPSHOT", "EVERY", every};
+    ctx.server.Propagate(ctx.client, args);
+  }
 }
 
 }  // namespace
@@ -52,6 +59,7 @@ std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMemb
     }
   }
   z->BoardRaiseNextSeq(old.BoardNextSeq());
+  z->set_snapshot_every_ms(old.snapshot_every_ms());  // the view itself is not kept
   std::sort(changed.begin(), changed.end(), [](const auto* a, const auto* b) {
     return a->second < b->second || (a->second == b->second && a->first < b->first);
   });

@@ -15,13 +15,16 @@
 //   * every other member (changed score, or new) takes a new sequence from
 //     the board's counter, in the result's ascending (score, member bytes)
 //     order, all stamped with the command's wall time;
-//   * members not in the result are gone, and the counter never goes back.
+//   * members not in the result are gone, and the counter never goes back;
+//   * a SNAPSHOT EVERY schedule stays, a stable view does not (the board is
+//     replaced; the next scheduled lookup takes a new one).
 // An empty result still deletes the destination (Redis's rule; the policy
 // goes with it, as when a board is emptied by ZREM).
 //
 // The log: the board store is written as `DEL dst` followed by the LB.LOAD
-// of the whole new board (server/lb_effects.h), in the command's batch, so a
-// replay rebuilds exactly these stamps and counter. Other stores are logged
+// of the whole new board (server/lb_effects.h), and the LB.CREATE of its
+// view schedule if any, in the command's batch, so a replay rebuilds exactly
+// these stamps, counter and schedule. Other stores are logged
 // as received (they replay to the same state).
 
 #pragma once

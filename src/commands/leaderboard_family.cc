@@ -181,7 +181,7 @@ void LbRank(CommandContext& ctx) {
   RankMode mode;
   std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3}, &mode);
   if (!v) return;
-  std::optional<double> s = v->set().Score(ctx.arg(2));
+  std::optional<double> s = v->Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
   // Tied modes need only the score: one score search, no position search.
   uint64_t pos = 0;
@@ -253,11 +253,13 @@ void LbRanks(CommandContext& ctx) {
   size_t end;
   RankMode mode = RankMode::kOrdinal;
   std::string_view period;
-  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode, &period); !e.empty()) {
+  bool snapshot = false;
+  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode, &period, &snapshot);
+      !e.empty()) {
     return ctx.reply.Error(e);
   }
-  std::optional<BoardView> v =
-      OpenBoardForRead(ctx, {.nothing = Nothing::kEmptyArray, .period = period}, &mode);
+  std::optional<BoardView> v = OpenBoardForRead(
+      ctx, {.nothing = Nothing::kEmptyArray, .period = period, .snapshot = snapshot}, &mode);
   if (!v) return;
   struct Found {
     uint64_t pos;
@@ -269,7 +271,7 @@ void LbRanks(CommandContext& ctx) {
   for (size_t i = 2; i < end; ++i) {
     if (!seen.emplace(ctx.arg(i), true).second) continue;
     if (std::optional<uint64_t> pos = v->PositionOf(ctx.arg(i))) {
-      found.push_back({*pos, ctx.arg(i), *v->set().Score(ctx.arg(i))});
+      found.push_back({*pos, ctx.arg(i), *v->Score(ctx.arg(i))});
     }
   }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.pos < b.pos; });
@@ -292,7 +294,7 @@ void LbPercentile(CommandContext& ctx) {
   RankMode mode;  // options: PERIOD only
   std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3, .mode = false}, &mode);
   if (!v) return;
-  std::optional<double> s = v->set().Score(ctx.arg(2));
+  std::optional<double> s = v->Score(ctx.arg(2));
   if (!s) return ctx.reply.Null();
   ctx.reply.Double(v->Percentile(*s));
 }
@@ -329,7 +331,7 @@ void LbStamp(CommandContext& ctx) {
   std::optional<BoardView> v = OpenBoardForRead(ctx, {.options_from = 3, .mode = false}, &mode);
   if (!v) return;
   if (!v->is_board()) return ctx.reply.Error(err::kLbPlainWrite);
-  std::optional<BoardStamp> st = v->set().BoardStampOf(ctx.arg(2));
+  std::optional<BoardStamp> st = v->StampOf(ctx.arg(2));
   if (!st) return ctx.reply.Null();
   ctx.reply.ArrayHeader(2);
   ctx.reply.Integer(static_cast<int64_t>(st->seq));

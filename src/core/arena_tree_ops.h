@@ -38,11 +38,20 @@ struct BelowScore {
   void Prefetch(Handle x) const { arena->Prefetch(x); }
 };
 
+// What MaybeCompact tells an owner that keeps handles elsewhere too (a
+// board's stable view): called with the old arena after the move, where
+// old.Forward(h) is each moved handle's new value. The default does nothing.
+struct NoCompactHook {
+  void operator()(const RecordArena&) const {}
+};
+
 // Moves live records into a fresh arena when frees left too many holes
 // (waste >= 16 KiB and >= half the live bytes), rewriting the handles in
-// `tree` and `index`. Order and members are unchanged. O(n) when it runs.
-template <typename Tree>
-void MaybeCompact(RecordArena* arena, Tree* tree, MemberIndex* index) {
+// `tree` and `index`, then calls on_compact(old arena). Order and members
+// are unchanged. O(n) when it runs.
+template <typename Tree, typename OnCompact = NoCompactHook>
+void MaybeCompact(RecordArena* arena, Tree* tree, MemberIndex* index,
+                  const OnCompact& on_compact = {}) {
   const size_t waste = arena->waste_bytes();
   if (waste < 16384 || waste < arena->live_bytes() / 2) return;
   // Swap first: the tree and index resolve handles through `arena`, and
@@ -56,31 +65,32 @@ void MaybeCompact(RecordArena* arena, Tree* tree, MemberIndex* index) {
     return to;
   });
   index->MapHandles([&](Handle h) { return old.Forward(h); });
+  on_compact(old);
 }
 
 // Removes present handle `h`, found at `rank`, from all three parts, then
 // compacts if due. REQUIRES: tree->At(rank) == h; hash = Hash(member of h).
-template <typename Tree>
+template <typename Tree, typename OnCompact = NoCompactHook>
 void RemoveAt(RecordArena* arena, Tree* tree, MemberIndex* index, uint64_t rank, Handle h,
-              uint64_t hash) {
+              uint64_t hash, const OnCompact& on_compact = {}) {
   tree->EraseAt(rank);
   index->Erase(h, hash);
   arena->Free(h);
-  MaybeCompact(arena, tree, index);
+  MaybeCompact(arena, tree, index, on_compact);
 }
 
 // Removes ranks [start, stop] one by one, then compacts if due.
 // REQUIRES: start <= stop < tree->size(). O(log n + k).
-template <typename Tree>
+template <typename Tree, typename OnCompact = NoCompactHook>
 void RemoveRankRange(RecordArena* arena, Tree* tree, MemberIndex* index, uint64_t start,
-                     uint64_t stop) {
+                     uint64_t stop, const OnCompact& on_compact = {}) {
   assert(start <= stop && stop < tree->size());
   for (uint64_t k = start; k <= stop; ++k) {
     Handle h = tree->EraseAt(start);
     index->Erase(h, MemberIndex::Hash(arena->Member(h)));
     arena->Free(h);
   }
-  MaybeCompact(arena, tree, index);
+  MaybeCompact(arena, tree, index, on_compact);
 }
 
 // (member, score) at `rank`. REQUIRES: rank < tree.size(). O(log n).

@@ -7,32 +7,75 @@
 
 namespace rankd {
 
-BoardView::BoardView(const SortedSet& z)
+BoardView::BoardView(const SortedSet& z, const BoardSnapshot* snapshot)
     : z_(z),
+      snap_(snapshot),
       is_board_(z.board() != nullptr),
       policy_(z.board() ? *z.board() : BoardPolicy{}),
       desc_(policy_.order == BoardOrder::kDesc),
-      n_(z.size()) {}
+      n_(snapshot ? snapshot->size() : z.size()) {}
+
+std::optional<double> BoardView::Score(std::string_view member) const {
+  if (!snap_) return z_.Score(member);
+  std::optional<BoardSnapshot::Entry> e = snap_->Find(member);
+  return e ? std::optional<double>(e->score) : std::nullopt;
+}
+
+std::optional<BoardStamp> BoardView::StampOf(std::string_view member) const {
+  if (!snap_) return z_.BoardStampOf(member);
+  std::optional<BoardSnapshot::Entry> e = snap_->Find(member);
+  return e ? std::optional<BoardStamp>(e->stamp) : std::nullopt;
+}
+
+std::optional<std::string_view> BoardView::MetaOf(std::string_view member) const {
+  return snap_ ? snap_->Meta(member, z_.MemberMeta(member)) : z_.MemberMeta(member);
+}
 
 std::optional<uint64_t> BoardView::PositionOf(std::string_view member) const {
-  std::optional<uint64_t> asc = z_.Rank(member);
+  std::optional<uint64_t> asc = snap_ ? snap_->Rank(member) : z_.Rank(member);
   if (!asc) return std::nullopt;
   return AscOf(*asc);  // AscOf is its own inverse
 }
 
+std::pair<std::string_view, double> BoardView::AtPos(uint64_t pos) const {
+  if (!snap_) return z_.At(AscOf(pos));
+  const BoardSnapshot::Entry e = snap_->At(AscOf(pos));
+  return {e.member, e.score};
+}
+
+uint64_t BoardView::Distinct() const { return snap_ ? snap_->Distinct() : z_.BoardDistinct(); }
+
 // ScoreLowerRank(s, false) counts scores < s; ScoreUpperRank(s, false) <= s.
+uint64_t BoardView::CountBelow(double s, bool inclusive) const {
+  if (snap_) return snap_->CountScoreBelow(s, inclusive);
+  return inclusive ? z_.ScoreUpperRank(s, false) : z_.ScoreLowerRank(s, false);
+}
+
+uint64_t BoardView::DistinctBelow(double s, bool inclusive) const {
+  if (snap_) return snap_->DistinctBelow(s, inclusive);
+  return z_.BoardDistinctBefore(CountBelow(s, inclusive));
+}
+
+uint64_t BoardView::DistinctStart(uint64_t k) const {
+  return snap_ ? snap_->CountScoreBelow(snap_->DistinctScore(k), false) : z_.BoardDistinctStart(k);
+}
+
+double BoardView::DistinctScore(uint64_t k) const {
+  return snap_ ? snap_->DistinctScore(k) : z_.At(z_.BoardDistinctStart(k)).second;
+}
+
 uint64_t BoardView::Better(double s) const {
-  return desc_ ? n_ - z_.ScoreUpperRank(s, false) : z_.ScoreLowerRank(s, false);
+  return desc_ ? n_ - CountBelow(s, true) : CountBelow(s, false);
 }
 
 uint64_t BoardView::Worse(double s) const {
-  return desc_ ? z_.ScoreLowerRank(s, false) : n_ - z_.ScoreUpperRank(s, false);
+  return desc_ ? CountBelow(s, false) : n_ - CountBelow(s, true);
 }
 
 uint64_t BoardView::DistinctBetter(double s) const {
   assert(dense());
-  if (desc_) return z_.BoardDistinct() - z_.BoardDistinctBefore(z_.ScoreUpperRank(s, false));
-  return z_.BoardDistinctBefore(z_.ScoreLowerRank(s, false));
+  if (desc_) return Distinct() - DistinctBelow(s, true);
+  return DistinctBelow(s, false);
 }
 
 uint64_t BoardView::RankAt(uint64_t pos, double s, RankMode mode) const {
@@ -50,17 +93,23 @@ void BoardView::ForEachRow(uint64_t first, uint64_t last, RankMode mode, RowVisi
   double prev = 0;
   // Invariant: after the first row, a score change starts a new tie group,
   // whose competition rank is its position + 1 and dense rank the next one.
-  z_.ForEachInRankRange(AscOf(desc_ ? last : first), AscOf(desc_ ? first : last), desc_,
-                        [&](std::string_view m, double s) {
-                          if (pos == first) {
-                            rank = RankAt(pos, s, mode);
-                          } else if (mode == RankMode::kOrdinal || s != prev) {
-                            rank = mode == RankMode::kDense ? rank + 1 : pos + 1;
-                          }
-                          fn(rank, m, s);
-                          prev = s;
-                          ++pos;
-                        });
+  auto row = [&](std::string_view m, double s) {
+    if (pos == first) {
+      rank = RankAt(pos, s, mode);
+    } else if (mode == RankMode::kOrdinal || s != prev) {
+      rank = mode == RankMode::kDense ? rank + 1 : pos + 1;
+    }
+    fn(rank, m, s);
+    prev = s;
+    ++pos;
+  };
+  const uint64_t lo = AscOf(desc_ ? last : first), hi = AscOf(desc_ ? first : last);
+  if (snap_) {
+    snap_->ForEachInRankRange(lo, hi, desc_,
+                              [&](const BoardSnapshot::Entry& e) { row(e.member, e.score); });
+  } else {
+    z_.ForEachInRankRange(lo, hi, desc_, row);
+  }
 }
 
 std::optional<std::pair<uint64_t, uint64_t>> BoardView::PositionsForRanks(uint64_t a, uint64_t b,
@@ -85,11 +134,11 @@ std::optional<std::pair<uint64_t, uint64_t>> BoardView::PositionsForRanks(uint64
       break;
     }
     case RankMode::kDense: {
-      const uint64_t d = z_.BoardDistinct();
+      const uint64_t d = Distinct();
       if (a > d) return std::nullopt;
       const uint64_t bb = std::min(b, d);
       // Board groups [a-1, bb-1]; ascending group g starts at DistinctStart(g).
-      auto start = [&](uint64_t g) { return g < d ? z_.BoardDistinctStart(g) : n_; };
+      auto start = [&](uint64_t g) { return g < d ? DistinctStart(g) : n_; };
       if (desc_) {
         const uint64_t asc_first = start(d - bb), asc_last = start(d - a + 1) - 1;
         first = AscOf(asc_last);
@@ -125,10 +174,10 @@ std::optional<double> BoardView::ScoreAt(uint64_t rank, RankMode mode) const {
     if (rank > n_) return std::nullopt;
     return AtPos(rank - 1).second;
   }
-  const uint64_t d = z_.BoardDistinct();
+  const uint64_t d = Distinct();
   if (rank > d) return std::nullopt;
   const uint64_t g = desc_ ? d - rank : rank - 1;  // ascending group index
-  return z_.At(z_.BoardDistinctStart(g)).second;
+  return DistinctScore(g);
 }
 
 double BoardView::Percentile(double s) const {

@@ -16,6 +16,12 @@
 // Ranks are 1-based. Every method is O(log n) plus the rows visited, with no
 // record reads for competition and dense ranks beyond one leaf.
 // The view holds a reference: valid until the set is mutated.
+//
+// Stable views (issue 17): constructed with a board's BoardSnapshot
+// (core/board_snapshot.h), every method answers from that frozen view
+// instead of the live board: same ranks, rows, scores, stamps and metadata
+// as at the snapshot. Costs then are the snapshot's (O(log^2 n) for a
+// position's record, O(log n + log m) for counts; m = changed members).
 
 #pragma once
 
@@ -25,6 +31,7 @@
 #include <utility>
 
 #include "absl/functional/function_ref.h"
+#include "core/board_snapshot.h"
 #include "core/leaderboard_policy.h"
 #include "core/sorted_set.h"
 
@@ -32,7 +39,7 @@ namespace rankd {
 
 class BoardView {
  public:
-  explicit BoardView(const SortedSet& z);
+  explicit BoardView(const SortedSet& z, const BoardSnapshot* snapshot = nullptr);
 
   // The set viewed.
   const SortedSet& set() const { return z_; }
@@ -42,19 +49,26 @@ class BoardView {
   // Whether dense ranks (and RankFor in ORDINAL mode) are available.
   bool dense() const { return is_board_; }
   uint64_t size() const { return n_; }
+  // The frozen view read, or nullptr for the live set.
+  const BoardSnapshot* snapshot() const { return snap_; }
+
+  // The member's score / stamp (boards only) / metadata, or nullopt. O(1).
+  std::optional<double> Score(std::string_view member) const;
+  std::optional<BoardStamp> StampOf(std::string_view member) const;
+  std::optional<std::string_view> MetaOf(std::string_view member) const;
 
   uint64_t AscOf(uint64_t pos) const { return desc_ ? n_ - 1 - pos : pos; }
   // The member's board position, or nullopt if absent. O(log n).
   std::optional<uint64_t> PositionOf(std::string_view member) const;
   // REQUIRES: pos < size().
-  std::pair<std::string_view, double> AtPos(uint64_t pos) const { return z_.At(AscOf(pos)); }
+  std::pair<std::string_view, double> AtPos(uint64_t pos) const;
 
   // Members with a strictly better / strictly worse score than `s`.
   uint64_t Better(double s) const;
   uint64_t Worse(double s) const;
   // Distinct scores strictly better than `s`, and in all. REQUIRES: dense().
   uint64_t DistinctBetter(double s) const;
-  uint64_t Distinct() const { return z_.BoardDistinct(); }
+  uint64_t Distinct() const;
 
   // The rank in `mode` of the member at `pos`, whose score is `s`.
   // REQUIRES: pos < size(); mode != kDense || dense().
@@ -88,7 +102,15 @@ class BoardView {
   double Percentile(double s) const;
 
  private:
+  // Members with score < s (<= s if inclusive); distinct scores so; the
+  // ascending rank where the k-th distinct score starts, and that score.
+  uint64_t CountBelow(double s, bool inclusive) const;
+  uint64_t DistinctBelow(double s, bool inclusive) const;
+  uint64_t DistinctStart(uint64_t k) const;
+  double DistinctScore(uint64_t k) const;
+
   const SortedSet& z_;
+  const BoardSnapshot* const snap_;
   const bool is_board_;
   const BoardPolicy policy_;
   const bool desc_;

@@ -8,42 +8,7 @@
 #include "core/arena_tree_ops.h"
 
 namespace rankd {
-namespace {
-
 using Handle = RecordArena::Handle;
-
-// "x < (score, seq, member)" in a board's order; a different score settles
-// it from the inner-node hint alone.
-struct BeforeStamped {
-  const RecordArena* arena;
-  bool seq_desc;
-  double score;
-  uint64_t seq;
-  std::string_view member;
-  bool operator()(Handle x) const {
-    const double s = arena->Score(x);
-    if (s != score) return s < score;
-    uint64_t q;
-    std::memcpy(&q, arena->Extra(x), sizeof q);
-    if (q != seq) return seq_desc ? q > seq : q < seq;
-    return arena->Member(x) < member;
-  }
-  int Decide(double hint) const { return hint == score ? -1 : hint < score; }
-  // Lets the leaf search load its records in parallel rounds.
-  void Prefetch(Handle x) const { arena->Prefetch(x); }
-};
-
-}  // namespace
-
-bool LeaderboardSet::StampLess::operator()(Handle a, Handle b) const {
-  const double sa = arena->Score(a), sb = arena->Score(b);
-  if (sa != sb) return sa < sb;
-  uint64_t qa, qb;
-  std::memcpy(&qa, arena->Extra(a), sizeof qa);
-  std::memcpy(&qb, arena->Extra(b), sizeof qb);
-  if (qa != qb) return seq_desc ? qa > qb : qa < qb;
-  return arena->Member(a) < arena->Member(b);  // only for equal seqs (never, by contract)
-}
 
 LeaderboardSet::LeaderboardSet(BoardPolicy policy, size_t expected_size)
     : policy_(policy), tree_(StampLess{&arena_, policy.seq_desc()}) {
@@ -54,7 +19,8 @@ LeaderboardSet::LeaderboardSet(BoardPolicy policy, size_t expected_size)
 }
 
 size_t LeaderboardSet::MemoryUsage() const {
-  return sizeof(*this) + arena_.MemoryUsage() + tree_.MemoryUsage() + index_.MemoryUsage();
+  return sizeof(*this) + arena_.MemoryUsage() + tree_.MemoryUsage() + index_.MemoryUsage() +
+         (view_ ? view_->MemoryUsage() : 0);
 }
 
 BoardStamp LeaderboardSet::StampOf(Handle h) const {
@@ -71,9 +37,8 @@ void LeaderboardSet::WriteStamp(Handle h, BoardStamp s) {
   std::memcpy(p + sizeof s.seq, &s.ms, sizeof s.ms);
 }
 
-uint64_t LeaderboardSet::LowerRank(double score, uint64_t seq, std::string_view member) const {
-  return tree_.PartitionPoint(
-      BeforeStamped{&arena_, policy_.seq_desc(), score, seq, member});
+uint64_t LeaderboardSet::CountBefore(const board_order::Key& k) const {
+  return tree_.PartitionPoint(board_order::BeforeKey{&arena_, policy_.seq_desc(), k});
 }
 
 uint64_t LeaderboardSet::RankOf(Handle h) const {
@@ -87,29 +52,38 @@ uint64_t LeaderboardSet::CountScoreBelow(double x, bool inclusive) const {
 void LeaderboardSet::Insert(std::string_view member, uint64_t hash, double score,
                             BoardStamp stamp) {
   RaiseNextSeq(stamp.seq + 1);
+  if (view_) view_->BeforeInsert(member, hash);
   const uint64_t rank = LowerRank(score, stamp.seq, member);
   Handle h = arena_.New(member, score);
   WriteStamp(h, stamp);
   index_.Insert(h, hash);
   tree_.InsertAt(rank, h);
+  if (view_) view_->AfterEnter(h);
 }
 
 void LeaderboardSet::Update(Handle h, double score, BoardStamp stamp) {
   // Always erase and reinsert: the group (score) changes, and with it the
   // distinct-score summary around both positions.
   RaiseNextSeq(stamp.seq + 1);
+  if (view_) view_->BeforeLeave(h);
   tree_.EraseAt(RankOf(h));
   arena_.SetScore(h, score);
   WriteStamp(h, stamp);
   tree_.InsertAt(LowerRank(score, stamp.seq, arena_.Member(h)), h);
+  if (view_) view_->AfterEnter(h);
 }
 
 void LeaderboardSet::Remove(Handle h, uint64_t hash) {
-  arena_tree::RemoveAt(&arena_, &tree_, &index_, RankOf(h), h, hash);
+  if (view_) view_->BeforeLeave(h);
+  arena_tree::RemoveAt(&arena_, &tree_, &index_, RankOf(h), h, hash, CompactHook());
 }
 
 void LeaderboardSet::RemoveRankRange(uint64_t start, uint64_t stop) {
-  arena_tree::RemoveRankRange(&arena_, &tree_, &index_, start, stop);
+  if (view_) {
+    auto c = tree_.Seek(start);
+    for (uint64_t k = start; k <= stop; ++k, c.Next()) view_->BeforeLeave(c.value());
+  }
+  arena_tree::RemoveRankRange(&arena_, &tree_, &index_, start, stop, CompactHook());
 }
 
 std::pair<std::string_view, double> LeaderboardSet::At(uint64_t rank) const {
@@ -127,12 +101,14 @@ uint64_t LeaderboardSet::Scan(uint64_t cursor, size_t count, ElementVisitor fn) 
 
 std::string LeaderboardSet::CheckInvariants() const {
   absl::flat_hash_set<uint64_t> seqs;
-  return arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
+  std::string e = arena_tree::CheckInvariants(arena_, tree_, index_, [&](Handle h) -> const char* {
     const BoardStamp s = StampOf(h);
     if (s.seq >= next_seq_) return "stamp seq >= next_seq";
     if (!seqs.insert(s.seq).second) return "duplicate stamp seq";
     return nullptr;
   });
+  if (e.empty() && view_) e = view_->CheckInvariants();
+  return e;
 }
 
 }  // namespace rankd

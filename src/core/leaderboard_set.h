@@ -20,6 +20,11 @@
 //
 // Memory: ~16 B per element more than TreeSet (the stamp) plus 8 B per leaf
 // and per inner-node child (the distinct-score summary).
+//
+// Stable view (issue 17): TakeView() freezes the board as it is now in a
+// BoardSnapshot (core/board_snapshot.h), which every Insert / Update /
+// Remove / RemoveRankRange and arena compaction keeps informed, so it costs
+// memory per member changed since, not per member.
 // Lifetime and threading as TreeSet: views valid until the next mutation.
 
 #pragma once
@@ -27,10 +32,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "core/board_order.h"
+#include "core/board_snapshot.h"
 #include "core/counted_btree.h"
 #include "core/leaderboard_policy.h"
 #include "core/member_index.h"
@@ -107,26 +115,42 @@ class LeaderboardSet {
   // agrees with the stamps, every seq < next_seq(), seqs unique. O(n).
   std::string CheckInvariants() const;
 
+  // ---- Stable view ----
+  // Replaces the view (if any) with one of the board as it is now.
+  void TakeView(int64_t now_ms) {
+    view_.reset();
+    view_ = std::make_unique<BoardSnapshot>(*this, now_ms);
+  }
+  void DropView() { view_.reset(); }
+  const BoardSnapshot* view() const { return view_.get(); }
+  BoardSnapshot* view() { return view_.get(); }
+
+  // Ascending rank that a record with key `k` has or would have. O(log n).
+  uint64_t CountBefore(const board_order::Key& k) const;
+
  private:
-  struct StampLess {
-    const RecordArena* arena;
-    bool seq_desc;
-    bool operator()(Handle a, Handle b) const;
-    double HintOf(Handle h) const { return arena->Score(h); }
-    // Groups: equal scores (dense ranks count them once).
-    bool SameGroup(Handle a, Handle b) const { return arena->Score(a) == arena->Score(b); }
-  };
+  friend class BoardSnapshot;  // reads the arena and tree
+  using StampLess = board_order::StampLess;
   using Tree = CountedBTree<Handle, StampLess>;
 
   void WriteStamp(Handle h, BoardStamp s);
   // Rank that (score, seq, member) has or would have.
-  uint64_t LowerRank(double score, uint64_t seq, std::string_view member) const;
+  uint64_t LowerRank(double score, uint64_t seq, std::string_view member) const {
+    return CountBefore({score, seq, member});
+  }
+  // Tells the view about a compaction of the arena.
+  auto CompactHook() {
+    return [this](const RecordArena& old) {
+      if (view_) view_->MapHandles([&](Handle h) { return old.Forward(h); });
+    };
+  }
 
   const BoardPolicy policy_;
   uint64_t next_seq_ = 1;
   RecordArena arena_{kStampBytes};
   MemberIndex index_{&arena_};
   Tree tree_;
+  std::unique_ptr<BoardSnapshot> view_;  // declared last: destroyed first
 };
 
 }  // namespace rankd

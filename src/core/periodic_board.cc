@@ -12,6 +12,7 @@ namespace rankd {
 bool PeriodicBoard::RollTo(SortedSet& open, int64_t index) {
   assert(open.periodic() == this && open.board());
   if (index <= open_) return false;
+  open.BoardDropView();  // a view is of the open period only
   if (!open.empty()) {
     auto closed = SortedSet::NewBoard(*open.board());
     closed->SwapContents(open);  // `open` is now the fresh, empty board

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "base/clock.h"
+#include "core/board_snapshot.h"
 #include "core/sorted_set_rare.h"
 
 namespace rankd {
@@ -128,6 +129,7 @@ std::unique_ptr<SortedSet> SortedSet::Clone() const {
     dst.RaiseNextSeq(b->next_seq());
     CopySideTables(*copy);
     if (rare()->periodic) copy->rare()->periodic = rare()->periodic->Clone();
+    copy->rare()->snapshot_every_ms = rare()->snapshot_every_ms;
     return copy;
   }
   auto copy = std::make_unique<SortedSet>(SortedSetLimits{});
@@ -250,7 +252,7 @@ bool SortedSet::Remove(std::string_view member) {
 }
 
 void SortedSet::PrefetchMember(std::string_view member, int step) const {
-  if (const TreeSet* t = impl_->tree.get(); t && !impl_->board) {
+  if (const TreeSet* t = tree(); t && !lb()) {
     t->PrefetchMember(MemberIndex::Hash(member), step);
   }
 }

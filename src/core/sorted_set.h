@@ -47,6 +47,7 @@
 
 namespace rankd {
 
+class BoardSnapshot;
 class LeaderboardSet;
 class MemberTtl;
 class PeriodicBoard;
@@ -268,6 +269,21 @@ class SortedSet {
   // Exchanges the members (and their stamps, deadlines, metadata, policy and
   // counter) of this set and `other`; each keeps its own periodic(). O(1).
   void SwapContents(SortedSet& other);
+
+  // ---- Stable views (issue 17; docs/leaderboards.md "Stable views") ----
+  // A board's view (core/board_snapshot.h): the board frozen at one
+  // instant, kept up to date by every write at a cost per changed member.
+  // Clone, SwapContents and the periodic roll do not carry it.
+  // Replaces the view with one of the board now. REQUIRES: board().
+  void BoardTakeView(int64_t now_ms);
+  void BoardDropView();
+  // The view, or nullptr (also for a plain sorted set).
+  const BoardSnapshot* board_snapshot() const;
+  // SNAPSHOT EVERY: the schedule of automatic views in ms, 0 for none. It
+  // belongs to the key like periodic() (SwapContents keeps it, Clone copies
+  // it); the keyspace applies it (db/database.h).
+  int64_t snapshot_every_ms() const;
+  void set_snapshot_every_ms(int64_t ms);
 
   // For tests: "" if every internal invariant of the encoding in use holds
   // (tree shape, counts, order, index agreement), else a description. O(n).

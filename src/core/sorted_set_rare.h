@@ -8,12 +8,14 @@
 
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
 #include "base/str_hash.h"
+#include "core/board_snapshot.h"
 #include "core/compact_set.h"
 #include "core/leaderboard_set.h"
 #include "core/member_ttl.h"
@@ -33,14 +35,20 @@ struct SortedSet::Rare {
   std::unique_ptr<MetaMap> meta;   // member metadata; null while none has any
   size_t meta_bytes = 0;
   std::unique_ptr<PeriodicBoard> periodic;  // closed periods of a periodic board
+  int64_t snapshot_every_ms = 0;            // SNAPSHOT EVERY, 0: none
 
   // True while some rare part is present (else the set drops this object).
-  bool needed() const { return tree || board || ttl || meta || periodic; }
+  bool needed() const {
+    return tree || board || ttl || meta || periodic || snapshot_every_ms != 0;
+  }
 
   // Drops `member`'s metadata, and the table with the last of it.
   void EraseMeta(std::string_view member) {
     if (!meta) return;
     if (auto it = meta->find(member); it != meta->end()) {
+      if (BoardSnapshot* view = board ? board->view() : nullptr) {
+        view->BeforeMetaChange(member, &it->second);
+      }
       meta_bytes -= it->first.size() + it->second.size();
       meta->erase(it);
     }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/sorted_set.h"
+#include "core/board_snapshot.h"
 #include "core/sorted_set_rare.h"
 
 namespace rankd {
@@ -106,6 +107,9 @@ void SortedSet::SetMemberMeta(std::string_view member, std::string_view meta) {
   Rare& s = MakeRare();
   if (!s.meta) s.meta = std::make_unique<Rare::MetaMap>();
   auto it = s.meta->find(member);
+  if (BoardSnapshot* view = s.board ? s.board->view() : nullptr) {
+    view->BeforeMetaChange(member, it == s.meta->end() ? nullptr : &it->second);
+  }
   if (it != s.meta->end()) s.meta_bytes -= it->first.size() + it->second.size();
   if (it == s.meta->end()) it = s.meta->emplace(std::string(member), std::string()).first;
   it->second.assign(meta);
@@ -132,17 +136,39 @@ void SortedSet::SetPeriodic(std::unique_ptr<PeriodicBoard> p) {
 }
 
 void SortedSet::SwapContents(SortedSet& other) {
-  // Each keeps its own periodic(): take both out, exchange the rest, put back.
+  // Each keeps its own periodic() and snapshot schedule: take both out,
+  // exchange the rest, put back.
   std::unique_ptr<PeriodicBoard> mine = is_rare() ? std::move(rare()->periodic) : nullptr;
   std::unique_ptr<PeriodicBoard> theirs =
       other.is_rare() ? std::move(other.rare()->periodic) : nullptr;
+  const int64_t my_every = snapshot_every_ms();
+  const int64_t their_every = other.snapshot_every_ms();
   SortedSet tmp(std::move(*this));
   *this = std::move(other);
   other = std::move(tmp);
   if (mine) MakeRare().periodic = std::move(mine);
   if (theirs) other.MakeRare().periodic = std::move(theirs);
+  set_snapshot_every_ms(my_every);
+  other.set_snapshot_every_ms(their_every);
   MaybeDemote();
   other.MaybeDemote();
+}
+
+void SortedSet::BoardTakeView(int64_t now_ms) { rare()->board->TakeView(now_ms); }
+void SortedSet::BoardDropView() {
+  if (LeaderboardSet* b = lb()) b->DropView();
+}
+const BoardSnapshot* SortedSet::board_snapshot() const {
+  const LeaderboardSet* b = lb();
+  return b ? b->view() : nullptr;
+}
+int64_t SortedSet::snapshot_every_ms() const {
+  return is_rare() ? rare()->snapshot_every_ms : 0;
+}
+void SortedSet::set_snapshot_every_ms(int64_t ms) {
+  if (ms == 0 && !is_rare()) return;
+  MakeRare().snapshot_every_ms = ms;
+  MaybeDemote();
 }
 
 }  // namespace rankd

@@ -27,7 +27,10 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     Touch(k);
     return nullptr;
   }
-  if (e->value.type() == ValueType::kZSet && e->value.zset().periodic()) MaybeRollPeriods(e);
+  if (e->value.type() == ValueType::kZSet) {
+    if (e->value.zset().periodic()) MaybeRollPeriods(e);
+    if (e->value.zset().snapshot_every_ms() > 0) MaybeTakeView(e);
+  }
   if (e->has(Entry::kHasMemberExpire) && MembersDue(e, WallMs()) &&
       !ReclaimMembers(e, WallMs())) {
     return nullptr;
@@ -48,6 +51,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
+  NoteIfScheduledBoard(e);
   SyncMemberExpire(e);
   return e;
 }
@@ -59,6 +63,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   if (!lfu_->enabled) e->set_access(LruClock());  // an LFU counter carries over
   if (!keep_ttl) SetExpire(e, -1);
   NoteIfFieldDeadlines(e);
+  NoteIfScheduledBoard(e);
   SyncMemberExpire(e);
   return e;
 }
@@ -115,6 +120,7 @@ void Database::Attach(Entry* e) {
   if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
   table_.Insert(e);
   NoteIfFieldDeadlines(e);
+  NoteIfScheduledBoard(e);
   if (on_new_key) on_new_key(index_, e->key());
   SyncMemberExpire(e);
 }
@@ -315,6 +321,7 @@ void Database::Clear() {
   expiring_.clear();
   deadlines_.clear();
   field_ttl_keys_.clear();
+  scheduled_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
   table_.Clear();
@@ -328,6 +335,7 @@ void Database::SwapContents(Database& other) {
   std::swap(deadlines_, other.deadlines_);
   std::swap(member_deadline_, other.member_deadline_);
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
+  std::swap(scheduled_boards_, other.scheduled_boards_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;
   for (auto& [key, n] : blocked_keys_) {

@@ -190,6 +190,21 @@ class Database {
   // a replica (they apply the LB.ROLLs of the stream). Unset: always.
   std::function<bool()> may_roll_periods;
 
+  // Stable views (issue 17): Find takes a new view of a board with SNAPSHOT
+  // EVERY whose view is due (none yet, or older than the schedule) before
+  // returning it, when may_roll_periods allows (never on a replica or while
+  // the log is replayed), and reports it here (the log and the replicas
+  // record it as LB.SNAPSHOT key).
+  std::function<void(int db, std::string_view key)> on_view_taken;
+  // Registers `key` as a board with SNAPSHOT EVERY, so that ActiveViews (the
+  // server's cron) takes its views even when nobody reads it here. Insert /
+  // Set / Attach register such boards themselves.
+  void NoteScheduledBoard(std::string_view key) { scheduled_boards_.emplace(key); }
+  bool has_scheduled_boards() const { return !scheduled_boards_.empty(); }
+  // Looks up each registered board (taking a due view) and forgets names
+  // that no longer hold one. O(registered boards).
+  void ActiveViews();
+
   // While paused (CLIENT PAUSE), expired keys read as missing but are not
   // deleted, and ActiveExpire is not called (the server's cron checks).
   void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
@@ -245,6 +260,9 @@ class Database {
   void IndexMemberExpire(Entry* e, int64_t deadline_ms);
   // Rolls the periodic board of `e` to the current period if it ended.
   void MaybeRollPeriods(Entry* e);
+  // Takes the view of `e`'s board if its schedule says so (db/board_views.cc).
+  void MaybeTakeView(Entry* e);
+  void NoteIfScheduledBoard(const Entry* e);
   // Find()s each entry's key (reclaiming it) and visits the survivors.
   void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
   // True when `e` has a member deadline at or before now.
@@ -283,6 +301,7 @@ class Database {
   absl::flat_hash_map<std::string, int, StrHash, StrEq> blocked_keys_;  // key -> blocked count
   std::vector<std::string> ready_keys_;
   absl::flat_hash_set<std::string, StrHash, StrEq> field_ttl_keys_;
+  absl::flat_hash_set<std::string, StrHash, StrEq> scheduled_boards_;  // SNAPSHOT EVERY
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
   bool expiry_paused_ = false;

@@ -86,6 +86,11 @@ constexpr uint8_t kOpMemberMeta = 0x11;
 // before, ahead of its kOpMemberExpiry / kOpMemberMeta: blob (lp), see
 // persist/periodic_codec.h.
 constexpr uint8_t kOpPeriodic = 0x12;
+// The stable-view schedule of a leaderboard (issue 17, LB.CREATE ...
+// SNAPSHOT EVERY) in the kOpEntry just before, after its kOpPeriodic and
+// ahead of kOpMemberExpiry / kOpMemberMeta: blob (lp) := every_ms (varint).
+// The view itself is never written (views do not survive a restart).
+constexpr uint8_t kOpBoardViews = 0x13;
 // Entry value types: the first three are the ValueType numbers; kTypeBoard
 // is a sorted set in board mode (a ValueType::kZSet whose board() is set);
 // hashes and lists (added in version 1 without a bump: old files never hold

@@ -129,4 +129,21 @@ std::string DecodePeriodic(std::string_view blob, SortedSet* z) {
   return "";
 }
 
+std::string EncodeBoardViews(const SortedSet& z) {
+  std::string out;
+  coding::PutVarint64(&out, static_cast<uint64_t>(z.snapshot_every_ms()));
+  return out;
+}
+
+std::string DecodeBoardViews(std::string_view blob, SortedSet* z) {
+  uint64_t every_ms;
+  if (!coding::GetVarint64(&blob, &every_ms) || !blob.empty() ||
+      every_ms > uint64_t{315360000} * 1000) {
+    return "bad leaderboard view schedule";
+  }
+  if (z && !z->board()) return "view schedule of a plain set";
+  if (z) z->set_snapshot_every_ms(static_cast<int64_t>(every_ms));
+  return "";
+}
+
 }  // namespace rankd

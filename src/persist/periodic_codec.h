@@ -30,4 +30,9 @@ std::string EncodePeriodic(const SortedSet& z);
 // only check the blob). Returns "" or what is wrong with it.
 std::string DecodePeriodic(std::string_view blob, SortedSet* z);
 
+// The blob of a board's view schedule (format::kOpBoardViews), and
+// applying one to board `z` (null: only check it). "" or what is wrong.
+std::string EncodeBoardViews(const SortedSet& z);
+std::string DecodeBoardViews(std::string_view blob, SortedSet* z);
+
 }  // namespace rankd

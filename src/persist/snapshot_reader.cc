@@ -181,8 +181,8 @@ class Loader {
         if (Status s = Entry(); !s.ok()) return s;
         MaybeProgress();
         continue;  // keeps prev_zset_ for a kOpMemberExpiry that follows
-      } else if (op == format::kOpPeriodic) {
-        if (Status s = Periodic(); !s.ok()) return s;
+      } else if (op == format::kOpPeriodic || op == format::kOpBoardViews) {
+        if (Status s = Periodic(op); !s.ok()) return s;
         continue;  // kOpMemberExpiry / kOpMemberMeta may follow
       } else if (op == format::kOpMemberExpiry) {
         if (Status s = MemberExpiry(); !s.ok()) return s;
@@ -253,12 +253,15 @@ class Loader {
     return Status::OK();
   }
 
-  // The periods (format::kOpPeriodic) of the board just read.
-  Status Periodic() {
+  // The periods (format::kOpPeriodic) or view schedule (kOpBoardViews) of
+  // the board just read.
+  Status Periodic(uint8_t op) {
     std::string_view blob;
     if (!prev_zset_) return src_.Corrupt("periods without a leaderboard");
     if (!src_.String(&blob)) return src_.status();
     SortedSet* z = prev_entry_ ? &prev_entry_->value.zset() : nullptr;
+    std::string e = op == format::kOpBoardViews ? DecodeBoardViews(blob, z) : "";
+    if (!e.empty() || op == format::kOpBoardViews) return e.empty() ? Status::OK() : src_.Corrupt(e);
     if (z && (!z->board() || z->periodic())) return src_.Corrupt("periods of a plain set");
     if (std::string e = DecodePeriodic(blob, z); !e.empty()) return src_.Corrupt(e);
     return Status::OK();

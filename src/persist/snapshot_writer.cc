@@ -204,6 +204,10 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e, int64_t expire_m
         buf.push_back(static_cast<char>(format::kOpPeriodic));
         coding::PutLengthPrefixed(&buf, EncodePeriodic(e.value.zset()));
       }
+      if (e.value.zset().snapshot_every_ms() > 0) {
+        buf.push_back(static_cast<char>(format::kOpBoardViews));
+        coding::PutLengthPrefixed(&buf, EncodeBoardViews(e.value.zset()));
+      }
       if (e.value.zset().MembersWithExpire() > 0) {
         if (Status s = WriteMemberExpiry(sink, e.value.zset()); !s.ok()) return s;
       }

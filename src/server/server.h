@@ -160,6 +160,9 @@ class Server : public ConnectionHandler {
   // unless this is a replica or rolls are held (the log is being replayed:
   // its LB.ROLL records do it).
   void set_hold_period_rolls(bool hold) { hold_period_rolls_ = hold; }
+  // True while that is so; LB.SNAPSHOT then takes no view (views do not
+  // survive a restart: docs/leaderboards.md "Stable views").
+  bool period_rolls_held() const { return hold_period_rolls_; }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;

@@ -50,6 +50,10 @@ void Server::ConnectDatabase(Database& d) {
     const std::string_view args[] = {"LB.ROLL", key, id};
     EmitEffect(db, args);  // the log and the replicas
   };
+  d.on_view_taken = [this](int db, std::string_view key) {
+    const std::string_view args[] = {"LB.SNAPSHOT", key};
+    EmitEffect(db, args);  // the log and the replicas take the same view
+  };
   d.on_members_expired = [this](int db, std::string_view key,
                                 const std::vector<std::string>& members) {
     NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
