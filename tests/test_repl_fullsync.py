@@ -4,33 +4,16 @@ through a file ("$<len>") with no; replicas waiting together share one snapshot;
 made while the child writes reach every replica after it.
 """
 
+import os
 import threading
 
 import pytest
 
 from server_process import target_is_redis
-from test_replication import info_repl, link_up, wait_for
+from test_replication import dump, info_repl, link_up, wait_for
 
 pytestmark = pytest.mark.skipif(
     target_is_redis(), reason="rankd-to-rankd: the snapshot is rankd's own format")
-
-
-def dump(client):
-    """Every key of every database: type, whether it has a TTL, the whole value."""
-    out = {}
-    for db in range(16):
-        client.execute_command("SELECT", db)
-        for key in sorted(client.execute_command("KEYS", "*")):
-            t = client.type(key)
-            if t == b"string":
-                v = client.get(key)
-            elif t == b"zset":
-                v = client.zrange(key, 0, -1, withscores=True)
-            else:
-                v = t
-            out[(db, key)] = (t, client.pttl(key) >= 0, v)
-    client.execute_command("SELECT", 0)
-    return out
 
 
 def fill(p, n=20000):
@@ -47,11 +30,26 @@ def log_of(proc):
         return f.read()
 
 
-def writer(p, stop):
-    i = 0
-    while not stop.is_set():
-        p.zadd("during", {"w%d" % i: i})
-        i += 1
+class Writing:
+    """Writes to the primary from another thread while the block runs."""
+
+    def __init__(self, primary):
+        self.c = primary.client()
+        self.stop = threading.Event()
+        self.t = threading.Thread(target=self.run)
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set():
+            self.c.zadd("during", {"w%d" % i: i})
+            i += 1
+
+    def __enter__(self):
+        self.t.start()
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.t.join()
 
 
 def converged(p, reps):
@@ -71,21 +69,14 @@ def test_diskless_sync_serves_two_replicas_with_one_snapshot(server_factory):
                               "--repl-diskless-sync-max-replicas", "2"])
     p = primary.client()
     fill(p)
-    stop = threading.Event()
-    t = threading.Thread(target=writer, args=(primary.client(), stop))
-    t.start()
-    try:
+    with Writing(primary):
         reps = [server_factory().client() for _ in range(2)]
         reps[0].execute_command("REPLICAOF", "127.0.0.1", primary.port)
-        wait_for(lambda: "state=wait_bgsave" in str(info_repl(p).get("slave0", "")) or
-                 info_repl(p).get("slave0", {}).get("state") == "wait_bgsave",
+        wait_for(lambda: info_repl(p).get("slave0", {}).get("state") == "wait_bgsave",
                  what="the first replica waiting")
         reps[1].execute_command("REPLICAOF", "127.0.0.1", primary.port)
         for rep in reps:
             wait_for(lambda: link_up(rep), what="the link")
-    finally:
-        stop.set()
-        t.join()
     converged(p, reps)
     log = log_of(primary)
     assert log.count(b"Starting BGSAVE for SYNC with target: replicas sockets") == 1
@@ -98,20 +89,13 @@ def test_disk_sync_through_a_file(server_factory):
     primary = server_factory(["--repl-diskless-sync", "no"])
     p = primary.client()
     fill(p)
-    stop = threading.Event()
-    t = threading.Thread(target=writer, args=(primary.client(), stop))
-    t.start()
-    try:
+    with Writing(primary):
         rep = server_factory().client()
         rep.execute_command("REPLICAOF", "127.0.0.1", primary.port)
         wait_for(lambda: link_up(rep), what="the link")
-    finally:
-        stop.set()
-        t.join()
     converged(p, [rep])
     assert b"Starting BGSAVE for SYNC with target: disk" in log_of(primary)
     # The file is gone once sent.
-    import os
     assert not [f for f in os.listdir(primary.dir) if f.startswith("temp-repl")]
 
 

@@ -14,40 +14,16 @@ continue from the wrong place.
 import os
 import shutil
 import subprocess
-import time
 
 import pytest
 
 from server_process import reference_redis, target_is_redis
-from test_replication import info_repl, link_up, wait_for
+from test_migrate_from_redis import assert_same
+from test_replication import dump, info_repl, link_up, wait_for
 
 pytestmark = pytest.mark.skipif(
     target_is_redis(), reason="rankd processes on both sides (redis-server cases use the "
                               "reference binary explicitly)")
-
-
-def dump(client):
-    """Every key of every database: type, whether it has a TTL, the whole value."""
-    out = {}
-    for db in range(16):
-        client.execute_command("SELECT", db)
-        for key in sorted(client.execute_command("KEYS", "*")):
-            t = client.type(key)
-            if t == b"string":
-                v = client.get(key)
-            elif t == b"zset":
-                v = client.zrange(key, 0, -1, withscores=True)
-            elif t == b"hash":
-                v = sorted(client.hgetall(key).items())
-            elif t == b"set":
-                v = sorted(client.smembers(key))
-            elif t == b"list":
-                v = client.lrange(key, 0, -1)
-            else:
-                v = t
-            out[(db, key)] = (t, client.pttl(key) >= 0, v)
-    client.execute_command("SELECT", 0)
-    return out
 
 
 def stats(client):
@@ -114,6 +90,17 @@ def writes(p, tag, n=200):
     p.set("ttl-" + tag, "v", ex=3600)
 
 
+def restart_and_count(p, replica, extra_args=None):
+    """Relaunches `replica` from its data; returns (its client, the primary's counters
+    before it reconnected, after it caught up)."""
+    before = stats(p)
+    relaunch(replica, extra_args)
+    rep = replica.client()
+    wait_for(lambda: link_up(rep), what="the link after the restart")
+    same(p, rep)
+    return rep, before, stats(p)
+
+
 def start_pair(server_factory, primary_args=(), replica_args=()):
     primary = server_factory(list(primary_args))
     replica = server_factory(["--replicaof", "127.0.0.1", primary.port] + list(replica_args))
@@ -136,13 +123,9 @@ def test_restarted_replica_continues(server_factory, how):
         shutdown(rep, replica, "SAVE")
     rep.close()
     writes(p, "c")           # missed while down
-    before = stats(p)
-    relaunch(replica)
-    rep = replica.client()
-    wait_for(lambda: link_up(rep), what="the link after the restart")
+    rep, before, after = restart_and_count(p, replica)
     writes(p, "d")
     same(p, rep)
-    after = stats(p)
     assert after["sync_partial_ok"] == before["sync_partial_ok"] + 1
     assert after["sync_full"] == before["sync_full"]
     with open(replica.log_path, "rb") as f:
@@ -158,12 +141,7 @@ def test_backlog_that_no_longer_covers_it_means_full_sync(server_factory):
     rep.close()
     for tag in ("b", "c", "e"):
         writes(p, tag, 300)  # far more than 16 KB
-    before = stats(p)
-    relaunch(replica)
-    rep = replica.client()
-    wait_for(lambda: link_up(rep), what="the link after the restart")
-    same(p, rep)
-    after = stats(p)
+    rep, before, after = restart_and_count(p, replica)
     assert after["sync_full"] == before["sync_full"] + 1
     assert after["sync_partial_ok"] == before["sync_partial_ok"]
     assert after["sync_partial_err"] == before["sync_partial_err"] + 1
@@ -183,11 +161,9 @@ def test_older_snapshot_continues_from_its_own_offset(server_factory):
     rep.close()
     os.replace(old, os.path.join(replica.dir, "dump.rdb"))
     writes(p, "c")
-    before = stats(p)
-    relaunch(replica)
-    rep = replica.client()
-    same(p, rep)  # b is sent again from the backlog
-    assert stats(p)["sync_partial_ok"] == before["sync_partial_ok"] + 1
+    rep, before, after = restart_and_count(p, replica)  # b again, from the backlog
+    assert after["sync_partial_ok"] == before["sync_partial_ok"] + 1
+    assert after["sync_full"] == before["sync_full"]
 
 
 def test_append_only_log_ahead_of_the_snapshot_never_continues(server_factory):
@@ -202,12 +178,7 @@ def test_append_only_log_ahead_of_the_snapshot_never_continues(server_factory):
     kill(replica)
     rep.close()
     writes(p, "c")
-    before = stats(p)
-    relaunch(replica)
-    rep = replica.client()
-    wait_for(lambda: link_up(rep), what="the link after the restart")
-    same(p, rep)
-    after = stats(p)
+    rep, before, after = restart_and_count(p, replica)
     assert after["sync_full"] == before["sync_full"] + 1
     assert after["sync_partial_ok"] == before["sync_partial_ok"]
     with open(replica.log_path, "rb") as f:
@@ -224,12 +195,7 @@ def test_snapshot_of_another_history_never_continues(server_factory):
     same(p, rep)
     shutdown(rep, replica, "SAVE")
     rep.close()
-    before = stats(o)
-    relaunch(replica, ["--replicaof", "127.0.0.1", other.port])
-    rep = replica.client()
-    wait_for(lambda: link_up(rep), what="the link to the other primary")
-    same(o, rep)
-    after = stats(o)
+    rep, before, after = restart_and_count(o, replica, ["--replicaof", "127.0.0.1", other.port])
     assert after["sync_full"] == before["sync_full"] + 1
     assert after["sync_partial_err"] == before["sync_partial_err"] + 1
 
@@ -270,7 +236,7 @@ def test_rankd_replica_of_redis_restarts_with_continue(server_factory):
             tx.zadd("tx", {"m%d" % i: i})
         tx.execute()
         wait_for(lambda: caught_up(src, rep), what="the replica's offset")
-        assert dump(src) == dump(rep)
+        assert_same(src, rep)
         shutdown(rep, replica, "SAVE")
         rep.close()
         writes(src, "b")
@@ -280,7 +246,7 @@ def test_rankd_replica_of_redis_restarts_with_continue(server_factory):
         wait_for(lambda: link_up(rep), what="the link after the restart")
         writes(src, "c")
         wait_for(lambda: caught_up(src, rep), what="the replica's offset")
-        assert dump(src) == dump(rep)
+        assert_same(src, rep)
         after = stats(src)
         assert after["sync_partial_ok"] == before["sync_partial_ok"] + 1
         assert after["sync_full"] == before["sync_full"]
