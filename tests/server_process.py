@@ -22,8 +22,9 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REDIS_SERVER_BIN = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
 # Arguments every redis-server we start gets: no persistence, DEBUG allowed.
 REDIS_BASE_ARGS = ["--save", "", "--appendonly", "no", "--enable-debug-command", "yes"]
-# Arguments every rankd we start gets: DEBUG allowed (off by default, as in Redis 7.0).
-RANKD_BASE_ARGS = ["--enable-debug-command", "yes"]
+# Arguments every rankd we start gets: DEBUG allowed (off by default, as in Redis 7.0);
+# a full sync forks at once (Redis 7.0's default waits 5 s for more replicas).
+RANKD_BASE_ARGS = ["--enable-debug-command", "yes", "--repl-diskless-sync-delay", "0"]
 
 
 def target_is_redis():

@@ -63,6 +63,10 @@ def dump(client):
                 names = lb_members(top)
                 stamps = [client.execute_command("LB.STAMP", key, m) for m in names]
                 v = (info, top, stamps)
+            elif t == b"hash":
+                v = sorted(client.hgetall(key).items())
+            elif t == b"list":
+                v = client.lrange(key, 0, -1)
             else:
                 v = client.dump(key) if t != b"none" else None
             out[(db, key)] = (t, ttl, v)

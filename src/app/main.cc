@@ -164,13 +164,15 @@ int main(int argc, char** argv) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
   }
-  // replicaof in the configuration: a replica from the start, as Redis
-  // (PSYNC ? -1: this process has no replication history of its own).
+  // replicaof in the configuration: a replica from the start, as Redis: it
+  // offers the history its snapshot restored (PSYNC replid offset+1), else
+  // none (PSYNC ? -1).
   const std::vector<std::string>& replicaof = server.config().replicaof;
   if (replicaof.size() == 2 && !EqualsIgnoreCase(replicaof[0], "no")) {
     int64_t port = 0;
     ParseInt64(replicaof[1], &port);
-    server.replication().ReplicaOf(replicaof[0], port, /*own_history=*/false);
+    server.replication().ReplicaOf(replicaof[0], port,
+                                   /*own_history=*/server.replication().restored_history());
   } else {
     server.config().replicaof.clear();
   }

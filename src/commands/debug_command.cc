@@ -65,13 +65,31 @@ std::string Hex(const Digest& d) {
 // Redis xorObjectDigest: the value's type, contents and expiry into `digest`.
 void ValueDigest(const Database& db, const Database::Entry& e, Digest& digest) {
   const Value& v = e.value;
-  // Redis's type codes: string 0, set 2, zset 3.
-  uint32_t type = htonl(v.type() == ValueType::kString ? 0 : v.type() == ValueType::kSet ? 2 : 3);
+  // Redis's type codes: string 0, list 1, set 2, zset 3, hash 4.
+  uint32_t code = 3;
+  switch (v.type()) {
+    case ValueType::kString: code = 0; break;
+    case ValueType::kList: code = 1; break;
+    case ValueType::kSet: code = 2; break;
+    case ValueType::kZSet: code = 3; break;
+    case ValueType::kHash: code = 4; break;
+  }
+  uint32_t type = htonl(code);
   MixDigest(digest, std::string_view(reinterpret_cast<const char*>(&type), sizeof(type)));
   if (v.type() == ValueType::kString) {
     MixDigest(digest, v.str());
   } else if (v.type() == ValueType::kSet) {
     v.set().ForEach([&](std::string_view m) { XorDigest(digest, m); });
+  } else if (v.type() == ValueType::kList) {
+    v.list().ForEach(0, v.list().size(), false, [&](std::string_view m) { MixDigest(digest, m); });
+  } else if (v.type() == ValueType::kHash) {
+    // As Redis: each field and value mixed into one digest, XORed in.
+    v.hash().ForEach([&](std::string_view field, std::string_view value) {
+      Digest element{};
+      MixDigest(element, field);
+      MixDigest(element, value);
+      XorDigest(digest, std::string_view(reinterpret_cast<const char*>(element.data()), 20));
+    });
   } else if (!v.zset().empty()) {
     v.zset().ForEachInRankRange(0, v.zset().size() - 1, false, [&](std::string_view m, double s) {
       char buf[128];

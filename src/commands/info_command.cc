@@ -315,8 +315,9 @@ void ReplicationSection(Server& s, InfoWriter& w) {
   int n = 0;
   for (const ReplicaInfo& r : repl.replicas()) {
     w.Field("slave" + std::to_string(n++),
-            "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=online,offset=" +
-                std::to_string(r.ack_offset) + ",lag=" + std::to_string((now - r.last_ack_ms) / 1000));
+            "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=" +
+                std::string(r.state_name()) + ",offset=" + std::to_string(r.ack_offset) +
+                ",lag=" + std::to_string((now - r.last_ack_ms) / 1000));
   }
   w.Field("master_failover_state", "no-failover");
   w.Field("master_replid", repl.replid());

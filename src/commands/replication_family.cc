@@ -73,8 +73,9 @@ void ReplConf(CommandContext& ctx) {
       return;
     } else if (EqualsIgnoreCase(opt, "ip-address")) {
       repl.SetAnnouncedIp(ctx.client, value);
-    } else if (!EqualsIgnoreCase(opt, "capa") &&
-               !EqualsIgnoreCase(opt, "rdb-only") && !EqualsIgnoreCase(opt, "rdb-filter-only")) {
+    } else if (EqualsIgnoreCase(opt, "capa")) {
+      repl.SetCapa(ctx.client, value);
+    } else if (!EqualsIgnoreCase(opt, "rdb-only") && !EqualsIgnoreCase(opt, "rdb-filter-only")) {
       return ctx.reply.Error("ERR Unrecognized REPLCONF option: " + std::string(opt));
     }
   }

@@ -28,6 +28,13 @@ std::vector<Database*> AllDbs(Server& server) {
   return dbs;
 }
 
+std::string TempName(bool rewrite, const std::string& aof_dir, pid_t pid) {
+  if (rewrite) return JoinPath(aof_dir, "temp-rewriteaof-bg-" + std::to_string(pid) + ".snap");
+  return "temp-" + std::to_string(pid) + ".rdb";
+}
+
+}  // namespace
+
 // The child needs no sockets: closing its copies frees the listening port
 // at once if the parent dies while the child still writes.
 void CloseSocketsInChild() {
@@ -44,21 +51,25 @@ void CloseSocketsInChild() {
   }
 }
 
-std::string TempName(bool rewrite, const std::string& aof_dir, pid_t pid) {
-  if (rewrite) return JoinPath(aof_dir, "temp-rewriteaof-bg-" + std::to_string(pid) + ".snap");
-  return "temp-" + std::to_string(pid) + ".rdb";
-}
-
-}  // namespace
-
 SnapshotAux PersistManager::MakeSnapshotAux() const {
+  SnapshotAux aux;
+  // As Redis's rdbSaveInfoAuxFields: the replication history this data set
+  // continues (server/repl_history.cc), first, so a loader knows it before
+  // the keys.
+  if (std::optional<Replication::History> h = server_->replication().SnapshotHistory()) {
+    aux.emplace_back("repl-stream-db", std::to_string(h->stream_db));
+    aux.emplace_back("repl-id", h->replid);
+    aux.emplace_back("repl-offset", std::to_string(h->offset));
+  }
   FunctionLibraries& fl = ScriptEngine::Of(*server_).functions();
-  if (fl.libraries().empty()) return {};
-  return {{"functions", fl.Dump()}};
+  if (!fl.libraries().empty()) aux.emplace_back("functions", fl.Dump());
+  return aux;
 }
 
 Status PersistManager::Save() {
-  if (child_ == ChildKind::kSave) return Status::InvalidArgument("Background save already in progress");
+  if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica) {
+    return Status::InvalidArgument("Background save already in progress");
+  }
   return SaveSync(DumpPath());
 }
 
@@ -81,7 +92,10 @@ Status PersistManager::SaveSync(const std::string& path) {
 
 std::string PersistManager::BgSave(bool schedule, bool* scheduled) {
   *scheduled = false;
-  if (child_ == ChildKind::kSave) return "ERR Background save already in progress";
+  // As Redis: a full sync's snapshot is a BGSAVE too.
+  if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica) {
+    return "ERR Background save already in progress";
+  }
   if (child_ == ChildKind::kRewrite) {
     if (schedule) {
       bgsave_scheduled_ = true;
@@ -107,7 +121,7 @@ std::string PersistManager::BgRewrite(bool* scheduled) {
   if (child_ == ChildKind::kRewrite) {
     return "ERR Background append only file rewriting already in progress";
   }
-  if (child_ == ChildKind::kSave) {
+  if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica) {
     rewrite_scheduled_ = true;
     *scheduled = true;
     return "";
@@ -199,6 +213,9 @@ void PersistManager::ReapChild(bool wait) {
     } else {
       LOG_WARNING("Background saving error");
     }
+  } else if (kind == ChildKind::kReplica) {
+    if (ok) LOG_NOTICE("Background RDB transfer terminated with success");
+    server_->replication().SnapshotDone(ok);
   } else {
     last_rewrite_secs_ = secs;
     FinishRewrite(ok);

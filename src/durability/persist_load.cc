@@ -66,7 +66,18 @@ Status PersistManager::LoadDataSet() {
   if (!env_->FileExists(DumpPath())) return Status::OK();
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-  return LoadSnapshotFile(DumpPath(), dbs);
+  // The snapshot alone is the data set here, so the replication history it
+  // carries describes it exactly (repl_history.cc). With an append-only log
+  // (above) the log holds writes past any history, as Redis 7.0, which
+  // restores none when it loads the AOF: a full sync follows.
+  Replication::History history;
+  bool has_history = false;
+  Status s = LoadSnapshotFile(DumpPath(), dbs, &history, &has_history);
+  if (!s.ok() || !has_history) return s;
+  const std::vector<std::string>& replicaof = server_->config().replicaof;
+  const bool as_replica = replicaof.size() == 2 && !EqualsIgnoreCase(replicaof[0], "no");
+  server_->replication().RestoreHistory(history, as_replica);
+  return Status::OK();
 }
 
 SnapshotLoadOptions PersistManager::LoadOptions() const {
@@ -79,17 +90,40 @@ SnapshotLoadOptions PersistManager::LoadOptions() const {
   return opts;
 }
 
-Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs) {
+Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs,
+                                        Replication::History* history, bool* has_history) {
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
   Progress progress("Loading " + path, size, "elements");
   SnapshotLoadOptions opts = LoadOptions();
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
+  bool have_id = false, have_offset = false, have_db = false;
   opts.on_aux = [&](std::string_view key, std::string_view value) {
-    if (key == "repl-stream-db") {  // a replica's snapshot (repl_snapshot.cc)
+    if (key == "repl-stream-db") {  // the stream's database (repl_snapshot.cc)
       int64_t db = 0;
       if (ParseInt64(value, &db) && db >= 0 && db < server_->db_count()) {
         server_->replication().set_loaded_stream_db(static_cast<int>(db));
+        if (history) history->stream_db = static_cast<int>(db);
+        have_db = true;
+      }
+      return Status::OK();
+    }
+    if (history && key == "repl-id" && value.size() == 40) {
+      history->replid = std::string(value);
+      have_id = true;
+      // The history continues from this data exactly: keys whose deadline
+      // passed stay (they precede the keys in the file), and go as DELs in
+      // the stream when they expire (a primary) or when the primary's DELs
+      // arrive (a replica), as Redis 7.0 (RDBFLAGS_FEED_REPL / replicas
+      // keep expired keys when loading).
+      opts.now_ms = 0;
+      return Status::OK();
+    }
+    if (history && key == "repl-offset") {
+      int64_t off = 0;
+      if (ParseInt64(value, &off) && off >= 0) {
+        history->offset = static_cast<uint64_t>(off);
+        have_offset = true;
       }
       return Status::OK();
     }
@@ -110,6 +144,7 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   LOG_NOTICE("Done loading RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 ".",
              stats.keys_loaded, stats.keys_expired);
   LOG_NOTICE("DB loaded from disk: %.3f seconds", progress.seconds());
+  if (has_history) *has_history = have_id && have_offset && have_db;
   return Status::OK();
 }
 

@@ -90,7 +90,14 @@ Status PersistManager::Start() {
   // Installed even with appendonly no: BeforeFlush applies CONFIG SET
   // appendonly and starts rewrites; Append() does nothing without a log.
   server_->set_effect_log(this);
-  server_->replication().make_snapshot = [this](std::string* p) { return MakeReplicaSnapshot(p); };
+  Replication& repl = server_->replication();
+  repl.start_snapshot = [this](bool diskless, int* fd, std::string* path) {
+    return StartReplicaSnapshot(diskless, fd, path);
+  };
+  repl.child_busy = [this] { return child_ != ChildKind::kNone; };
+  repl.reap_snapshot = [this] {
+    if (child_ == ChildKind::kReplica) ReapChild(/*wait=*/true);
+  };
   server_->replication().load_snapshot = [this](std::string_view p) {
     return LoadReplicaSnapshot(p);
   };
@@ -293,7 +300,8 @@ void PersistManager::ApplyConfigChanges() {
 
 std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() const {
   const int64_t now_ms = MonoMs();
-  const bool saving = child_ == ChildKind::kSave, rewriting = child_ == ChildKind::kRewrite;
+  const bool saving = child_ == ChildKind::kSave || child_ == ChildKind::kReplica;
+  const bool rewriting = child_ == ChildKind::kRewrite;
   std::vector<std::pair<std::string, std::string>> f = {
       {"loading", loading_ ? "1" : "0"},
       {"async_loading", "0"},

@@ -39,11 +39,16 @@
 #include "persist/env.h"
 #include "persist/manifest.h"
 #include "persist/snapshot.h"
+#include "server/replication.h"
 #include "server/server.h"
 
 namespace rankd {
 
 class ScriptEngine;
+
+// In a fork()ed child: closes its copies of the server's sockets, so the
+// listening port is free at once if the parent dies while the child writes.
+void CloseSocketsInChild();
 
 class PersistManager : public EffectLog {
  public:
@@ -89,9 +94,10 @@ class PersistManager : public EffectLog {
   // LASTSAVE: unix seconds of the last successful snapshot (or start).
   int64_t lastsave() const { return lastsave_s_; }
 
-  // Replication (repl_snapshot.cc): the data set as one snapshot payload
-  // for a replica's full sync, and replacing the data set with a payload's.
-  Status MakeReplicaSnapshot(std::string* payload);
+  // Replication (repl_snapshot.cc): forks the child that writes a full
+  // sync's snapshot (Replication::start_snapshot), and replaces the data set
+  // with a payload's.
+  std::string StartReplicaSnapshot(bool diskless, int* fd, std::string* path);
   // A payload starting with "REDIS" is a redis-server primary's RDB
   // (persist/rdb_reader.h): migration from Redis.
   Status LoadReplicaSnapshot(std::string_view payload);
@@ -100,7 +106,8 @@ class PersistManager : public EffectLog {
   std::vector<std::pair<std::string, std::string>> InfoFields() const;
 
  private:
-  enum class ChildKind { kNone, kSave, kRewrite };
+  // kReplica: a full sync's snapshot (repl_snapshot.cc).
+  enum class ChildKind { kNone, kSave, kRewrite, kReplica };
 
   // persist_manager.cc
   std::string_view WriteGate(Client& c, const CommandSpec& spec);
@@ -114,7 +121,11 @@ class PersistManager : public EffectLog {
   Status LoadDataSet();
   // The server's encoding limits and the current time, for a load.
   SnapshotLoadOptions LoadOptions() const;
-  Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs);
+  // `history`, when given: the replication history the file carries
+  // (repl-id / repl-offset / repl-stream-db; *has_history says whether it
+  // had all three); expired keys are then kept (repl_history.cc).
+  Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs,
+                          Replication::History* history = nullptr, bool* has_history = nullptr);
   // Loads the snapshot at `path` aside, then swaps it in for the data set
   // (nothing changes when it fails).
   Status ReplaceDataSet(const std::string& path);

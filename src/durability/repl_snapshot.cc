@@ -1,13 +1,19 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The snapshot a full sync sends: produced on the primary, loaded on the
-// replica. rankd's own snapshot format (persist/snapshot.h), so only rankd
-// replicas understand it; a file in `dir` carries it on both sides (Redis's
-// disk-backed sync), written and read synchronously in the event loop.
+// The snapshot a full sync sends: produced on the primary by a fork()ed
+// child (as BGSAVE: the event loop only forks), into a pipe the event loop
+// forwards to the replicas (diskless) or a file in `dir` sent once complete
+// (server/repl_fullsync.cc); loaded on the replica. rankd's own snapshot
+// format (persist/snapshot.h), so only rankd replicas understand it.
 // A redis-server primary's payload is Redis's RDB: loaded from memory with
 // persist/rdb_reader.h (migration from Redis, docs/replication.md).
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <memory>
 #include <string>
@@ -15,6 +21,7 @@
 
 #include <cinttypes>
 
+#include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "durability/persist_manager.h"
@@ -29,21 +36,87 @@ std::string ReplTempPath(const char* side) {
   return std::string("temp-repl-") + side + "-" + std::to_string(getpid()) + ".snap";
 }
 
+// The write end of a full sync's pipe, for the child (diskless sync).
+class PipeFile : public WritableFile {
+ public:
+  explicit PipeFile(int fd) : fd_(fd) {}
+  ~PipeFile() override { (void)Close(); }
+  Status Append(std::string_view data) override {
+    while (!data.empty()) {
+      ssize_t n = write(fd_, data.data(), data.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Status::IOError("the replication pipe", strerror(errno));
+      data.remove_prefix(static_cast<size_t>(n));
+    }
+    return Status::OK();
+  }
+  Status Sync() override { return Status::OK(); }
+  Status Truncate(uint64_t) override { return Status::IOError("the replication pipe", "truncate"); }
+  Status Close() override {
+    if (fd_ >= 0 && close(fd_) != 0) {
+      fd_ = -1;
+      return Status::IOError("the replication pipe", strerror(errno));
+    }
+    fd_ = -1;
+    return Status::OK();
+  }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
-Status PersistManager::MakeReplicaSnapshot(std::string* payload) {
-  const std::string path = ReplTempPath("out");
-  SnapshotWriteStats stats;
-  std::vector<Database*> dbs;
-  for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-  SnapshotAux aux = MakeSnapshotAux();
-  if (int db = server_->replication().stream_db(); db >= 0) {
-    aux.emplace_back("repl-stream-db", std::to_string(db));
+std::string PersistManager::StartReplicaSnapshot(bool diskless, int* fd, std::string* path) {
+  if (child_ != ChildKind::kNone) return "another child process is active";
+  int pipe_fds[2] = {-1, -1};
+  if (diskless) {
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return std::string("pipe: ") + strerror(errno);
+    (void)fcntl(pipe_fds[1], F_SETPIPE_SZ, 1 << 20);  // fewer wake-ups (best effort)
   }
-  Status s = WriteSnapshot(env_, path, path + ".tmp", dbs, &stats, aux);
-  if (s.ok()) s = ReadFileToString(env_, path, payload);
-  (void)env_->RemoveFile(path);
-  return s;
+  const std::string final_path = diskless ? "" : ReplTempPath("out");
+  const int64_t start = MonoMs();
+  pid_t pid = fork();
+  if (pid < 0) {
+    const int err = errno;
+    if (diskless) {
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
+    }
+    return std::string("fork: ") + strerror(err);
+  }
+  if (pid == 0) {
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    CloseSocketsInChild();
+    std::vector<Database*> dbs;
+    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+    SnapshotWriteStats stats;
+    Status s;
+    if (diskless) {
+      close(pipe_fds[0]);
+      PipeFile out(pipe_fds[1]);
+      s = WriteSnapshotStream(&out, dbs, &stats, MakeSnapshotAux());
+      if (s.ok()) s = out.Close();
+    } else {
+      s = WriteSnapshot(env_, final_path, final_path + ".tmp", dbs, &stats, MakeSnapshotAux());
+    }
+    if (!s.ok()) {
+      LOG_WARNING("Write error saving DB for SYNC: %s", s.message().c_str());
+      _exit(1);
+    }
+    _exit(0);
+  }
+  if (diskless) close(pipe_fds[1]);
+  child_ = ChildKind::kReplica;
+  child_pid_ = pid;
+  child_tmp_ = diskless ? "" : final_path + ".tmp";
+  child_final_ = final_path;
+  child_start_ms_ = start;
+  *fd = diskless ? pipe_fds[0] : -1;
+  *path = final_path;
+  LOG_NOTICE("Background RDB transfer started by pid %d", static_cast<int>(pid));
+  return "";
 }
 
 Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {

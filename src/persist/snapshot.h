@@ -46,12 +46,18 @@ Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_p
                      std::span<Database* const> dbs, SnapshotWriteStats* stats,
                      const SnapshotAux& aux = {});
 
+// Writes the same bytes to `file` as they come (no sync, no rename): a
+// full sync's snapshot streamed to a pipe by a fork()ed child.
+Status WriteSnapshotStream(WritableFile* file, std::span<Database* const> dbs,
+                           SnapshotWriteStats* stats, const SnapshotAux& aux = {});
+
 struct SnapshotLoadOptions {
   SortedSetLimits zset_limits;
   PlainSetLimits set_limits;
   HashLimits hash_limits;
   ListLimits list_limits;
-  // Keys whose deadline is <= now_ms are skipped.
+  // Keys whose deadline is <= now_ms are skipped. Read at each key, so
+  // on_aux may change it (aux fields precede the keys).
   int64_t now_ms = 0;
   // Called about once a second during long loads, and once at the end;
   // `elements` counts keys plus members of collections read so far.

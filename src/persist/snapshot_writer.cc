@@ -261,6 +261,12 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const Snapsh
 
 }  // namespace
 
+Status WriteSnapshotStream(WritableFile* file, std::span<Database* const> dbs,
+                           SnapshotWriteStats* stats, const SnapshotAux& aux) {
+  *stats = SnapshotWriteStats{};
+  return WriteAll(file, dbs, aux, stats);
+}
+
 Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_path,
                      std::span<Database* const> dbs, SnapshotWriteStats* stats,
                      const SnapshotAux& aux) {

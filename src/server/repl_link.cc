@@ -94,10 +94,6 @@ std::string_view Replication::link_state() const {
   return "connect";
 }
 
-int Replication::stream_db() const {
-  return is_replica() && master_client_ ? master_client_->db_index : -1;
-}
-
 int64_t Replication::link_down_seconds() const {
   return link_down_since_ms_ ? (MonoMs() - link_down_since_ms_) / 1000 : -1;
 }
@@ -133,6 +129,14 @@ void Replication::DropLink(bool retry) {
   payload_.clear();
   eof_mark_.clear();
   parser_ = std::make_unique<RespParser>();
+  // What was not applied is asked for again (PSYNC from offset_ + 1); a
+  // transaction cut by the drop is forgotten, as Redis frees its master.
+  unapplied_.clear();
+  if (master_client_) {
+    master_client_->in_multi = false;
+    master_client_->multi_error = false;
+    master_client_->queued.clear();
+  }
   if (state_ == State::kConnected) link_down_since_ms_ = MonoMs();
   if (state_ != State::kNone) state_ = State::kConnect;
   if (retry) ScheduleRetry();
@@ -220,6 +224,8 @@ void Replication::ReadLink() {
   last_io_ms_ = MonoMs();
   // Handshake replies, then the snapshot, then the stream.
   while (fd_ >= 0 && state_ >= State::kPing && state_ <= State::kPsync) {
+    // A primary preparing the snapshot sends newlines before +FULLRESYNC.
+    while (state_ == State::kPsync && in_pos_ < in_.size() && in_[in_pos_] == '\n') in_pos_++;
     size_t eol = in_.find("\r\n", in_pos_);
     if (eol == std::string::npos) break;
     std::string line = in_.substr(in_pos_, eol - in_pos_);
@@ -429,8 +435,8 @@ void Replication::ApplyStream() {
     const size_t start = in_pos_;
     RespParser::Result r = parser_->Parse(in_, &in_pos_, &args_, limits);
     if (r == RespParser::Result::kNeedMore) {
-      // Bytes of a command not complete yet count (and are proxied) now.
-      AppendStream(std::string_view(in_).substr(start, in_pos_ - start));
+      // The parser consumed a command read in part: keep its bytes aside.
+      unapplied_.append(in_, start, in_pos_ - start);
       return;
     }
     if (r == RespParser::Result::kError) {
@@ -441,9 +447,18 @@ void Replication::ApplyStream() {
     server_->Execute(*master_client_, args_, /*no_block=*/true);
     master_reply_.buffer().clear();
     if (fd_ < 0) return;  // the command dropped the link (an ACK failed)
-    // After the command, as Redis: an ACK it sent (GETACK) excludes it. The
-    // exact bytes go on to our backlog and replicas.
-    AppendStream(std::string_view(in_).substr(start, end - start));
+    // As Redis's commandProcessed: the bytes count once applied (after the
+    // command, so an ACK it sent (GETACK) excludes it; after EXEC for a
+    // transaction), and the exact bytes go on to our backlog and replicas.
+    const std::string_view bytes = std::string_view(in_).substr(start, end - start);
+    if (unapplied_.empty() && !master_client_->in_multi) {
+      AppendStream(bytes);
+      continue;
+    }
+    unapplied_.append(bytes);
+    if (master_client_->in_multi) continue;
+    AppendStream(unapplied_);
+    unapplied_.clear();
   }
 }
 

@@ -2,6 +2,8 @@
 //
 // Replication, primary side: full sync, the command stream, ACKs and WAIT.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <random>
 
@@ -42,6 +44,12 @@ Replication::Replication(Server* server)
 Replication::~Replication() {
   DropLink(/*retry=*/false);
   server_->loop().CancelTimer(cron_timer_);
+  if (start_timer_) server_->loop().CancelTimer(start_timer_);
+  if (pump_timer_) server_->loop().CancelTimer(pump_timer_);
+  if (job_fd_ >= 0) {
+    if (job_fd_polled_) server_->loop().RemoveFd(job_fd_);
+    close(job_fd_);
+  }
   for (const Waiter& w : waiters_) {
     if (w.timer) server_->loop().CancelTimer(w.timer);
   }
@@ -76,7 +84,14 @@ void Replication::AppendStream(std::string_view bytes) {
     if (backlog_->size() != size) backlog_->Resize(size);
     backlog_->Append(bytes);
   }
-  for (const ReplicaInfo& r : replicas_) {
+  for (ReplicaInfo& r : replicas_) {
+    // A replica in a full sync gets the stream from the fork on after the
+    // snapshot (repl_fullsync.cc); one waiting for the fork, nothing yet.
+    if (r.sync == ReplicaInfo::Sync::kWaitEnd) {
+      r.pending.append(bytes);
+      continue;
+    }
+    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
     Connection* conn = server_->net().Find(r.client_id);
     if (!conn) continue;
     conn->reply()->Raw(bytes);
@@ -97,7 +112,10 @@ void Replication::Cron() {
     EncodeArray(ping, &encode_buf_);
     AppendStream(encode_buf_);
   }
+  SendKeepAlives();
   for (const ReplicaInfo& r : replicas_) {
+    // As Redis: only online replicas time out (a full sync may take long).
+    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
     if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
     LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
                 static_cast<long long>(r.port));
@@ -160,6 +178,7 @@ int64_t Replication::GoodReplicas() const {
   const int64_t now = MonoMs();
   int64_t n = 0;
   for (const ReplicaInfo& r : replicas_) {
+    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
     if ((now - r.last_ack_ms) / 1000 <= server_->config().min_replicas_max_lag) n++;
   }
   return n;
@@ -175,6 +194,7 @@ bool Replication::IsReplicaClient(const Client& c) const {
 void Replication::ClientClosed(Client& c) {
   pending_ports_.erase(c.id);
   pending_ips_.erase(c.id);
+  pending_eof_.erase(c.id);
   const size_t before = replicas_.size();
   std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
   if (before && replicas_.empty()) no_replicas_since_ms_ = MonoMs();

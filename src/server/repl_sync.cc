@@ -1,8 +1,9 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Replication, primary side: PSYNC's choice between a partial and a full
-// resynchronisation, and the life of the backlog, as Redis 7.0's
-// masterTryPartialResynchronization / syncCommand / replicationCron.
+// resynchronisation (the full one: repl_fullsync.cc), and the life of the
+// backlog, as Redis 7.0's masterTryPartialResynchronization /
+// replicationCron.
 
 #include <algorithm>
 
@@ -50,30 +51,6 @@ bool Replication::TryPartial(Client& c, std::string_view replid, int64_t psync_o
              static_cast<long long>(offset_ + 1 - psync_offset),
              static_cast<long long>(psync_offset));
   return true;
-}
-
-std::string Replication::StartFullSync(Client& c) {
-  if (!make_snapshot) return "ERR Replication is not available";
-  // As Redis: a primary's first replica starts a new history with a backlog.
-  if (!backlog_ && !is_replica()) {
-    replid_ = RandomReplid();
-    replid2_ = std::string(40, '0');
-    second_offset_ = -1;
-    CreateBacklog();
-  }
-  std::string payload;
-  Status s = make_snapshot(&payload);
-  if (!s.ok()) return "ERR Can't produce the snapshot for the replica: " + s.message();
-  sync_full_++;
-  ReplyBuilder& r = *c.reply;
-  r.Raw("+FULLRESYNC " + replid_ + " " + std::to_string(offset_) + "\r\n");
-  r.Raw("$" + std::to_string(payload.size()) + "\r\n");
-  r.Raw(payload);
-  AddReplica(c);
-  last_db_ = -1;  // the replica's stream starts with a SELECT
-  LOG_NOTICE("Synchronization with replica %s succeeded (full resync, %zu bytes)",
-             c.conn->peer().c_str(), payload.size());
-  return "";
 }
 
 void Replication::AddReplica(Client& c) {

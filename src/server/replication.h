@@ -5,7 +5,8 @@
 // Primary side (server/repl_primary.cc): a replica connects as a client,
 // runs the handshake (PING, AUTH, REPLCONF listening-port / capa, PSYNC) and
 // gets "+FULLRESYNC <replid> <offset>", the snapshot as "$<len>\r\n<payload>"
-// (rankd's own snapshot format, produced by the durability layer), then the
+// or "$EOF:<mark>\r\n<payload><mark>" (diskless; rankd's own snapshot
+// format, produced by the durability layer), then the
 // command stream: every effect the append-only log records (EffectLog), as
 // RESP arrays, with SELECT whenever the database changes. The replication
 // offset counts the bytes of that stream. Replicas send REPLCONF ACK
@@ -30,7 +31,9 @@
 // sent as "$<len>" or, diskless, as "$EOF:<40-byte mark>" ... <mark>; its
 // stream is RESP commands like ours.
 //
-// Not yet: diskless sync as a primary. Not thread-safe.
+// A full sync's snapshot comes from a fork()ed child, streamed diskless or
+// through a file, one for every replica waiting (repl_fullsync.cc).
+// Not thread-safe.
 
 #pragma once
 
@@ -38,6 +41,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,11 +59,20 @@ namespace rankd {
 class Server;
 
 struct ReplicaInfo {
+  // A full sync's steps (Redis's WAIT_BGSAVE_START, WAIT_BGSAVE_END and
+  // SEND_BULK together, ONLINE).
+  enum class Sync { kWaitStart, kWaitEnd, kOnline };
   uint64_t client_id = 0;
   std::string ip;
   int64_t port = 0;           // REPLCONF listening-port
   uint64_t ack_offset = 0;    // last REPLCONF ACK
   int64_t last_ack_ms = 0;    // monotonic
+  Sync sync = Sync::kOnline;
+  bool capa_eof = false;      // REPLCONF capa eof: takes "$EOF:" (diskless)
+  int64_t wait_since_ms = 0;  // monotonic: when its full sync was asked for
+  std::string pending;        // the stream since the fork, sent after the snapshot
+  // INFO's state= ("wait_bgsave", "send_bulk", "online").
+  std::string_view state_name() const;
 };
 
 class Replication {
@@ -69,17 +82,49 @@ class Replication {
   Replication(const Replication&) = delete;
   Replication& operator=(const Replication&) = delete;
 
-  // Set by the durability layer: the data set as one snapshot payload, and
-  // replacing the data set with a payload's.
-  std::function<Status(std::string* payload)> make_snapshot;
+  // Set by the durability layer. start_snapshot: forks the child that
+  // writes a full sync's snapshot of the data set as it is now (BGSAVE's
+  // mechanism): diskless, into a pipe whose read end it returns in *fd;
+  // else into a file whose path it returns in *path. "" or the error.
+  // SnapshotDone() follows when the child exits. child_busy: another child
+  // runs (BGSAVE, a log rewrite): the full sync waits for it. reap_snapshot:
+  // waits for the snapshot child to exit (its pipe ended). load_snapshot:
+  // replaces the data set with a payload's (the replica side).
+  std::function<std::string(bool diskless, int* fd, std::string* path)> start_snapshot;
+  std::function<bool()> child_busy;
+  std::function<void()> reap_snapshot;
   std::function<Status(std::string_view payload)> load_snapshot;
+  // The snapshot child exited (`ok`: it wrote the whole snapshot).
+  void SnapshotDone(bool ok);
+  // REPLCONF capa from client `c`.
+  void SetCapa(Client& c, std::string_view capa);
   // The database the stream is in at a full sync's snapshot (Redis's RDB aux
-  // field repl-stream-db): a replica's snapshot for its own replicas carries
-  // it (its primary's stream SELECTs only when the database changes); the
-  // loader hands it back with set_loaded_stream_db. -1: none (a primary's
-  // stream starts with a SELECT).
-  int stream_db() const;
+  // field repl-stream-db, written with the history: SnapshotHistory): the
+  // loader hands it back here (a replica's primary SELECTs only when the
+  // database changes).
   void set_loaded_stream_db(int db) { loaded_stream_db_ = db; }
+
+  // --- History kept in snapshots (Redis's repl-id / repl-offset /
+  // repl-stream-db aux fields; server/repl_history.cc) ---
+  struct History {
+    std::string replid;
+    uint64_t offset = 0;  // of the last stream byte applied to the data
+    int stream_db = 0;    // the database the stream is in there
+  };
+  // What a snapshot of the data set as it is now continues, as Redis's
+  // rdbPopulateSaveInfo: a primary with a backlog, or a replica with a
+  // primary's history (synced, or offering its own after REPLICAOF); none
+  // otherwise. The offset always describes the data exactly: a replica
+  // counts a command of its primary's stream only once it has been applied
+  // (not while read in part, nor while queued inside MULTI).
+  std::optional<History> SnapshotHistory() const;
+  // Start-up, after the data set was loaded from a snapshot that carried a
+  // history (Redis 7.0's loadDataFromDisk): a replica (`as_replica`:
+  // replicaof in the configuration) offers it in PSYNC; a primary keeps it
+  // as replid2 / second_repl_offset under a new replid, with a backlog
+  // from there, so its replicas continue with +CONTINUE.
+  void RestoreHistory(const History& h, bool as_replica);
+  bool restored_history() const { return restored_history_; }
 
   // --- Role ---
   bool is_replica() const { return !master_host_.empty(); }
@@ -173,6 +218,15 @@ class Replication {
   // repl_sync.cc
   bool TryPartial(Client& c, std::string_view replid, int64_t psync_offset);
   std::string StartFullSync(Client& c);
+  // repl_fullsync.cc: one background snapshot for every replica waiting.
+  ReplicaInfo* FindReplica(uint64_t client_id);
+  void MaybeStartSnapshot();
+  void ArmStartTimer();
+  void PumpSnapshot();
+  void PauseOrContinuePump(bool paused);
+  void SendToReceivers(std::string_view bytes);
+  void FinishSnapshot(bool ok);
+  void SendKeepAlives();
   void AddReplica(Client& c);
   void CreateBacklog();
   void BacklogCron(int64_t now_ms);
@@ -214,6 +268,19 @@ class Replication {
   std::vector<Waiter> waiters_;
   std::string encode_buf_;
   absl::flat_hash_map<uint64_t, int64_t> pending_ports_;  // REPLCONF listening-port
+  absl::flat_hash_map<uint64_t, bool> pending_eof_;     // REPLCONF capa eof
+  // The full sync's snapshot job (repl_fullsync.cc).
+  enum class Job { kNone, kChild, kSending };
+  Job job_ = Job::kNone;
+  bool job_diskless_ = false;
+  int job_fd_ = -1;            // pipe (diskless) or file (disk) being sent
+  bool job_fd_polled_ = false;  // the pipe is in the event loop
+  std::string job_path_;       // disk: the file
+  std::string job_mark_;       // diskless: the 40-byte end mark
+  bool job_eof_ = false, job_child_done_ = false, job_child_ok_ = false;
+  bool job_reaping_ = false;   // PumpSnapshot waits for the child
+  uint64_t job_offset_ = 0;    // the stream offset the snapshot continues
+  uint64_t start_timer_ = 0, pump_timer_ = 0;
 
   // Replica link.
   std::string master_host_;
@@ -239,6 +306,11 @@ class Replication {
   absl::flat_hash_map<uint64_t, std::string> pending_ips_;  // REPLCONF ip-address
   uint64_t retry_timer_ = 0;
   uint64_t ack_timer_ = 0;
+  // Stream bytes read but not applied yet: a command read in part, or the
+  // commands of a MULTI until its EXEC. They count (offset, backlog,
+  // sub-replicas) once applied.
+  std::string unapplied_;
+  bool restored_history_ = false;
   uint64_t cron_timer_ = 0;
   int64_t last_ping_ms_ = 0;
 };

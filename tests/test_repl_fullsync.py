@@ -1,0 +1,112 @@
+"""A rankd primary's full sync (issue 13): the snapshot comes from a fork()ed child
+(BGSAVE's mechanism), streamed diskless ("$EOF:<mark>") with repl-diskless-sync yes or
+through a file ("$<len>") with no; replicas waiting together share one snapshot; writes
+made while the child writes reach every replica after it.
+"""
+
+import os
+import threading
+
+import pytest
+
+from server_process import target_is_redis
+from test_replication import dump, info_repl, link_up, wait_for
+
+pytestmark = pytest.mark.skipif(
+    target_is_redis(), reason="rankd-to-rankd: the snapshot is rankd's own format")
+
+
+def fill(p, n=20000):
+    pipe = p.pipeline(transaction=False)
+    for i in range(n):
+        pipe.zadd("big", {"m%d" % i: i})
+        if i % 10 == 0:
+            pipe.set("k%d" % i, i)
+    pipe.execute()
+
+
+def log_of(proc):
+    with open(proc.log_path, "rb") as f:
+        return f.read()
+
+
+class Writing:
+    """Writes to the primary from another thread while the block runs."""
+
+    def __init__(self, primary):
+        self.c = primary.client()
+        self.stop = threading.Event()
+        self.t = threading.Thread(target=self.run)
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set():
+            self.c.zadd("during", {"w%d" % i: i})
+            i += 1
+
+    def __enter__(self):
+        self.t.start()
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.t.join()
+
+
+def converged(p, reps):
+    want = info_repl(p)["master_repl_offset"]
+    for rep in reps:
+        wait_for(lambda: link_up(rep) and info_repl(rep)["master_repl_offset"] == want,
+                 what="the replica's offset")
+    d = p.execute_command("DEBUG", "DIGEST")
+    for rep in reps:
+        assert rep.execute_command("DEBUG", "DIGEST") == d
+        assert dump(rep) == dump(p)
+
+
+def test_diskless_sync_serves_two_replicas_with_one_snapshot(server_factory):
+    # Both replicas wait for one fork: it starts when the second arrives.
+    primary = server_factory(["--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "60",
+                              "--repl-diskless-sync-max-replicas", "2"])
+    p = primary.client()
+    fill(p)
+    with Writing(primary):
+        reps = [server_factory().client() for _ in range(2)]
+        reps[0].execute_command("REPLICAOF", "127.0.0.1", primary.port)
+        wait_for(lambda: info_repl(p).get("slave0", {}).get("state") == "wait_bgsave",
+                 what="the first replica waiting")
+        reps[1].execute_command("REPLICAOF", "127.0.0.1", primary.port)
+        for rep in reps:
+            wait_for(lambda: link_up(rep), what="the link")
+    converged(p, reps)
+    log = log_of(primary)
+    assert log.count(b"Starting BGSAVE for SYNC with target: replicas sockets") == 1
+    assert p.info("stats")["sync_full"] == 2
+    for i in range(2):
+        assert info_repl(p)["slave%d" % i]["state"] == "online"
+
+
+def test_disk_sync_through_a_file(server_factory):
+    primary = server_factory(["--repl-diskless-sync", "no"])
+    p = primary.client()
+    fill(p)
+    with Writing(primary):
+        rep = server_factory().client()
+        rep.execute_command("REPLICAOF", "127.0.0.1", primary.port)
+        wait_for(lambda: link_up(rep), what="the link")
+    converged(p, [rep])
+    assert b"Starting BGSAVE for SYNC with target: disk" in log_of(primary)
+    # The file is gone once sent.
+    assert not [f for f in os.listdir(primary.dir) if f.startswith("temp-repl")]
+
+
+def test_bgsave_waits_for_the_sync_child_and_vice_versa(server_factory):
+    primary = server_factory(["--repl-diskless-sync", "no"])
+    p = primary.client()
+    fill(p, 5000)
+    p.bgsave()
+    rep = server_factory().client()
+    rep.execute_command("REPLICAOF", "127.0.0.1", primary.port)
+    wait_for(lambda: link_up(rep), what="the link")
+    converged(p, [rep])
+    wait_for(lambda: p.info("persistence")["rdb_bgsave_in_progress"] == 0, what="BGSAVE")
+    assert p.info("persistence")["rdb_last_bgsave_status"] == "ok"
