@@ -14,6 +14,13 @@
 // way out; done_generation() changes after each batch is freed, so the event
 // loop knows when to take a fresh allocator reading.
 //
+// FreeObjects takes anything else to destroy there (FLUSHALL ASYNC hands over
+// a whole keyspace) and counts it as that many objects, as Redis's
+// emptyDbAsync counts a database's keys.
+//
+// LazyFreePolicy says which deletions a database makes on its own go here
+// (the server keeps it in step with the lazyfree-* configs).
+//
 // Thread-safety: Free() from the event-loop thread; the counters from any.
 
 #pragma once
@@ -22,6 +29,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -46,6 +54,11 @@ class LazyFreer {
   // kThreshold (true), else at once (false).
   bool Free(Value v);
 
+  // Destroys `owner` on the background thread, counted as `objects` in
+  // pending_objects() until then and in freed_objects() after (Redis
+  // lazyfreeFreeDatabase). Always queued, even when small.
+  void FreeObjects(std::shared_ptr<void> owner, size_t objects);
+
   // Blocks until everything handed over so far is freed (tests, shutdown).
   void Drain();
 
@@ -57,8 +70,11 @@ class LazyFreer {
  private:
   struct Job {
     Value value;
+    std::shared_ptr<void> owner;  // FreeObjects
     size_t bytes;
+    size_t objects = 1;
   };
+  void Enqueue(Job job);
   void Run();
 
   std::mutex mu_;
@@ -69,6 +85,16 @@ class LazyFreer {
   std::thread thread_;      // started by the first background Free
   std::atomic<uint64_t> pending_objects_{0}, pending_bytes_{0}, freed_objects_{0};
   std::atomic<uint64_t> done_generation_{0};
+};
+
+// Which deletions a database makes on its own are freed lazily: expired keys
+// (lazyfree-lazy-expire) and implicit deletes and overwrites
+// (lazyfree-lazy-server-del: RENAME, SET over a value, a STORE destination).
+// `freer` nullptr: none.
+struct LazyFreePolicy {
+  LazyFreer* freer = nullptr;
+  bool expire = false;
+  bool server_del = false;
 };
 
 }  // namespace rankd

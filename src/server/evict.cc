@@ -106,7 +106,7 @@ bool Evictor::EvictOne(std::string_view policy) {
   if (server_->config().lazyfree_lazy_eviction) {
     best_db->DeleteLazily(key, server_->lazy_free());
   } else {
-    best_db->Delete(key);
+    best_db->DeleteSync(key);
   }
   // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
   // caches are invalidated; NOLOOP spares the client whose command caused
