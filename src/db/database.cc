@@ -85,13 +85,13 @@ bool Database::DeleteSync(std::string_view key) {
   return true;
 }
 
-bool Database::DeleteLazily(std::string_view key, LazyFreer& freer) {
+bool Database::DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes) {
   Entry* e = Find(key, false);
   if (!e) return false;
   Value value = std::move(e->value);
   e->value = Value();
   Free(table_.Remove(key));
-  freer.Free(std::move(value));
+  freer.Free(std::move(value), count_bytes);
   return true;
 }
 

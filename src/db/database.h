@@ -95,7 +95,8 @@ class Database {
   bool DeleteExpired(std::string_view key);
   // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
   // large value is destroyed off the event loop (db/lazy_free.h).
-  bool DeleteLazily(std::string_view key, LazyFreer& freer);
+  // `count_bytes`: see LazyFreer::Free (eviction).
+  bool DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes = false);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
   // Its deadline stays here (read ExpireMs first; set it again after
   // Attach). nullptr if absent.

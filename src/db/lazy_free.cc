@@ -44,13 +44,13 @@ size_t LazyFreer::FreeEffort(const Value& v) {
   return 1;
 }
 
-bool LazyFreer::Free(Value v) {
+bool LazyFreer::Free(Value v, bool count_bytes) {
   if (FreeEffort(v) <= kThreshold) return false;  // `v` dies here, at once
   // MemoryUsage leaves out allocator overhead (a 20,000-member sorted set
   // reports ~60% of what freeing it returns): doubled, the estimate errs
   // high, which only delays further eviction until the batch is freed and a
   // fresh reading is taken; erring low would evict keys for nothing.
-  const size_t bytes = 2 * v.MemoryUsage();
+  const size_t bytes = count_bytes ? 2 * v.MemoryUsage() : 0;
   Enqueue(Job{std::move(v), nullptr, bytes, 1});
   return true;
 }

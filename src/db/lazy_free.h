@@ -10,7 +10,7 @@
 // Memory: a value handed over still counts in used_memory until the thread
 // has freed it (the allocator's own counters never lie). pending_bytes() is
 // its estimate (twice Value::MemoryUsage at hand-over: an over-estimate on
-// purpose) of what is about to be freed, so the evictor does not evict more keys for memory already on its
+// purpose; only for values eviction hands over) of what is about to be freed, so the evictor does not evict more keys for memory already on its
 // way out; done_generation() changes after each batch is freed, so the event
 // loop knows when to take a fresh allocator reading.
 //
@@ -47,12 +47,15 @@ class LazyFreer {
   LazyFreer(const LazyFreer&) = delete;
   LazyFreer& operator=(const LazyFreer&) = delete;
 
-  // Elements to free: a collection's size, 1 for a string.
+  // Redis lazyfreeGetFreeEffort: a collection's size in its table encoding,
+  // a list's chunks, 1 for a string or a compact (listpack, intset) value.
   static size_t FreeEffort(const Value& v);
 
   // Takes `v` and frees it: on the background thread if its effort passes
   // kThreshold (true), else at once (false).
-  bool Free(Value v);
+  // `count_bytes`: estimate its size for pending_bytes() (eviction needs
+  // it; the estimate walks a set or hash, O(n), so other callers skip it).
+  bool Free(Value v, bool count_bytes = false);
 
   // Destroys `owner` on the background thread, counted as `objects` in
   // pending_objects() until then and in freed_objects() after (Redis

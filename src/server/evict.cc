@@ -104,7 +104,7 @@ bool Evictor::EvictOne(std::string_view policy) {
   if (!best) return false;
   const std::string key(best->key());
   if (server_->config().lazyfree_lazy_eviction) {
-    best_db->DeleteLazily(key, server_->lazy_free());
+    best_db->DeleteLazily(key, server_->lazy_free(), /*count_bytes=*/true);
   } else {
     best_db->DeleteSync(key);
   }
