@@ -104,9 +104,6 @@ def test_categories(pair):
         assert b"lb.add" in mine and b"lb.rank" in mine
     # Every sorted-set command both servers have is in @sortedset in both.
     common = set(pair[0].execute("COMMAND", "LIST")) & set(pair[1].execute("COMMAND", "LIST"))
-    # SCRIPT, FUNCTION and SLOWLOG are containers in Redis (their subcommands carry
-    # @scripting), plain commands in rankd.
-    common = {n for n in common if n.split(b"|")[0] not in (b"script", b"function", b"slowlog")}
     assert (mine & common) == (ref & common)
     for cat in ("read", "write", "fast", "keyspace", "string", "set", "transaction",
                 "connection", "scripting", "admin", "dangerous", "blocking"):

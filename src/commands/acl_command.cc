@@ -13,7 +13,6 @@
 #include "base/clock.h"
 #include "base/numbers.h"
 #include "server/acl_categories.h"
-#include "server/command_keys.h"
 #include "server/errors.h"
 #include "server/server.h"
 
@@ -24,6 +23,15 @@ constexpr std::string_view kNoAclFile =
     "ERR This Redis instance is not configured to use an ACL file. You may want to specify "
     "users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a "
     "Redis configuration file set) in order to store users in the Redis configuration.";
+
+void DescribeSelector(ReplyBuilder& r, const AclSelector& s) {
+  r.Bulk("commands");
+  r.Bulk(s.DescribeCommands());
+  r.Bulk("keys");
+  r.Bulk(s.DescribeKeys());
+  r.Bulk("channels");
+  r.Bulk(s.DescribeChannels());
+}
 
 void GetUser(CommandContext& ctx) {
   const AclUser* u = ctx.server.acl().Find(ctx.arg(2));
@@ -37,14 +45,14 @@ void GetUser(CommandContext& ctx) {
   r.Bulk("passwords");
   r.ArrayHeader(u->password_hashes().size());
   for (auto& p : u->password_hashes()) r.Bulk(p);
-  r.Bulk("commands");
-  r.Bulk(u->DescribeCommands());
-  r.Bulk("keys");
-  r.Bulk(u->DescribeKeys());
-  r.Bulk("channels");
-  r.Bulk(u->DescribeChannels());
+  // The root selector at the top level, the others under "selectors".
+  DescribeSelector(r, u->root());
   r.Bulk("selectors");
-  r.ArrayHeader(0);
+  r.ArrayHeader(u->selectors().size());
+  for (const AclSelector& s : u->selectors()) {
+    r.MapHeader(3);
+    DescribeSelector(r, s);
+  }
 }
 
 void Cat(CommandContext& ctx) {
@@ -139,17 +147,19 @@ void DryRun(CommandContext& ctx) {
   if (!ArityAccepts(spec->arity, args.size())) {
     return r.Error(WrongArityError(name));
   }
-  if (!u->CanRun(ctx.server.command_ids().IdOf(spec))) {
-    return r.Bulk("This user has no permissions to run the '" + name + "' command");
-  }
-  const bool write = spec->flags & kWrite;
-  for (size_t pos : KeyPositions(*spec, args)) {
-    if (!u->CanAccessKey(args[pos], !write, write)) {
+  size_t pos = 0;
+  switch (u->Check(ctx.server.MakeAclRequest(*spec, args, *u), &pos)) {
+    case AclDenial::kNone:
+      return r.Ok();
+    case AclDenial::kCommand:
+      return r.Bulk("This user has no permissions to run the '" + name + "' command");
+    case AclDenial::kKey:
       return r.Bulk("This user has no permissions to access the '" + std::string(args[pos]) +
                     "' key");
-    }
+    case AclDenial::kChannel:
+      return r.Bulk("This user has no permissions to access the '" + std::string(args[pos]) +
+                    "' channel");
   }
-  r.Ok();
 }
 
 void SaveOrLoad(CommandContext& ctx, bool save) {

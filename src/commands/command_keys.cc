@@ -3,6 +3,7 @@
 #include "commands/command_keys.h"
 
 #include <cstdlib>
+#include <optional>
 
 #include "base/numbers.h"
 #include "server/command.h"
@@ -74,10 +75,49 @@ int KeysBySpecs(const ParsedDoc& doc, int arity, std::span<const std::string_vie
   return static_cast<int>(keys->size());
 }
 
-// Redis's getkeys_proc fallbacks: genericGetKeys and setGetKeys.
+// Redis sortGetKeys: the sorted key, and the last STORE's destination
+// (LIMIT skips 2 words, GET and BY 1).
+void SortKeys(std::span<const std::string_view> args, std::vector<FoundKey>* keys) {
+  keys->push_back({1, {"RO", "access"}});
+  std::optional<size_t> store;
+  for (size_t i = 2; i < args.size(); i++) {
+    if (EqualsIgnoreCase(args[i], "limit")) {
+      i += 2;
+    } else if (EqualsIgnoreCase(args[i], "get") || EqualsIgnoreCase(args[i], "by")) {
+      i += 1;
+    } else if (EqualsIgnoreCase(args[i], "store") && i + 1 < args.size()) {
+      store = i + 1;
+    }
+  }
+  if (store) keys->push_back({*store, {"OW", "update"}});
+}
+
+// Redis bitfieldGetKeys: read-only while every operation is GET (or
+// OVERFLOW); anything else, a syntax error included, counts as a write.
+void BitfieldKeys(std::span<const std::string_view> args, std::vector<FoundKey>* keys) {
+  bool readonly = true;
+  for (size_t i = 2; i < args.size() && readonly; i++) {
+    const size_t rest = args.size() - i - 1;
+    if (EqualsIgnoreCase(args[i], "get") && rest >= 2) {
+      i += 2;
+    } else if (EqualsIgnoreCase(args[i], "overflow") && rest >= 1) {
+      i += 1;
+    } else {
+      readonly = false;
+    }
+  }
+  keys->push_back({1, readonly ? std::vector<std::string_view>{"RO", "access"}
+                               : std::vector<std::string_view>{"RW", "access", "update"}});
+}
+
+// Redis's getkeys_proc fallbacks: genericGetKeys, setGetKeys, sortGetKeys,
+// sortROGetKeys and bitfieldGetKeys.
 void KeysByFallback(std::string_view how, std::span<const std::string_view> args,
                     std::vector<FoundKey>* keys) {
   const int argc = static_cast<int>(args.size());
+  if (how == "sort") return SortKeys(args, keys);
+  if (how == "sort_ro") return keys->push_back({1, {"RO", "access"}});
+  if (how == "bitfield") return BitfieldKeys(args, keys);
   if (how == "set") {
     FoundKey k{1, {"OW", "update"}};
     for (int i = 3; i < argc; i++) {
@@ -97,6 +137,25 @@ void KeysByFallback(std::string_view how, std::span<const std::string_view> args
 }
 
 }  // namespace
+
+bool FindAclKeys(const CommandSpec& spec, std::string_view full_name,
+                 std::span<const std::string_view> args, std::vector<AclKeyRef>* keys) {
+  const ParsedDoc* doc = FindCommandDoc(full_name);
+  if (!doc) return false;
+  keys->clear();
+  if (!HasKeys(*doc)) return true;
+  std::vector<FoundKey> found;
+  FindKeys(*doc, spec.arity, args, &found);
+  for (const FoundKey& k : found) {
+    AclKeyRef ref{k.pos};
+    for (std::string_view f : k.flags) {
+      if (f == "access") ref.read = true;
+      if (f == "insert" || f == "delete" || f == "update") ref.write = true;
+    }
+    keys->push_back(ref);
+  }
+  return true;
+}
 
 bool HasKeys(const ParsedDoc& doc) {
   if (!doc.doc->getkeys.empty()) return true;
@@ -120,7 +179,14 @@ bool FindKeys(const ParsedDoc& doc, int arity, std::span<const std::string_view>
     if (n == 0) return false;
     keys->clear();
   }
-  if (!doc.doc->getkeys.empty()) KeysByFallback(doc.doc->getkeys, args, keys);
+  std::string_view how = doc.doc->getkeys;
+  // Commands whose Redis getkeys_proc the docs do not name (it would show
+  // them as movablekeys, which Redis 7.0 does not for BITFIELD).
+  if (how.empty() && (doc.doc->name == "sort" || doc.doc->name == "sort_ro" ||
+                      doc.doc->name == "bitfield")) {
+    how = doc.doc->name;
+  }
+  if (!how.empty()) KeysByFallback(how, args, keys);
   return !keys->empty();
 }
 

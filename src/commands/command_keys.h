@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "commands/command_docs.h"
+#include "server/acl_selector.h"
+#include "server/command.h"
 
 namespace rankd {
 
@@ -30,5 +32,12 @@ bool FindKeys(const ParsedDoc& doc, int arity, std::span<const std::string_view>
 
 // Whether the command has keys at all (Redis doesCommandHaveKeys).
 bool HasKeys(const ParsedDoc& doc);
+
+// The keys of a command line as ACL checks them (Redis ACLSelectorCheckCmd):
+// FindKeys's keys, each needing read access for an "access" key spec and
+// write access for "insert", "delete" or "update". False when `full_name`
+// has no doc (the caller then falls back on the spec's key positions).
+bool FindAclKeys(const CommandSpec& spec, std::string_view full_name,
+                 std::span<const std::string_view> args, std::vector<AclKeyRef>* keys);
 
 }  // namespace rankd

@@ -77,7 +77,7 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, int64_t unit_ms) {
 
   // Logged as an absolute deadline (or a DEL), which replays identically.
   if (when <= WallMs()) {
-    db.Delete(key);
+    db.DeleteExpired(key);
     PropagateDel(ctx, key);
     KeyChanged(ctx, db, key, kNotifyGeneric, "del");
   } else {

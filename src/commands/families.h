@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "commands/command_keys.h"
 #include "commands/server_handlers.h"
 #include "server/acl_categories.h"
 #include "server/command_ids.h"
@@ -87,6 +88,7 @@ inline void RegisterAllCommands(Server& server) {
   }
   ApplyDocumentedCategories(server.command_ids());
   server.describe_client = [](Client& c) { return DescribeClient(c); };
+  server.find_acl_keys = &FindAclKeys;
 }
 
 }  // namespace rankd

@@ -28,7 +28,7 @@ void DeleteKeys(CommandContext& ctx, bool lazy) {
   Database& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.argc(); i++) {
-    if (lazy ? db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free()) : db.Delete(ctx.arg(i))) {
+    if (lazy ? db.DeleteLazily(ctx.arg(i), ctx.server.lazy_free()) : db.DeleteSync(ctx.arg(i))) {
       KeyChanged(ctx, db, ctx.arg(i), kNotifyGeneric, "del");
       deleted++;
     }
@@ -212,28 +212,35 @@ void Move(CommandContext& ctx) {
 
 void DbSize(CommandContext& ctx) { ctx.reply.Integer(static_cast<int64_t>(ctx.db().size())); }
 
-// Redis getFlushCommandFlags: no argument, ASYNC or SYNC. Freeing is always
-// synchronous here.
-bool ParseFlushArgs(CommandContext& ctx) {
-  if (ctx.argc() == 1) return true;
-  if (ctx.argc() == 2 && (EqualsIgnoreCase(ctx.arg(1), "sync") ||
-                          EqualsIgnoreCase(ctx.arg(1), "async"))) {
-    return true;
+// Redis getFlushCommandFlags: SYNC, ASYNC, or neither (lazyfree-lazy-
+// user-flush decides). Sets *freer to the lazy freer for an asynchronous
+// flush (the keys are destroyed on its thread), else nullptr.
+bool ParseFlushArgs(CommandContext& ctx, LazyFreer** freer) {
+  bool async = ctx.server.config().lazyfree_lazy_user_flush;
+  if (ctx.argc() == 2 && EqualsIgnoreCase(ctx.arg(1), "sync")) {
+    async = false;
+  } else if (ctx.argc() == 2 && EqualsIgnoreCase(ctx.arg(1), "async")) {
+    async = true;
+  } else if (ctx.argc() != 1) {
+    ctx.reply.Error(err::kSyntax);
+    return false;
   }
-  ctx.reply.Error(err::kSyntax);
-  return false;
+  *freer = async ? &ctx.server.lazy_free() : nullptr;
+  return true;
 }
 
 void FlushDb(CommandContext& ctx) {
-  if (!ParseFlushArgs(ctx)) return;
-  ctx.db().Clear();
+  LazyFreer* freer;
+  if (!ParseFlushArgs(ctx, &freer)) return;
+  ctx.db().Clear(freer);
   ctx.reply.Ok();
 }
 
 void FlushAll(CommandContext& ctx) {
-  if (!ParseFlushArgs(ctx)) return;
+  LazyFreer* freer;
+  if (!ParseFlushArgs(ctx, &freer)) return;
   for (int i = 0; i < ctx.server.db_count(); i++) {
-    ctx.server.db(i).Clear();
+    ctx.server.db(i).Clear(freer);
   }
   ctx.reply.Ok();
 }

@@ -187,7 +187,9 @@ void Slowlog(CommandContext& ctx) {
          "LEN", "    Return the length of the slowlog.",
          "RESET", "    Reset the slowlog."});
   }
-  ctx.reply.Error(UnknownSubcommandError(sub, "SLOWLOG"));
+  // Arity passed (SLOWLOG GET a b): Redis addReplySubcommandSyntaxError.
+  ctx.reply.Error("ERR unknown subcommand or wrong number of arguments for '" +
+                  std::string(sub) + "'. Try SLOWLOG HELP.");
 }
 
 void Shutdown(CommandContext& ctx) {
@@ -281,6 +283,13 @@ constexpr CommandSpec kLatencySubcommands[] = {
     {"histogram", -2, kLatencyFlags, 0, 0, 0, &LatencyCmd},
     {"help", 2, kLoading | kStale, 0, 0, 0, &LatencyCmd},
 };
+constexpr uint32_t kSlowlogFlags = kAdmin | kLoading | kStale;
+constexpr CommandSpec kSlowlogSubcommands[] = {
+    {"get", -2, kSlowlogFlags, 0, 0, 0, &Slowlog},
+    {"len", 2, kSlowlogFlags, 0, 0, 0, &Slowlog},
+    {"reset", 2, kSlowlogFlags, 0, 0, 0, &Slowlog},
+    {"help", 2, kLoading | kStale, 0, 0, 0, &Slowlog},
+};
 constexpr uint32_t kCommandFlags = kLoading | kStale;
 constexpr CommandSpec kCommandSubcommands[] = {
     {"count", 2, kCommandFlags, 0, 0, 0, &CommandCmd},
@@ -303,7 +312,7 @@ constexpr CommandSpec kServerCommands[] = {
     {"select", 2, kFast | kLoading | kStale, 0, 0, 0, &Select},
     {"time", 1, kFast | kLoading | kStale, 0, 0, 0, &Time},
     {"debug", -2, kAdmin | kNoScript | kLoading | kStale | kProtected, 0, 0, 0, &DebugCmd},
-    {"slowlog", -2, kAdmin, 0, 0, 0, &Slowlog},
+    {"slowlog", -2, 0, 0, 0, 0, &Slowlog, kSlowlogSubcommands},
     {"shutdown", -1, kAdmin | kNoScript | kNoMulti | kLoading | kStale, 0, 0, 0, &Shutdown},
     {"reset", 1, kNoAuth | kNoScript | kFast | kLoading | kStale, 0, 0, 0, &Reset},
     {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, &Monitor},

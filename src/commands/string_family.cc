@@ -151,7 +151,7 @@ void GetEx(CommandContext& ctx) {
   ctx.reply.Bulk(e->value.str());
   Database& db = ctx.db();
   if (opts.has_expire() && deadline <= now) {  // only EXAT/PXAT can be past
-    db.Delete(key);
+    db.DeleteExpired(key);
     PropagateDel(ctx, key);
     KeyChanged(ctx, db, key, kNotifyGeneric, "del");
   } else if (opts.has_expire()) {

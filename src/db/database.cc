@@ -22,7 +22,7 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
     if (expiry_paused_) return nullptr;
     if (on_expired) on_expired(index_, key);
     std::string k(key);  // `key` may point into the entry
-    Free(table_.Remove(k));
+    Dispose(table_.Remove(k), lazy_->expire);
     expired_count_++;
     Touch(k);
     return nullptr;
@@ -46,7 +46,9 @@ const Database::Entry* Database::Peek(std::string_view key) const {
 
 Database::Entry* Database::Insert(std::string_view key, Value value) {
   // Paused expiry leaves expired entries in place: a write replaces them.
-  if (expiry_paused_ && table_.Find(key)) Free(table_.Remove(std::string(key)));
+  if (expiry_paused_ && table_.Find(key)) {
+    Dispose(table_.Remove(std::string(key)), lazy_->server_del);
+  }
   Entry* e = Entry::Make(key, std::move(value), NewAccessStamp(*lfu_));
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
@@ -59,7 +61,9 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
 Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl) {
   Entry* e = Find(key, false);
   if (!e) return Insert(key, std::move(value));
+  Value old = std::move(e->value);
   e->value = std::move(value);
+  if (lazy_->server_del && lazy_->freer) lazy_->freer->Free(std::move(old));
   if (!lfu_->enabled) e->set_access(LruClock());  // an LFU counter carries over
   if (!keep_ttl) SetExpire(e, -1);
   NoteIfFieldDeadlines(e);
@@ -82,17 +86,29 @@ void Database::Prefetch(std::string_view key, std::string_view member, int step)
 
 bool Database::Delete(std::string_view key) {
   if (!Find(key, false)) return false;
+  Dispose(table_.Remove(key), lazy_->server_del);
+  return true;
+}
+
+bool Database::DeleteExpired(std::string_view key) {
+  if (!Find(key, false)) return false;
+  Dispose(table_.Remove(key), lazy_->expire);
+  return true;
+}
+
+bool Database::DeleteSync(std::string_view key) {
+  if (!Find(key, false)) return false;
   Free(table_.Remove(key));
   return true;
 }
 
-bool Database::DeleteLazily(std::string_view key, LazyFreer& freer) {
+bool Database::DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes) {
   Entry* e = Find(key, false);
   if (!e) return false;
   Value value = std::move(e->value);
   e->value = Value();
   Free(table_.Remove(key));
-  freer.Free(std::move(value));
+  freer.Free(std::move(value), count_bytes);
   return true;
 }
 
@@ -102,7 +118,7 @@ void Database::DeleteEntry(Entry* e, LazyFreer* freer) {
     Value value = std::move(e->value);
     e->value = Value();
     Free(e);
-    freer->Free(std::move(value));
+    freer->Free(std::move(value), /*count_bytes=*/true);
   } else {
     Free(e);
   }
@@ -117,7 +133,9 @@ Database::Entry* Database::Detach(std::string_view key) {
 }
 
 void Database::Attach(Entry* e) {
-  if (expiry_paused_ && table_.Find(e->key())) Free(table_.Remove(std::string(e->key())));
+  if (expiry_paused_ && table_.Find(e->key())) {
+    Dispose(table_.Remove(std::string(e->key())), lazy_->server_del);
+  }
   table_.Insert(e);
   NoteIfFieldDeadlines(e);
   NoteIfScheduledBoard(e);
@@ -148,6 +166,17 @@ void Database::RemoveFromExpiring(Entry* e) {
   if (last != e) deadlines_.find(last)->second.pos = pos;
   expiring_.pop_back();
   e->set(Entry::kHasExpire, false);
+}
+
+void Database::Dispose(Entry* e, bool lazy) {
+  if (lazy && lazy_->freer) {
+    Value value = std::move(e->value);
+    e->value = Value();
+    Free(e);
+    lazy_->freer->Free(std::move(value));
+    return;
+  }
+  Free(e);
 }
 
 void Database::Free(Entry* e) {
@@ -245,7 +274,7 @@ size_t Database::ActiveExpire(int64_t budget_us) {
       if (ExpireMs(e) > now) continue;
       std::string k(e->key());
       if (on_expired) on_expired(index_, k);
-      Free(table_.Remove(k));
+      Dispose(table_.Remove(k), lazy_->expire);
       Touch(k);
       expired_in_sample++;
     }
@@ -314,7 +343,7 @@ Database::Entry* Database::RandomVolatile() {
   return nullptr;
 }
 
-void Database::Clear() {
+void Database::Clear(LazyFreer* freer) {
   ++*mod_counter_;
   if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
@@ -324,7 +353,14 @@ void Database::Clear() {
   scheduled_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
-  table_.Clear();
+  if (freer && table_.size() > 0) {
+    // Redis emptyDbAsync: the old table goes whole, counted as its keys.
+    const size_t keys = table_.size();
+    freer->FreeObjects(std::make_shared<ScanTable<Entry>>(std::move(table_)), keys);
+    table_ = ScanTable<Entry>();
+  } else {
+    table_.Clear();
+  }
 }
 
 void Database::SwapContents(Database& other) {

@@ -86,16 +86,27 @@ class Database {
   // Inserts `key` -> `value` with no expiry. REQUIRES: key absent (call Find
   // first). Returns the new entry.
   Entry* Insert(std::string_view key, Value value);
-  // Sets `key` to `value`, replacing any old value and clearing its expiry
-  // unless `keep_ttl`. Returns the entry.
+  // Sets `key` to `value`, replacing any old value (freed lazily under the
+  // policy's server_del) and clearing its expiry unless `keep_ttl`. Returns
+  // the entry.
   Entry* Set(std::string_view key, Value value, bool keep_ttl = false);
-  // Deletes `key`; false if it was absent (or expired).
+  // Deletes `key` as a command does implicitly (RENAME's destination, a
+  // STORE destination): its value is freed lazily under the lazy-free
+  // policy's server_del. False if it was absent (or expired).
   bool Delete(std::string_view key);
+  // Deletes `key` and frees its value at once (DEL, eviction without
+  // lazyfree-lazy-eviction). False if it was absent (or expired).
+  bool DeleteSync(std::string_view key);
+  // Deletes `key` because a command gave it a deadline in the past (EXPIRE,
+  // GETEX): freed lazily under the policy's expire, as Redis.
+  bool DeleteExpired(std::string_view key);
   // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
   // large value is destroyed off the event loop (db/lazy_free.h).
-  bool DeleteLazily(std::string_view key, LazyFreer& freer);
+  // `count_bytes`: see LazyFreer::Free (eviction).
+  bool DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes = false);
   // Deletes the live entry `e` (from Random / RandomVolatile: eviction)
-  // without looking its key up again; with `freer`, as DeleteLazily.
+  // without looking its key up again; with `freer`, as DeleteLazily with
+  // count_bytes, else freed at once.
   void DeleteEntry(Entry* e, LazyFreer* freer = nullptr);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
   // Its deadline stays here (read ExpireMs first; set it again after
@@ -150,10 +161,15 @@ class Database {
   // Access tracking for LFU eviction: while `s->enabled`, every touching
   // lookup updates the key's LFU counter. `s` must outlive the database.
   void set_lfu(const LfuSettings* s) { lfu_ = s; }
+  // Which deletions this database makes on its own are freed lazily
+  // (db/lazy_free.h). `p` must outlive the database; default: none.
+  void set_lazy_free(const LazyFreePolicy* p) { lazy_ = p; }
   const LfuSettings& lfu() const { return *lfu_; }
 
-  // Deletes every key (FLUSHDB), touching every watched key.
-  void Clear();
+  // Deletes every key (FLUSHDB), touching every watched key. With `freer`
+  // (FLUSHDB ASYNC) the keys are destroyed on its thread, counted as one
+  // lazily freed object each.
+  void Clear(LazyFreer* freer = nullptr);
   // Exchanges contents with `other` (SWAPDB): watchers and blocked clients
   // stay with their database index and are touched.
   void SwapContents(Database& other);
@@ -253,6 +269,8 @@ class Database {
  private:
   bool IsExpired(const Entry* e) const;
   void Free(Entry* e);  // unlinks from expiring_ and deletes
+  // Free, with the value handed to the lazy freer when `lazy` (and one is set).
+  void Dispose(Entry* e, bool lazy);
   // Removes the due members of `e` (REQUIRES: a member deadline is due), at
   // most `limit` of them (the active cycle's step; lookups take them all).
   // Returns false if that emptied the set and the key was deleted.
@@ -309,6 +327,8 @@ class Database {
   uint64_t* mod_counter_ = &local_mods_;
   static inline const LfuSettings kNoLfu{};
   const LfuSettings* lfu_ = &kNoLfu;
+  static inline const LazyFreePolicy kNoLazyFree{};
+  const LazyFreePolicy* lazy_ = &kNoLazyFree;
 };
 
 }  // namespace rankd

@@ -23,6 +23,12 @@ LazyFreer::~LazyFreer() {
 }
 
 size_t LazyFreer::FreeEffort(const Value& v) {
+  // Redis lazyfreeGetFreeEffort: a compact encoding (listpack, intset) is
+  // one allocation; a list counts its chunks (quicklist nodes).
+  const std::string_view enc = v.EncodingName();
+  if (enc == "listpack" || enc == "intset" || enc == "embstr" || enc == "int" || enc == "raw") {
+    return 1;
+  }
   switch (v.type()) {
     case ValueType::kString:
       return 1;
@@ -33,27 +39,35 @@ size_t LazyFreer::FreeEffort(const Value& v) {
     case ValueType::kHash:
       return v.hash().size();
     case ValueType::kList:
-      return v.list().size();
+      return v.list().chunk_count();
   }
   return 1;
 }
 
-bool LazyFreer::Free(Value v) {
+bool LazyFreer::Free(Value v, bool count_bytes) {
   if (FreeEffort(v) <= kThreshold) return false;  // `v` dies here, at once
   // MemoryUsage leaves out allocator overhead (a 20,000-member sorted set
   // reports ~60% of what freeing it returns): doubled, the estimate errs
   // high, which only delays further eviction until the batch is freed and a
   // fresh reading is taken; erring low would evict keys for nothing.
-  const size_t bytes = 2 * v.MemoryUsage();
-  pending_objects_.fetch_add(1, std::memory_order_relaxed);
-  pending_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  const size_t bytes = count_bytes ? 2 * v.MemoryUsage() : 0;
+  Enqueue(Job{std::move(v), nullptr, bytes, 1});
+  return true;
+}
+
+void LazyFreer::FreeObjects(std::shared_ptr<void> owner, size_t objects) {
+  Enqueue(Job{Value(), std::move(owner), 0, objects});
+}
+
+void LazyFreer::Enqueue(Job job) {
+  pending_objects_.fetch_add(job.objects, std::memory_order_relaxed);
+  pending_bytes_.fetch_add(job.bytes, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(Job{std::move(v), bytes});
+    queue_.push_back(std::move(job));
     if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
   }
   wake_.notify_one();
-  return true;
 }
 
 void LazyFreer::Drain() {
@@ -73,8 +87,9 @@ void LazyFreer::Run() {
     for (Job& job : batch) {
       const size_t bytes = job.bytes;
       job.value = Value();  // the slow part: destroys the collection
-      freed_objects_.fetch_add(1, std::memory_order_relaxed);
-      pending_objects_.fetch_sub(1, std::memory_order_relaxed);
+      job.owner.reset();    // or the keyspace
+      freed_objects_.fetch_add(job.objects, std::memory_order_relaxed);
+      pending_objects_.fetch_sub(job.objects, std::memory_order_relaxed);
       pending_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
     }
     batch.clear();

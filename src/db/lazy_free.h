@@ -10,9 +10,16 @@
 // Memory: a value handed over still counts in used_memory until the thread
 // has freed it (the allocator's own counters never lie). pending_bytes() is
 // its estimate (twice Value::MemoryUsage at hand-over: an over-estimate on
-// purpose) of what is about to be freed, so the evictor does not evict more keys for memory already on its
+// purpose; only for values eviction hands over) of what is about to be freed, so the evictor does not evict more keys for memory already on its
 // way out; done_generation() changes after each batch is freed, so the event
 // loop knows when to take a fresh allocator reading.
+//
+// FreeObjects takes anything else to destroy there (FLUSHALL ASYNC hands over
+// a whole keyspace) and counts it as that many objects, as Redis's
+// emptyDbAsync counts a database's keys.
+//
+// LazyFreePolicy says which deletions a database makes on its own go here
+// (the server keeps it in step with the lazyfree-* configs).
 //
 // Thread-safety: Free() from the event-loop thread; the counters from any.
 
@@ -22,6 +29,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -39,12 +47,20 @@ class LazyFreer {
   LazyFreer(const LazyFreer&) = delete;
   LazyFreer& operator=(const LazyFreer&) = delete;
 
-  // Elements to free: a collection's size, 1 for a string.
+  // Redis lazyfreeGetFreeEffort: a collection's size in its table encoding,
+  // a list's chunks, 1 for a string or a compact (listpack, intset) value.
   static size_t FreeEffort(const Value& v);
 
   // Takes `v` and frees it: on the background thread if its effort passes
   // kThreshold (true), else at once (false).
-  bool Free(Value v);
+  // `count_bytes`: estimate its size for pending_bytes() (eviction needs
+  // it; the estimate walks a set or hash, O(n), so other callers skip it).
+  bool Free(Value v, bool count_bytes = false);
+
+  // Destroys `owner` on the background thread, counted as `objects` in
+  // pending_objects() until then and in freed_objects() after (Redis
+  // lazyfreeFreeDatabase). Always queued, even when small.
+  void FreeObjects(std::shared_ptr<void> owner, size_t objects);
 
   // Blocks until everything handed over so far is freed (tests, shutdown).
   void Drain();
@@ -57,8 +73,11 @@ class LazyFreer {
  private:
   struct Job {
     Value value;
+    std::shared_ptr<void> owner;  // FreeObjects
     size_t bytes;
+    size_t objects = 1;
   };
+  void Enqueue(Job job);
   void Run();
 
   std::mutex mu_;
@@ -69,6 +88,16 @@ class LazyFreer {
   std::thread thread_;      // started by the first background Free
   std::atomic<uint64_t> pending_objects_{0}, pending_bytes_{0}, freed_objects_{0};
   std::atomic<uint64_t> done_generation_{0};
+};
+
+// Which deletions a database makes on its own are freed lazily: expired keys
+// (lazyfree-lazy-expire) and implicit deletes and overwrites
+// (lazyfree-lazy-server-del: RENAME, SET over a value, a STORE destination).
+// `freer` nullptr: none.
+struct LazyFreePolicy {
+  LazyFreer* freer = nullptr;
+  bool expire = false;
+  bool server_del = false;
 };
 
 }  // namespace rankd

@@ -31,10 +31,40 @@ std::vector<const AclUser*> Acl::Users() const {
   return out;
 }
 
-std::string Acl::SetUser(std::string_view name, const std::vector<std::string_view>& rules) {
+std::optional<std::vector<std::string>> MergeSelectorArgs(
+    const std::vector<std::string_view>& rules, size_t* unmatched) {
+  std::vector<std::string> out;
+  size_t open = rules.size();  // index of an unclosed "(...", or none
+  for (size_t i = 0; i < rules.size(); i++) {
+    std::string_view r = rules[i];
+    if (open == rules.size() && !r.empty() && r.front() == '(' && r.back() != ')') {
+      open = i;
+      out.emplace_back(r);
+    } else if (open != rules.size()) {
+      out.back() += " ";
+      out.back() += r;
+      if (!r.empty() && r.back() == ')') open = rules.size();
+    } else {
+      out.emplace_back(r);
+    }
+  }
+  if (open != rules.size()) {
+    *unmatched = open;
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string Acl::SetUser(std::string_view name, const std::vector<std::string_view>& words) {
+  size_t unmatched = 0;
+  auto rules = MergeSelectorArgs(words, &unmatched);
+  if (!rules) {
+    return "Unmatched parenthesis in acl selector starting at '" + std::string(words[unmatched]) +
+           "'.";
+  }
   AclUser* existing = Find(name);
   AclUser scratch = existing ? *existing : AclUser(std::string(name), table_);
-  for (std::string_view rule : rules) {
+  for (const std::string& rule : *rules) {
     std::string err = scratch.SetRule(rule);
     if (!err.empty()) {
       return "Error in ACL SETUSER modifier '" + std::string(rule) + "': " + err;
@@ -75,12 +105,17 @@ void Acl::SetDefaultPassword(std::string_view password) {
 void Acl::Log(std::string_view reason, std::string_view context, std::string_view object,
               std::string_view username, std::string client_info) {
   const int64_t now = WallMs();
-  for (LogEntry& e : log_) {
+  for (auto it = log_.begin(); it != log_.end(); ++it) {
+    LogEntry& e = *it;
     if (e.reason == reason && e.context == context && e.object == object &&
         e.username == username && now - e.created_ms < 60000) {
       e.count++;
       e.created_ms = now;
       e.client_info = std::move(client_info);
+      // Redis moves the updated entry to the head of the log.
+      LogEntry moved = std::move(e);
+      log_.erase(it);
+      log_.push_front(std::move(moved));
       return;
     }
   }

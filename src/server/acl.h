@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,12 @@
 #include "server/acl_user.h"
 
 namespace rankd {
+
+// Joins the words of each "(...)" selector split over several words
+// (ACL SETUSER u "(+get" "~k*)"). nullopt when one is never closed, with
+// *unmatched the index of its first word.
+std::optional<std::vector<std::string>> MergeSelectorArgs(
+    const std::vector<std::string_view>& rules, size_t* unmatched);
 
 class Acl {
  public:
@@ -34,8 +41,11 @@ class Acl {
   std::vector<const AclUser*> Users() const;
 
   // ACL SETUSER: creates the user if needed and applies `rules` all or
-  // nothing. Returns "" or the error without "ERR ": "Error in ACL SETUSER
-  // modifier '<rule>': <reason>".
+  // nothing. Words from one starting with "(" to one ending with ")" are
+  // first joined with spaces into one selector rule (Redis
+  // ACLMergeSelectorArguments). Returns "" or the error without "ERR ":
+  // "Error in ACL SETUSER modifier '<rule>': <reason>", or "Unmatched
+  // parenthesis in acl selector starting at '<word>'.".
   std::string SetUser(std::string_view name, const std::vector<std::string_view>& rules);
   // Removes a user (never "default"). False when absent.
   bool DeleteUser(std::string_view name);

@@ -4,9 +4,8 @@
 
 #include <algorithm>
 
-#include "base/glob.h"
 #include "base/sha256.h"
-#include "server/acl_categories.h"
+#include "net/split_args.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -17,23 +16,16 @@ bool IsHexHash(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return isdigit(c) || (c >= 'a' && c <= 'f'); });
 }
 
-constexpr std::string_view kUnknown = "Unknown command or category name in ACL";
+constexpr std::string_view kBadHash =
+    "The password hash must be exactly 64 characters and contain only lowercase hexadecimal "
+    "characters";
 
 }  // namespace
 
 AclUser::AclUser(std::string name, const AclCommandTable* table)
-    : name_(std::move(name)), table_(table), allowed_(table->size(), false) {}
-
-void AclUser::SetCommand(int id, bool allow) {
-  allowed_[id] = allow;
-  for (int sub : table_->SubcommandIds(id)) allowed_[sub] = allow;
-}
+    : name_(std::move(name)), table_(table), root_(table) {}
 
 std::string AclUser::SetRule(std::string_view rule) {
-  // Commands registered after this user was made follow "+@all".
-  if (allowed_.size() < static_cast<size_t>(table_->size())) {
-    allowed_.resize(table_->size(), all_commands_);
-  }
   auto is = [&](std::string_view word) { return EqualsIgnoreCase(rule, word); };
   if (rule.empty()) return "";  // Redis ignores empty words
   if (is("on")) {
@@ -46,110 +38,44 @@ std::string AclUser::SetRule(std::string_view rule) {
   } else if (is("resetpass")) {
     nopass_ = false;
     passwords_.clear();
-  } else if (is("allkeys") || rule == "~*") {
-    all_keys_ = true;
-    keys_.clear();
-  } else if (is("resetkeys")) {
-    all_keys_ = false;
-    keys_.clear();
-  } else if (is("allchannels") || rule == "&*") {
-    all_channels_ = true;
-    channels_.clear();
-  } else if (is("resetchannels")) {
-    all_channels_ = false;
-    channels_.clear();
-  } else if (is("allcommands") || is("+@all")) {
-    all_commands_ = true;
-    rules_.clear();
-    allowed_.assign(allowed_.size(), true);
-  } else if (is("nocommands") || is("-@all")) {
-    all_commands_ = false;
-    rules_.clear();
-    allowed_.assign(allowed_.size(), false);
   } else if (is("sanitize-payload")) {
     sanitize_payload_ = 1;
   } else if (is("skip-sanitize-payload")) {
     sanitize_payload_ = 2;
   } else if (is("reset")) {
     for (std::string_view r : {"resetpass", "resetkeys", "resetchannels", "off",
-                               "sanitize-payload", "-@all"}) {
+                               "sanitize-payload", "clearselectors", "-@all"}) {
       SetRule(r);
     }
   } else if (is("clearselectors")) {
-    // No selectors beyond the root one.
+    selectors_.clear();
+  } else if (rule.size() >= 2 && rule.front() == '(' && rule.back() == ')') {
+    // Redis aclCreateSelectorFromOpSet: unbalanced quotes inside leave an
+    // empty selector.
+    AclSelector selector(table_);
+    auto words = SplitArgs(rule.substr(1, rule.size() - 2));
+    for (const std::string& w : words.value_or(std::vector<std::string>{})) {
+      std::string err = selector.SetRule(w);
+      if (!err.empty()) return err;
+    }
+    selectors_.push_back(std::move(selector));
   } else if (rule[0] == '>' || rule[0] == '#') {
     std::string hash = rule[0] == '>' ? Sha256Hex(rule.substr(1)) : std::string(rule.substr(1));
-    if (rule[0] == '#' && !IsHexHash(hash)) {
-      return "The password hash must be exactly 64 characters and contain only lowercase "
-             "hexadecimal characters";
-    }
+    if (rule[0] == '#' && !IsHexHash(hash)) return std::string(kBadHash);
     nopass_ = false;
     if (std::find(passwords_.begin(), passwords_.end(), hash) == passwords_.end()) {
       passwords_.push_back(hash);
     }
   } else if (rule[0] == '<' || rule[0] == '!') {
     std::string hash = rule[0] == '<' ? Sha256Hex(rule.substr(1)) : std::string(rule.substr(1));
-    if (rule[0] == '!' && !IsHexHash(hash)) {
-      return "The password hash must be exactly 64 characters and contain only lowercase "
-             "hexadecimal characters";
-    }
+    if (rule[0] == '!' && !IsHexHash(hash)) return std::string(kBadHash);
     auto it = std::find(passwords_.begin(), passwords_.end(), hash);
     if (it == passwords_.end()) {
       return "The password you are trying to remove from the user does not exist";
     }
     passwords_.erase(it);
-  } else if (rule[0] == '~' || rule[0] == '%') {
-    AclKeyPattern p;
-    std::string_view pat = rule;
-    if (rule[0] == '%') {
-      size_t tilde = rule.find('~');
-      if (tilde == std::string_view::npos || tilde == 1) return "Syntax error";
-      p.read = p.write = false;
-      for (char ch : rule.substr(1, tilde - 1)) {
-        if (ch == 'R' || ch == 'r') {
-          p.read = true;
-        } else if (ch == 'W' || ch == 'w') {
-          p.write = true;
-        } else {
-          return "Syntax error";
-        }
-      }
-      pat = rule.substr(tilde);
-    }
-    if (all_keys_) {
-      return "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and "
-             "does not have any effect. Try 'resetkeys' to start with an empty list of patterns";
-    }
-    p.pattern = std::string(pat.substr(1));
-    if (p.pattern == "*" && p.read && p.write) return SetRule("allkeys");
-    keys_.push_back(std::move(p));
-  } else if (rule[0] == '&') {
-    if (all_channels_) {
-      return "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
-             "does not have any effect. Try 'resetchannels' to start with an empty list of "
-             "channels";
-    }
-    channels_.emplace_back(rule.substr(1));
-  } else if (rule[0] == '+' || rule[0] == '-') {
-    const bool allow = rule[0] == '+';
-    std::string_view what = rule.substr(1);
-    if (!what.empty() && what[0] == '@') {
-      std::optional<uint64_t> cat = AclCategoryByName(what.substr(1));
-      if (!cat) return std::string(kUnknown);
-      for (int id = 0; id < table_->size(); id++) {
-        if (table_->CategoriesOf(id) & *cat) allowed_[id] = allow;
-      }
-    } else {
-      int id = table_->IdOf(what);
-      if (id < 0) return std::string(kUnknown);
-      SetCommand(id, allow);
-    }
-    std::string target(what);
-    for (char& ch : target) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-    std::erase_if(rules_, [&](const std::string& r) { return r.substr(1) == target; });
-    rules_.push_back((allow ? "+" : "-") + target);
   } else {
-    return "Syntax error";
+    return root_.SetRule(rule);
   }
   return "";
 }
@@ -161,20 +87,37 @@ bool AclUser::CheckPassword(std::string_view password) const {
   return std::find(passwords_.begin(), passwords_.end(), hash) != passwords_.end();
 }
 
-bool AclUser::CanAccessKey(std::string_view key, bool read, bool write) const {
-  if (all_keys_) return true;
-  for (const AclKeyPattern& p : keys_) {
-    if ((!read || p.read) && (!write || p.write) && GlobMatch(p.pattern, key, false)) return true;
+AclDenial AclUser::Check(const AclRequest& req, size_t* pos) const {
+  AclDenial worst = AclDenial::kCommand;
+  size_t worst_pos = 0;
+  auto try_one = [&](const AclSelector& s) {
+    size_t at = 0;
+    AclDenial d = s.Check(req, &at);
+    if (d == AclDenial::kNone) return true;
+    if (d > worst || (d == worst && at > worst_pos)) {
+      worst = d;
+      worst_pos = at;
+    }
+    return false;
+  };
+  if (try_one(root_)) return AclDenial::kNone;
+  for (const AclSelector& s : selectors_) {
+    if (try_one(s)) return AclDenial::kNone;
   }
-  return false;
+  *pos = worst_pos;
+  return worst;
 }
 
-bool AclUser::CanAccessChannel(std::string_view channel, bool is_pattern) const {
-  if (all_channels_) return true;
-  for (const std::string& p : channels_) {
-    if (is_pattern ? p == channel : GlobMatch(p, channel, false)) return true;
-  }
-  return false;
+bool AclUser::checks_keys() const {
+  if (!root_.all_keys()) return true;
+  return std::any_of(selectors_.begin(), selectors_.end(),
+                     [](const AclSelector& s) { return !s.all_keys(); });
+}
+
+bool AclUser::checks_channels() const {
+  if (!root_.all_channels()) return true;
+  return std::any_of(selectors_.begin(), selectors_.end(),
+                     [](const AclSelector& s) { return !s.all_channels(); });
 }
 
 std::vector<std::string> AclUser::Flags() const {
@@ -185,41 +128,17 @@ std::vector<std::string> AclUser::Flags() const {
   return out;
 }
 
-std::string AclUser::DescribeKeys() const {
-  if (all_keys_) return "~*";
-  std::string out;
-  for (const AclKeyPattern& p : keys_) {
-    if (!out.empty()) out += ' ';
-    out += p.read && p.write ? "~" : p.read ? "%R~" : "%W~";
-    out += p.pattern;
-  }
-  return out;
-}
-
-std::string AclUser::DescribeChannels() const {
-  if (all_channels_) return "&*";
-  std::string out;
-  for (const std::string& c : channels_) out += (out.empty() ? "&" : " &") + c;
-  return out;
-}
-
-std::string AclUser::DescribeCommands() const {
-  std::string out = all_commands_ ? "+@all" : "-@all";
-  for (const std::string& r : rules_) out += " " + r;
-  return out;
-}
+std::string AclUser::DescribeKeys() const { return root_.DescribeKeys(); }
+std::string AclUser::DescribeChannels() const { return root_.DescribeChannels(); }
+std::string AclUser::DescribeCommands() const { return root_.DescribeCommands(); }
 
 std::string AclUser::Describe() const {
   std::string out;
   for (const std::string& f : Flags()) out += f + " ";
   for (const std::string& p : passwords_) out += "#" + p + " ";
-  std::string keys = DescribeKeys();
-  if (!keys.empty()) out += keys + " ";
-  out += all_channels_ ? "&* " : "resetchannels ";
-  if (!all_channels_) {
-    for (const std::string& c : channels_) out += "&" + c + " ";
-  }
-  return out + DescribeCommands();
+  out += root_.Describe();
+  for (const AclSelector& s : selectors_) out += " (" + s.Describe() + ")";
+  return out;
 }
 
 }  // namespace rankd

@@ -23,7 +23,7 @@ void CommandIds::Add(const CommandSpec& spec, uint64_t family) {
     std::string full = name + "|" + std::string(sub.name);
     const int sub_id = size();
     // A subcommand carries its container's family categories as well.
-    entries_.push_back({full, CommandCategories(full, sub.flags, family), {}});
+    entries_.push_back({full, CommandCategories(full, sub.flags, family), {}, id});
     entries_[id].subs.push_back(sub_id);
     by_spec_[&sub] = sub_id;
     by_name_[full] = sub_id;

@@ -35,12 +35,14 @@ class CommandIds : public AclCommandTable {
   std::string_view NameOf(int id) const override { return entries_[id].name; }
   uint64_t CategoriesOf(int id) const override { return entries_[id].categories; }
   bool IsContainer(int id) const override { return !entries_[id].subs.empty(); }
+  bool IsSubcommand(int id) const override { return entries_[id].parent >= 0; }
 
  private:
   struct Entry {
     std::string name;
     uint64_t categories;
     std::vector<int> subs;
+    int parent = -1;  // a subcommand's container
   };
   std::vector<Entry> entries_;
   absl::flat_hash_map<const CommandSpec*, int> by_spec_;

@@ -63,6 +63,9 @@ struct Config {
   int64_t lfu_decay_time = 1;
   bool lazyfree_lazy_eviction = false;  // large evicted values: db/lazy_free.h
   bool lazyfree_lazy_user_del = false;  // DEL behaves as UNLINK
+  bool lazyfree_lazy_expire = false;     // expired keys: db/lazy_free.h
+  bool lazyfree_lazy_server_del = false;  // implicit deletes and overwrites
+  bool lazyfree_lazy_user_flush = false;  // FLUSHALL / FLUSHDB without SYNC|ASYNC
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit

@@ -101,9 +101,6 @@ const Compat kCompat[] = {
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
     {"maxmemory-clients", "", K::kString, "0"},
-    {"lazyfree-lazy-expire", "", K::kBool, "no"},
-    {"lazyfree-lazy-server-del", "", K::kBool, "no"},
-    {"lazyfree-lazy-user-flush", "", K::kBool, "no"},
     {"activerehashing", "", K::kBool, "yes"},
     {"activedefrag", "", K::kBool, "no"},
     {"active-defrag-ignore-bytes", "", K::kMemory, "104857600", 1, kLongMax},

@@ -114,6 +114,8 @@ void Server::ApplyConfig(std::string_view name) {
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
+  lazy_policy_.expire = config_.lazyfree_lazy_expire;
+  lazy_policy_.server_del = config_.lazyfree_lazy_server_del;
   lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");
   evictor_.set_policy(ParseEvictPolicy(config_.maxmemory_policy));
   lfu_.log_factor = config_.lfu_log_factor;
@@ -350,7 +352,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty() && !c.authenticated && !(spec->flags & kNoAuth)) error = err::kNoAuth;
   if (error.empty() && c.in_multi && (spec->flags & kNoMulti)) error = err::kNotInMulti;
   if (error.empty() && c.user && !c.user->unrestricted()) {
-    switch (CheckAcl(c, *spec, args, "toplevel")) {
+    switch (CheckAcl(c, *spec, args, c.in_multi ? "multi" : "toplevel")) {
       case AclDenial::kNone: break;
       case AclDenial::kCommand:
         error = "NOPERM this user has no permissions to run the '" + std::string(full_name) +
@@ -358,6 +360,10 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
         break;
       case AclDenial::kKey:
         error = "NOPERM this user has no permissions to access one of the keys used as arguments";
+        break;
+      case AclDenial::kChannel:
+        error = "NOPERM this user has no permissions to access one of the channels used as "
+                "arguments";
         break;
     }
   }
@@ -423,20 +429,30 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
     // every redis.call with the caller's user.
     const bool script = c.conn == nullptr;
     AclDenial denial = CheckAcl(c, *spec, args, script ? "lua" : "multi");
-    if (denial == AclDenial::kCommand) {
-      return c.reply->Error(
-          script ? "ERR The user executing the script can't run this command or subcommand"
-                 : "NOPERM ACLs rules changed between the moment the transaction was "
-                   "accumulated and the EXEC call. This command is no longer allowed for the "
-                   "following reason: no permission to execute the command or subcommand");
+    std::string_view why;
+    switch (denial) {
+      case AclDenial::kNone: break;
+      case AclDenial::kCommand:
+        why = script ? "The user executing the script can't run this command or subcommand"
+                     : "no permission to execute the command or subcommand";
+        break;
+      case AclDenial::kKey:
+        why = script ? "The user executing the script can't access at least one of the keys "
+                       "mentioned in the command"
+                     : "no permission to touch the specified keys";
+        break;
+      case AclDenial::kChannel:
+        why = script ? "The user executing the script can't publish to the channel mentioned "
+                       "in the command"
+                     : "no permission to access one of the channels used as arguments";
+        break;
     }
-    if (denial == AclDenial::kKey) {
+    if (!why.empty()) {
       return c.reply->Error(
-          script ? "ERR The user executing the script can't access at least one of the keys "
-                   "mentioned in the command"
+          script ? "ERR " + std::string(why)
                  : "NOPERM ACLs rules changed between the moment the transaction was "
                    "accumulated and the EXEC call. This command is no longer allowed for the "
-                   "following reason: no permission to touch the specified keys");
+                   "following reason: " + std::string(why));
     }
   }
   Call(c, *spec, full_name, args, no_block, false);

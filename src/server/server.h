@@ -239,12 +239,23 @@ class Server : public ConnectionHandler {
   Acl& acl() { return acl_; }
   const CommandIds& command_ids() const { return command_ids_; }
   CommandIds& command_ids() { return command_ids_; }
-  // Checks `client`'s user may run `spec` with `args` (command, then each
-  // key). On denial records it in ACL LOG under `context` ("toplevel",
-  // "multi", "lua") and returns the reason: kCommand, kKey.
-  enum class AclDenial { kNone, kCommand, kKey };
+  // What `args` (resolved to `spec`) asks of an ACL user: the command id,
+  // its keys with the access each needs and its channels (resolved only
+  // when some selector of `user` restricts them).
+  AclRequest MakeAclRequest(const CommandSpec& spec, std::span<const std::string_view> args,
+                            const AclUser& user) const;
+  // Checks `client`'s user may run `spec` with `args` (Redis
+  // ACLCheckAllUserCommandPerm). On denial records it in ACL LOG under
+  // `context` ("toplevel", "multi", "lua") and returns the reason.
   AclDenial CheckAcl(Client& client, const CommandSpec& spec,
                      std::span<const std::string_view> args, std::string_view context);
+  // The keys of a command line with the access each needs, by the command's
+  // documented key specs (COMMAND GETKEYSANDFLAGS; the commands layer
+  // installs it). False when the command has no doc: the spec's key
+  // positions are used, read or write by the command's flags.
+  std::function<bool(const CommandSpec& spec, std::string_view full_name,
+                     std::span<const std::string_view> args, std::vector<AclKeyRef>* keys)>
+      find_acl_keys;
   // Re-points clients after ACL LOAD / DELUSER: a client whose user is gone
   // is disconnected.
   void RebindClients();
@@ -389,6 +400,7 @@ class Server : public ConnectionHandler {
   int64_t member_timer_at_ = 0;   // its due time (unix ms)
   Evictor evictor_{this};
   LazyFreer lazy_free_;
+  LazyFreePolicy lazy_policy_{&lazy_free_};  // from the lazyfree-* configs
   std::unique_ptr<TlsContext> tls_;  // while tls-port is set
   CommandIds command_ids_;
   Acl acl_{&command_ids_};

@@ -66,26 +66,48 @@ bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
   return false;
 }
 
-Server::AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
-                                   std::span<const std::string_view> args,
-                                   std::string_view context) {
-  const AclUser& u = *c.user;
-  auto log = [&](std::string_view reason, std::string_view object) {
-    acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
-  };
-  const int id = command_ids_.IdOf(&spec);
-  if (!u.CanRun(id)) {
-    log("command", command_ids_.NameOf(id));
-    return AclDenial::kCommand;
-  }
-  const bool write = spec.flags & kWrite;
-  for (size_t pos : KeyPositions(spec, args)) {
-    if (!u.CanAccessKey(args[pos], !write, write)) {
-      log("key", args[pos]);
-      return AclDenial::kKey;
+AclRequest Server::MakeAclRequest(const CommandSpec& spec,
+                                  std::span<const std::string_view> args,
+                                  const AclUser& user) const {
+  AclRequest req;
+  req.command_id = command_ids_.IdOf(&spec);
+  req.no_auth = spec.flags & kNoAuth;
+  req.is_subcommand = command_ids_.IsSubcommand(req.command_id);
+  req.args = args;
+  if (user.checks_keys()) {
+    const std::string_view name = command_ids_.NameOf(req.command_id);
+    if (!find_acl_keys || !find_acl_keys(spec, name, args, &req.keys)) {
+      const bool write = spec.flags & kWrite;
+      for (size_t pos : KeyPositions(spec, args)) req.keys.push_back({pos, !write, write});
     }
   }
-  return AclDenial::kNone;
+  if (user.checks_channels()) {
+    // Redis getChannelsFromCommand, for the flags ACL checks (publish and
+    // subscribe; unsubscribing is always allowed).
+    const std::string_view name = spec.name;
+    if (name == "publish" || name == "spublish") {
+      req.channels.push_back({1, false});
+    } else if (name == "subscribe" || name == "ssubscribe" || name == "psubscribe") {
+      for (size_t i = 1; i < args.size(); i++) req.channels.push_back({i, name == "psubscribe"});
+    }
+  }
+  return req;
+}
+
+AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
+                           std::span<const std::string_view> args, std::string_view context) {
+  const AclUser& u = *c.user;
+  const AclRequest req = MakeAclRequest(spec, args, u);
+  size_t pos = 0;
+  const AclDenial denial = u.Check(req, &pos);
+  if (denial == AclDenial::kNone) return denial;
+  const std::string_view reason = denial == AclDenial::kCommand ? "command"
+                                  : denial == AclDenial::kKey   ? "key"
+                                                                : "channel";
+  const std::string_view object =
+      denial == AclDenial::kCommand ? command_ids_.NameOf(req.command_id) : args[pos];
+  acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
+  return denial;
 }
 
 void Server::RebindClients() {

@@ -18,6 +18,7 @@ namespace rankd {
 void Server::ConnectDatabase(Database& d) {
   d.set_modification_counter(&modifications_);
   d.set_lfu(&lfu_);
+  d.set_lazy_free(&lazy_policy_);
   d.on_expired = [this](int db, std::string_view key) {
     NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
     std::string_view args[] = {"DEL", key};

@@ -1,0 +1,135 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// AclSelector: one set of permissions of an ACL user, as Redis 7.0's
+// aclSelector: which commands (with first-argument exceptions such as
+// "+select|0"), which keys (read, write or both) and which pub/sub channels.
+// A user has a root selector and any number of "(...)" selectors; a command
+// runs when any one of them allows it (server/acl_user.h).
+//
+// Its rules are the selector words of ACL SETUSER:
+//
+//   ~pattern %R~pattern %W~pattern %RW~pattern allkeys resetkeys
+//   &pattern allchannels resetchannels
+//   +cmd -cmd +cmd|sub -cmd|sub +cmd|firstarg +@category -@category
+//   allcommands nocommands
+//
+// Commands are numbered by the server (AclCommandTable); a selector holds
+// one bit per command id, plus whether it was given "+@all" (which also
+// allows commands registered later, as Redis's "future commands" bit).
+
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rankd {
+
+// The server's commands as ACL rules see them.
+class AclCommandTable {
+ public:
+  virtual ~AclCommandTable() = default;
+  // Number of ids (commands and subcommands).
+  virtual int size() const = 0;
+  // The id of "get" or "config|get" (any case), or -1.
+  virtual int IdOf(std::string_view name) const = 0;
+  // Ids of a container's subcommands (empty for plain commands).
+  virtual std::vector<int> SubcommandIds(int id) const = 0;
+  // Full name ("config|get") and category bits of an id.
+  virtual std::string_view NameOf(int id) const = 0;
+  virtual uint64_t CategoriesOf(int id) const = 0;
+  // True for containers (CONFIG, CLIENT): their own id is never checked.
+  virtual bool IsContainer(int id) const = 0;
+  // True for subcommands ("config|get").
+  virtual bool IsSubcommand(int id) const = 0;
+};
+
+// One key argument of a command line and the access its key spec declares:
+// `read` for ACCESS, `write` for INSERT, DELETE or UPDATE (Redis
+// ACLSelectorCheckKey). Neither: any key pattern covers it (EXISTS, TYPE).
+struct AclKeyRef {
+  size_t pos;  // index into the command line
+  bool read = false, write = false;
+};
+
+// One channel argument (PUBLISH, SUBSCRIBE, PSUBSCRIBE, ...).
+struct AclChannelRef {
+  size_t pos;
+  bool pattern = false;  // PSUBSCRIBE: must equal an allowed pattern
+};
+
+// What a command line asks for, as the permission check needs it.
+struct AclRequest {
+  int command_id = -1;
+  bool no_auth = false;  // AUTH, HELLO, QUIT...: always allowed as commands
+  bool is_subcommand = false;
+  std::span<const std::string_view> args;  // args[0] is the command name
+  std::vector<AclKeyRef> keys;
+  std::vector<AclChannelRef> channels;
+};
+
+// Ordered as Redis 7.0's ACL_DENIED_*: when no selector allows a command,
+// the highest denial is reported.
+enum class AclDenial { kNone = 0, kCommand = 1, kKey = 2, kChannel = 4 };
+
+struct AclKeyPattern {
+  std::string pattern;
+  bool read = true, write = true;
+};
+
+class AclSelector {
+ public:
+  explicit AclSelector(const AclCommandTable* table);
+
+  // Applies one selector rule. Returns "" or Redis's reason ("Syntax error",
+  // "Unknown command or category name in ACL", ...).
+  std::string SetRule(std::string_view rule);
+
+  // Whether this selector allows `req`; on a key or channel denial *pos is
+  // the argument's index (else untouched). Redis ACLSelectorCheckCmd.
+  AclDenial Check(const AclRequest& req, size_t* pos) const;
+
+  // Every command, key and channel: the dispatcher's fast path.
+  bool unrestricted() const {
+    return all_commands_ && rules_.empty() && all_keys_ && all_channels_;
+  }
+  bool all_keys() const { return all_keys_; }
+  bool all_channels() const { return all_channels_; }
+
+  // ACL GETUSER's "commands" ("+@all -get"), "keys" ("~a* %R~b*") and
+  // "channels" ("&ch*") fields.
+  std::string DescribeCommands() const;
+  std::string DescribeKeys() const;
+  std::string DescribeChannels() const;
+  // The rules that rebuild it, as ACL LIST prints them:
+  // "~a* resetchannels &ch -@all +get".
+  std::string Describe() const;
+
+ private:
+  bool CanRun(const AclRequest& req) const;
+  bool CanAccessKey(std::string_view key, bool read, bool write) const;
+  bool CanAccessChannel(std::string_view channel, bool is_pattern) const;
+  void SetCommand(int id, bool allow);
+  std::string SetCommandRule(std::string_view rule);
+  void Grow();
+
+  const AclCommandTable* table_;
+  std::vector<bool> allowed_;
+  bool all_commands_ = false;  // "+@all": also future commands
+  // Allowed first arguments of otherwise denied commands ("+select|0"),
+  // lower case, by command id.
+  std::map<int, std::vector<std::string>> first_args_;
+  // The command rules after the last +@all / -@all, as written ("+@read",
+  // "-get", "+config|get"); a later rule on the same target replaces an
+  // earlier one. Describe prints them after "+@all" / "-@all".
+  std::vector<std::string> rules_;
+  bool all_keys_ = false;
+  std::vector<AclKeyPattern> keys_;
+  bool all_channels_ = false;
+  std::vector<std::string> channels_;
+};
+
+}  // namespace rankd
