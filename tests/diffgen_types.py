@@ -330,10 +330,20 @@ def _sort(g):
             opts.append(["STORE", g.key("list") if g.chance(0.8) else g.key()])
         else:
             opts.append([g.choice(["FOO", "LIMIT", "BY", "GET"])])
+    # As Redis: any BY without '*' turns sorting off, whatever BY comes later.
+    nosort = any(o[0] == "BY" and "*" not in o[1] for o in opts if len(o) == 2)
+    store = any(o[0] == "STORE" for o in opts if len(o) == 2)
+    kind = g.kind_of(key)
+    # Where Redis leaves the order open: ties under ALPHA + BY when the input is
+    # a set or sorted set (read in Redis's randomly seeded hash table order;
+    # a list's ties follow Redis's sort steps, which rankd repeats), and an
+    # unsorted set not stored. Then even which elements a LIMIT keeps, and the
+    # order a STORE leaves for later commands, are open: without LIMIT or STORE,
+    # the reply is compared as a multiset unless the key holds a list (COPY or
+    # RENAME may have put any type under any key: "sort-open" asks TYPE).
+    open_order = (alpha and by and not nosort) or (nosort and not store)
+    if open_order and kind != "list":
+        opts = [o for o in opts if not (len(o) >= 2 and o[0] in ("LIMIT", "STORE"))]
     for o in opts:
         args += o
-    nosort = by is not None and "*" not in by
-    mode = None
-    if (alpha and by and not nosort) or (nosort and g.kind_of(key) == "set"):
-        mode = "sorted"   # ties / set order: Redis leaves the order open
-    return Cmd(*args, mode=mode)
+    return Cmd(*args, mode="sort-open" if open_order else None)
