@@ -10,10 +10,13 @@
 // '*' means "do not sort" (nosort): lists and sorted sets keep their order
 // (reversed by DESC, cut by LIMIT), sets are sorted ALPHA anyway when the
 // result is stored or the caller is a script, as Redis does so replicas and
-// replays agree. Numeric sorting parses with strtod (errors: "One or more
-// scores can't be converted into double"); ties compare the elements
-// bytewise. STORE writes a list (replacing the destination, whatever it
-// held) or deletes the destination when the result is empty.
+// replays agree. Any BY without '*' turns sorting off, even before a later
+// BY with one (the last BY names the pattern). Numeric sorting parses with
+// strtod (errors: "One or more scores can't be converted into double");
+// ties compare the elements bytewise; ALPHA BY ties stay where Redis's sort
+// leaves them (its partial quicksort for BY with LIMIT, else a stable sort).
+// STORE writes a list (replacing the destination, whatever it held) or
+// deletes the destination when the result is empty.
 //
 // rankd has no cluster mode, so Redis's cluster-mode refusals of BY / GET
 // patterns that may reach other slots never apply; nor does ACL key access.
