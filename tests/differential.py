@@ -13,7 +13,8 @@ Pieces
 * *Compare modes*, chosen by the check name (the upper-case command, plus subcommand for
   OBJECT/CONFIG/...): "exact" (default: raw bytes identical), "sorted" (order
   unspecified: KEYS, SMEMBERS), "scan" (cursor-0 results compared as sorted sets),
-  ("approx", tol) for TTL-like integers, "randomkey" / "randmember" (shape and
+  "sort-open" (SORT: exact on a list, else as "sorted"), ("approx", tol) for TTL-like
+  integers, "randomkey" / "randmember" (shape and
   membership only), "ignore".
 * tests/deliberate_differences.py: the one list of check names whose replies are not
   compared (optionally validated against the target's own state instead).
@@ -373,6 +374,13 @@ def _pairs(seq):
     return [(seq[i], seq[i + 1]) for i in range(0, len(seq) - 1, 2)]
 
 
+def _stale_errno_sort(cmd, raw_a, raw_b):
+    """Whether redis-server refused a SORT that rankd answered with the conversion error
+    Redis's stale errno can raise (see Runner._rerun_reference_with_errno_reset)."""
+    return cmd.check in ("SORT", "SORT_RO") and not raw_a.startswith(b"-") and \
+        raw_b.startswith(b"-ERR One or more scores can't be converted into double")
+
+
 def compare(cmd, ra, raw_a, rb, raw_b, conn_a, conn_b):
     """Returns None when the replies agree under cmd.mode, else a reason string.
     a = server under test, b = reference."""
@@ -393,6 +401,12 @@ def compare(cmd, ra, raw_a, rb, raw_b, conn_a, conn_b):
     if isinstance(ra, RespError) or isinstance(rb, RespError):
         return "replies differ (error)"
     if mode == "sorted":
+        return None if _sorted_canon(ra) == _sorted_canon(rb) else "replies differ (sorted)"
+    if mode == "sort-open":
+        # A SORT whose order Redis leaves open when its source holds a set or a sorted
+        # set (read in Redis's randomly seeded hash table order); a list's is exact.
+        if conn_b.execute("TYPE", cmd.args[1]) == b"list":
+            return "replies differ (SORT of a list)"
         return None if _sorted_canon(ra) == _sorted_canon(rb) else "replies differ (sorted)"
     if isinstance(mode, tuple) and mode[0] == "approx":
         if isinstance(ra, int) and isinstance(rb, int) and type(ra) is type(rb):
@@ -566,6 +580,7 @@ class Runner:
         self.index = 0
         self.sent = 0
         self.skipped_deliberate = collections.Counter()
+        self.stale_errno_reruns = 0
 
     # -- I/O ----------------------------------------------------------------------
     def _both(self, cmd):
@@ -585,9 +600,25 @@ class Runner:
         if cmd.check in DELIBERATE_DIFFERENCES:
             self.skipped_deliberate[cmd.check] += 1
         problem = compare(cmd, ra, raw_a, rb, raw_b, self.a, self.b)
+        if problem and _stale_errno_sort(cmd, raw_a, raw_b):
+            ra, rb, raw_b = self._rerun_reference_with_errno_reset(cmd, ra)
+            problem = compare(cmd, ra, raw_a, rb, raw_b, self.a, self.b)
         if problem:
             self.fail(problem, cmd, raw_a, raw_b)
         return ra, rb
+
+    def _rerun_reference_with_errno_reset(self, cmd, ra):
+        """Redis 7.0's SORT tests errno after strtod without clearing it first: an ERANGE
+        left by an earlier overflow (a weight of 1e400, ...) fails every numeric SORT
+        after it until a failing system call overwrites errno; a new connection does
+        (its accept loop ends in EAGAIN). The failed SORT changed nothing, so it runs
+        again, on the same connection, once a throwaway connection has come and gone."""
+        with RespClient(self.reference.host, self.reference.port) as c:
+            c.execute("PING")
+        self.b.send_raw(encode_command(*cmd.args))
+        rb, raw_b = self.b.read_reply_raw(timeout=30)
+        self.stale_errno_reruns += 1
+        return ra, rb, raw_b
 
     def fail(self, problem, cmd, raw_a, raw_b):
         lines = ["differential mismatch: %s" % problem,

@@ -309,13 +309,12 @@ def _sort(g):
     name = g.choice(["SORT", "SORT", "SORT_RO", "sort"])
     key = g.key("list", "set", "zset")
     args = [name, key]
-    by = alpha = None
     opts = []
     for _ in range(g.randint(0, 4)):
         r = g.rng.random()
         if r < 0.2:
-            by = g.choice(["w_*", "o_*->f", "o_*->n", "nosort", "w_*->", "o_*->missing", "#"])
-            opts.append(["BY", by])
+            opts.append(["BY", g.choice(["w_*", "o_*->f", "o_*->n", "nosort", "w_*->",
+                                         "o_*->missing", "#"])])
         elif r < 0.35:
             opts.append(["LIMIT", g.choice(["0", "1", "2", "-1", "5", "x"]),
                          g.choice(["1", "2", "0", "-1", "10", "x"])])
@@ -324,16 +323,48 @@ def _sort(g):
         elif r < 0.7:
             opts.append([g.choice(["ASC", "DESC", "desc"])])
         elif r < 0.85:
-            alpha = True
             opts.append(["ALPHA"])
         elif r < 0.95:
             opts.append(["STORE", g.key("list") if g.chance(0.8) else g.key()])
         else:
             opts.append([g.choice(["FOO", "LIMIT", "BY", "GET"])])
+    # Where Redis leaves the order open: ties under ALPHA + BY when the input is
+    # a set or sorted set (read in Redis's randomly seeded hash table order;
+    # a list's ties follow Redis's sort steps, which rankd repeats), and an
+    # unsorted set not stored. Then even which elements a LIMIT keeps, and the
+    # order a STORE leaves for later commands, are open: without LIMIT or STORE,
+    # the reply is compared as a multiset unless the key holds a list (COPY or
+    # RENAME may have put any type under any key: "sort-open" asks TYPE).
+    open_order = _sort_order_open([x for o in opts for x in o])
+    if open_order and g.kind_of(key) != "list":
+        opts = [o for o in opts if o[0] not in ("LIMIT", "STORE")]
+        open_order = _sort_order_open([x for o in opts for x in o])
     for o in opts:
         args += o
-    nosort = by is not None and "*" not in by
-    mode = None
-    if (alpha and by and not nosort) or (nosort and g.kind_of(key) == "set"):
-        mode = "sorted"   # ties / set order: Redis leaves the order open
-    return Cmd(*args, mode=mode)
+    return Cmd(*args, mode="sort-open" if open_order else None)
+
+
+def _sort_order_open(opts):
+    """Reads SORT options as Redis does (a bare BY takes the next word as its pattern;
+    any BY without '*' turns sorting off, whatever BY comes later) and says whether
+    the order of the reply may depend on the input's hash table order."""
+    nosort = store = alpha = False
+    by = None
+    j = 0
+    while j < len(opts):
+        word, left = opts[j].upper(), len(opts) - j - 1
+        if word == "ALPHA":
+            alpha = True
+        elif word == "LIMIT" and left >= 2:
+            j += 2
+        elif word in ("STORE", "BY", "GET") and left >= 1:
+            j += 1
+            if word == "STORE":
+                store = True
+            elif word == "BY":
+                by = opts[j]
+                nosort = nosort or "*" not in by
+        elif word not in ("ASC", "DESC"):
+            return False   # a syntax error
+        j += 1
+    return bool((alpha and by and not nosort) or (nosort and not store))

@@ -221,7 +221,10 @@ void LPos(CommandContext& ctx) {
   const size_t scan = maxlen == 0 ? n : std::min<size_t>(n, static_cast<size_t>(maxlen));
   std::vector<int64_t> found;
   uint64_t matches = 0;
-  const size_t want = count == 0 ? SIZE_MAX : (with_count ? static_cast<size_t>(count) : 1);
+  // Redis 7.0 stops a COUNT at matches - rank + 1 >= count, which overflows
+  // for a LONG_MIN rank and never holds: COUNT then returns every match.
+  const bool all = count == 0 || (with_count && rank == INT64_MIN);
+  const size_t want = all ? SIZE_MAX : (with_count ? static_cast<size_t>(count) : 1);
   size_t i = 0;
   l->ForEach(reverse ? n - scan : 0, scan, reverse, [&](std::string_view v) {
     const size_t index = reverse ? n - 1 - i : i;

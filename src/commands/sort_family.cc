@@ -10,10 +10,13 @@
 // '*' means "do not sort" (nosort): lists and sorted sets keep their order
 // (reversed by DESC, cut by LIMIT), sets are sorted ALPHA anyway when the
 // result is stored or the caller is a script, as Redis does so replicas and
-// replays agree. Numeric sorting parses with strtod (errors: "One or more
-// scores can't be converted into double"); ties compare the elements
-// bytewise. STORE writes a list (replacing the destination, whatever it
-// held) or deletes the destination when the result is empty.
+// replays agree. Any BY without '*' turns sorting off, even before a later
+// BY with one (the last BY names the pattern). Numeric sorting parses with
+// strtod (errors: "One or more scores can't be converted into double");
+// ties compare the elements bytewise; ALPHA BY ties stay where Redis's sort
+// leaves them (its partial quicksort for BY with LIMIT, else a stable sort).
+// STORE writes a list (replacing the destination, whatever it held) or
+// deletes the destination when the result is empty.
 //
 // rankd has no cluster mode, so Redis's cluster-mode refusals of BY / GET
 // patterns that may reach other slots never apply; nor does ACL key access.
@@ -32,6 +35,7 @@
 #include "commands/families.h"
 #include "commands/type_lookup.h"
 #include "commands/zset_common.h"
+#include "core/partial_qsort.h"
 #include "server/errors.h"
 #include "server/notify.h"
 #include "server/keys_common.h"
@@ -69,7 +73,11 @@ bool ParseSort(CommandContext& ctx, bool readonly, SortArgs* a) {
       a->store = ctx.arg(++j);
     } else if (EqualsIgnoreCase(opt, "by") && left >= 1) {
       a->by = ctx.arg(++j);
-      a->dontsort = a->by->find('*') == std::string_view::npos;
+      // As Redis: the last BY names the pattern, but any BY without a '*'
+      // (read as a C string) turns sorting off for good, even if a later
+      // BY has one.
+      const std::string_view c_str = a->by->substr(0, a->by->find('\0'));
+      if (c_str.find('*') == std::string_view::npos) a->dontsort = true;
     } else if (EqualsIgnoreCase(opt, "get") && left >= 1) {
       a->gets.push_back(ctx.arg(++j));
     } else {
@@ -131,7 +139,7 @@ int Compare(const std::string& a, const std::string& b, bool c_string) {
 std::vector<Item> Load(const Value* v, const SortArgs& a, int64_t* start, int64_t* end) {
   std::vector<Item> out;
   if (!v) return out;
-  auto add = [&](std::string_view e) { out.push_back(Item{std::string(e)}); };
+  auto add = [&](std::string_view e) { out.push_back(Item{std::string(e), 0, std::nullopt}); };
   const bool ranged = a.dontsort && (v->type() == ValueType::kList || v->type() == ValueType::kZSet);
   if (v->type() == ValueType::kList) {
     const QuickList& l = v->list();
@@ -211,7 +219,7 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
       if (*eptr != '\0' || errno == ERANGE || std::isnan(it.score)) conversion_error = true;
     }
     const bool c_string = !write;
-    auto cmp = [&](const Item& x, const Item& y) {
+    auto cmp3 = [&](const Item& x, const Item& y) {
       int c;
       if (!a.alpha) {
         c = x.score > y.score ? 1 : x.score < y.score ? -1 : Compare(x.elem, y.elem, false);
@@ -224,9 +232,20 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
       } else {
         c = Compare(x.elem, y.elem, c_string);
       }
-      return (a.desc ? -c : c) < 0;
+      return a.desc ? -c : c;
     };
-    std::stable_sort(items.begin(), items.end(), cmp);
+    // As Redis: BY with a LIMIT inside the elements runs its partial
+    // quicksort (unstable: ties end where it leaves them), any other sort
+    // glibc's qsort, a stable merge sort.
+    const int64_t n = static_cast<int64_t>(items.size());
+    if (a.by && (start != 0 || end != n - 1)) {
+      if (end >= start) {
+        PartialQsort(items, cmp3, static_cast<size_t>(start), static_cast<size_t>(end));
+      }
+    } else {
+      std::stable_sort(items.begin(), items.end(),
+                       [&](const Item& x, const Item& y) { return cmp3(x, y) < 0; });
+    }
   }
 
   const int64_t rows = end - start + 1;
