@@ -23,7 +23,9 @@ bool DumpFooterOk(std::string_view payload) {
 
 Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts, Value* out) {
   assert(payload.size() >= 10);
-  rdb::Cursor c(payload.substr(0, payload.size() - 10));
+  // Redis reads the value from the whole payload, footer included: a value
+  // cut short reads on into the footer bytes, as there.
+  rdb::Cursor c(payload);
   uint8_t type;
   bool empty = false;
   if (!c.Byte(&type) || !rdb::ReadValue(type, c, opts, out, &empty)) return c.status();

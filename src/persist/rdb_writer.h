@@ -51,8 +51,8 @@ bool DumpFooterOk(std::string_view payload);
 // Decodes the value of a payload whose footer is good. Returns:
 // Corruption for bad data or an empty collection (Redis: "Bad data
 // format"); InvalidArgument naming a type rankd does not have (a stream, a
-// module value). Bytes between the value and the footer are ignored, as
-// Redis does. Collections take the encodings `opts`' limits give them.
+// module value). As in Redis, the value is read from the whole payload
+// (footer bytes included) and bytes left after it are ignored. Collections take the encodings `opts`' limits give them.
 Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts, Value* out);
 
 namespace rdb {
