@@ -12,11 +12,29 @@
 
 namespace rankd {
 
-bool DumpFooterOk(std::string_view payload) {
+namespace rdb {
+
+void AppendDumpFooter(std::string* out) {
+  out->push_back(static_cast<char>(kDumpRdbVersion & 0xff));
+  out->push_back(static_cast<char>(kDumpRdbVersion >> 8));
+  coding::PutFixed64(out, Crc64Redis(0, *out));
+}
+
+bool ReadString(std::string_view data, size_t* pos, std::string* out) {
+  if (*pos > data.size()) return false;
+  Cursor c(data.substr(*pos));
+  if (!c.String(out)) return false;
+  *pos += c.pos();
+  return true;
+}
+
+}  // namespace rdb
+
+bool DumpFooterOk(std::string_view payload, int max_version) {
   if (payload.size() < 10) return false;
   const size_t footer = payload.size() - 10;
   const uint64_t version = rdb::LittleEndian(payload, footer, 2);
-  if (version > kRestoreMaxRdbVersion) return false;
+  if (version > static_cast<uint64_t>(max_version)) return false;
   const uint64_t crc = coding::DecodeFixed64(payload.data() + footer + 2);
   return Crc64Redis(0, payload.substr(0, footer + 2)) == crc;
 }

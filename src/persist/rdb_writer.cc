@@ -255,8 +255,7 @@ std::string DumpPayload(const Value& v) {
     case ValueType::kZSet: rdb::WriteZSet(&out, v.zset()); break;
     case ValueType::kHash: rdb::WriteHash(&out, v.hash()); break;
   }
-  rdb::PutLE(&out, kDumpRdbVersion, 2);
-  rdb::PutLE(&out, Crc64Redis(0, out), 8);
+  rdb::AppendDumpFooter(&out);
   return out;
 }
 

@@ -46,7 +46,8 @@ std::string DumpPayload(const Value& v);
 // version <= kRestoreMaxRdbVersion, and the CRC64 of everything before the
 // checksum matches (Redis verifyDumpPayload). False: Redis's "DUMP payload
 // version or checksum are wrong".
-bool DumpFooterOk(std::string_view payload);
+// `max_version` is lower for FUNCTION RESTORE (Redis 7.0's 10).
+bool DumpFooterOk(std::string_view payload, int max_version = kRestoreMaxRdbVersion);
 
 // Decodes the value of a payload whose footer is good. Returns:
 // Corruption for bad data or an empty collection (Redis: "Bad data
@@ -60,6 +61,12 @@ namespace rdb {
 // The writer's building blocks, exposed for tests.
 // Redis rdbSaveLen: 6/14-bit, 32-bit or 64-bit big-endian lengths.
 void PutLength(std::string* out, uint64_t len);
+// Appends the payload footer: RDB version kDumpRdbVersion and the CRC64 of
+// `*out` with it (DUMP, FUNCTION DUMP).
+void AppendDumpFooter(std::string* out);
+// Reads an RDB string (any encoding: int, LZF) at `*pos` of `data` into
+// *out and moves *pos past it; false when malformed or past the end.
+bool ReadString(std::string_view data, size_t* pos, std::string* out);
 // Redis rdbSaveRawString without compression: int8/16/32 when `s` is the
 // canonical text of such an integer, else length + bytes.
 void PutString(std::string* out, std::string_view s);
