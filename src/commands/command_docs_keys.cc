@@ -122,6 +122,33 @@ constexpr CommandDoc kDocs[] = {
      .tips = "request_policy:all_shards nondeterministic_output_order",
     },
     {
+     .name = "migrate",
+     .summary = "Atomically transfer a key from a Redis instance to another one.",
+     .since = "2.6.0",
+     .group = "generic",
+     .complexity =
+         "This command actually executes a DUMP+DEL in the source instance, and a "
+         "RESTORE in the target instance. See the pages of these commands for time "
+         "complexity. Also an O(N) data transfer between the two instances is performed.",
+     .history =
+         "3.0.0 Added the `COPY` and `REPLACE` options.\n3.0.6 Added the `KEYS` "
+         "option.\n4.0.7 Added the `AUTH` option.\n6.0.0 Added the `AUTH2` option.",
+     .arguments =
+         "host:string port:integer key_or_empty_string:oneof(key:key@0 "
+         "empty_string:pure-token=) destination-db:integer timeout:integer "
+         "copy:pure-token=COPY^3.0.0? replace:pure-token=REPLACE^3.0.0? "
+         "authentication:oneof?(password:string=AUTH^4.0.7? "
+         "username_password:block=AUTH2^6.0.0?(username:string password:string)) "
+         "key:key@1=KEYS^3.0.6?*",
+     .legacy = {-6, 3, 3, 1},
+     .acl_categories = "@keyspace @write @slow @dangerous",
+     .tips = "nondeterministic_output",
+     .key_specs =
+         "RW access delete|index 3|range 0 1 0|\nRW access delete incomplete|keyword "
+         "KEYS -2|range -1 1 0|",
+     .getkeys = "migrate",
+    },
+    {
      .name = "move",
      .summary = "Move a key to another database",
      .since = "1.0.0",

@@ -1,6 +1,6 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// DUMP and RESTORE with Redis's payload format (persist/rdb_writer.h), so
+// DUMP and RESTORE (and MIGRATE, migrate_cmd.cc) with Redis's payload format (persist/rdb_writer.h), so
 // values move between rankd and redis-server 7.0 both ways. Argument order,
 // checks and error texts follow Redis 7.0 restoreCommand (cluster.c) step by
 // step: options, BUSYKEY, TTL, payload footer, payload body.
@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/numbers.h"
+#include "commands/dump_handlers.h"
 #include "commands/families.h"
 #include "db/lfu.h"
 #include "persist/rdb_writer.h"
@@ -128,6 +129,7 @@ constexpr CommandSpec kDumpCommands[] = {
     // name      arity  flags               first last step handler
     {"dump",     2,     kReadOnly,          1,    1,   1,   &Dump},
     {"restore",  -4,    kWrite | kDenyOom,  1,    1,   1,   &Restore},
+    {"migrate",  -6,    kWrite,             3,    3,   1,   &Migrate},
 };
 
 }  // namespace
