@@ -46,7 +46,11 @@ Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts
   rdb::Cursor c(payload);
   uint8_t type;
   bool empty = false;
-  if (!c.Byte(&type) || !rdb::ReadValue(type, c, opts, out, &empty)) return c.status();
+  if (!c.Byte(&type)) return c.status();
+  // Not an RDB value type at all (Redis 7.0 knows 0-7 and 9-19; 7.2 adds
+  // 20, 21): plain bad data, not a type rankd lacks.
+  if (type == 8 || type > 21) return Status::Corruption("RDB: unknown value type");
+  if (!rdb::ReadValue(type, c, opts, out, &empty)) return c.status();
   if (empty) return Status::Corruption("RDB: empty collection");
   return Status::OK();
 }

@@ -170,6 +170,8 @@ TEST(RdbWriterTest, BadPayloadsAreErrors) {
   EXPECT_EQ(ReadDumpPayload(cut, {}, &out).code(), Status::Code::kCorruption);
   std::string stream = std::string("\x0f") + p.substr(p.size() - 10);
   EXPECT_EQ(ReadDumpPayload(stream, {}, &out).code(), Status::Code::kInvalidArgument);
+  std::string unknown = std::string("\x63") + p.substr(p.size() - 10);
+  EXPECT_EQ(ReadDumpPayload(unknown, {}, &out).code(), Status::Code::kCorruption);
   std::string empty_set = std::string("\x02\x00", 2) + p.substr(p.size() - 10);
   EXPECT_EQ(ReadDumpPayload(empty_set, {}, &out).code(), Status::Code::kCorruption);
 }
