@@ -15,6 +15,12 @@ redis, ...), so drift in the machine's speed hits both alike; the table shows me
 and the ratio rankd/redis. Environment knobs (defaults in brackets):
 
   RANKD_BIN [build/rankd]  REDIS_SERVER_BIN [/usr/bin/redis-server]
+  RANKD_BASE_BIN [unset]   a second rankd binary (the "before" of an A/B): it runs
+                           as a third server, alternating with the other two, and
+                           the table gains its column and rankd / base
+  BENCH_ONLY [all]         leaderboard: comma-separated test labels to run
+                           (e.g. "ZSCORE,ZREVRANK")
+  BENCH_PIPELINES [1,16]   leaderboard: the pipeline depths
   RANKD_ARGS ['']          extra rankd arguments (both servers get --save '' --appendonly no)
   BENCH_ROUNDS [3]  BENCH_CLIENTS [50]  BENCH_N1 / BENCH_N16 (requests per test at
   pipeline 1 / 16)  BENCH_SKIP_MEMORY=1 (no 1M load in the basic suite)
@@ -35,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 RANKD_BIN = os.environ.get("RANKD_BIN") or os.path.join(REPO, "build", "rankd")
 REDIS_BIN = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
+BASE_BIN = os.environ.get("RANKD_BASE_BIN") or None
 BENCHMARK = shutil.which("redis-benchmark") or "/usr/bin/redis-benchmark"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "50"))
@@ -68,7 +75,7 @@ class Server:
                                    "--dir", self.dir]
         # Same flags for both: no snapshots, no append-only log.
         argv += ["--save", "", "--appendonly", "no"]
-        if self.name == "rankd":
+        if self.name in ("rankd", "base"):
             argv += shlex.split(os.environ.get("RANKD_ARGS", ""))
         self.log = open(os.path.join(self.dir, "server.log"), "wb")
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
@@ -123,6 +130,7 @@ class Server:
 
 def run_benchmark(server, pipeline, n, tests=None, command=None, keyspace=None):
     """Runs redis-benchmark; returns {test name: requests per second}."""
+    LOADS.append(os.getloadavg()[0])
     argv = [BENCHMARK, "-h", "127.0.0.1", "-p", str(server.port), "-c", str(CLIENTS),
             "-n", str(n), "-P", str(pipeline), "--csv"]
     if keyspace:
@@ -197,10 +205,10 @@ def sanity_check(servers):
     from resp_client import RespClient
     for cmd in SANITY:
         raws = []
-        for name in ("rankd", "redis"):
+        for name in servers:
             with RespClient("127.0.0.1", servers[name].port, timeout=120) as c:
                 raws.append(c.execute_raw(*cmd)[1])
-        if raws[0] != raws[1]:
+        if any(r != raws[-1] for r in raws):
             raise SystemExit("sanity check failed: %s\n  rankd: %r\n  redis: %r"
                              % (" ".join(cmd), raws[0][:300], raws[1][:300]))
     log("sanity: %d replies on the 1M-member set identical on both servers" % len(SANITY))
@@ -214,17 +222,40 @@ def fmt_rate(x):
     return "n/a" if x != x else "{:,.0f}".format(x)
 
 
+def ratio(a, b):
+    return "n/a" if a != a or b != b or b == 0 else "%.2fx" % (a / b)
+
+
+LOADS = []  # the 1-minute load average at the start of each timed run
+
+
 def print_table(title, rows, rates):
     """rows: [(label, pipeline, key)]; rates[(server, key, pipeline)] = [rps...]."""
+    base = BASE_BIN is not None
     print("\n### %s\n" % title)
-    print("median of %d alternating rounds, %d clients (requests/s)\n" % (ROUNDS, CLIENTS))
-    print("| test | pipeline | rankd | redis-server | rankd / redis |")
-    print("|---|---:|---:|---:|---:|")
+    print("median of %d alternating rounds, %d clients (requests/s)" % (ROUNDS, CLIENTS))
+    if LOADS:
+        print("; load average (1 min) during the runs: median %.1f, range %.1f-%.1f"
+              % (median(LOADS), min(LOADS), max(LOADS)))
+    print()
+    if base:
+        print("| test | pipeline | rankd | rankd base | redis-server | rankd / base "
+              "| rankd / redis | base / redis |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    else:
+        print("| test | pipeline | rankd | redis-server | rankd / redis |")
+        print("|---|---:|---:|---:|---:|")
     for label, pipeline, key in rows:
         a = median(rates.get(("rankd", key, pipeline), []))
         b = median(rates.get(("redis", key, pipeline), []))
-        ratio = "n/a" if a != a or b != b or b == 0 else "%.2fx" % (a / b)
-        print("| %s | %d | %s | %s | %s |" % (label, pipeline, fmt_rate(a), fmt_rate(b), ratio))
+        if base:
+            c = median(rates.get(("base", key, pipeline), []))
+            print("| %s | %d | %s | %s | %s | %s | %s | %s |"
+                  % (label, pipeline, fmt_rate(a), fmt_rate(c), fmt_rate(b), ratio(a, c),
+                     ratio(a, b), ratio(c, b)))
+        else:
+            print("| %s | %d | %s | %s | %s |" % (label, pipeline, fmt_rate(a), fmt_rate(b),
+                                                  ratio(a, b)))
     sys.stdout.flush()
 
 
@@ -232,9 +263,9 @@ def print_memory(mem):
     print("\n### Memory: 1,000,000 members of 16 bytes in one sorted set\n")
     print("| server | RSS growth per element (bytes) |")
     print("|---|---:|")
-    for name in ("rankd", "redis"):
+    for name in mem:
         v = mem.get(name)
-        print("| %s | %s |" % ("rankd" if name == "rankd" else "redis-server",
+        print("| %s | %s |" % ({"redis": "redis-server", "base": "rankd base"}.get(name, name),
                                 "n/a (%s)" % v if isinstance(v, str) else "%.1f" % v))
     sys.stdout.flush()
 
@@ -242,9 +273,11 @@ def print_memory(mem):
 def start_pair():
     if not os.path.exists(RANKD_BIN):
         raise SystemExit("rankd binary not found: %s (build it or set RANKD_BIN)" % RANKD_BIN)
-    rankd = Server("rankd", [RANKD_BIN]).start()
-    redis = Server("redis", [REDIS_BIN]).start()
-    return {"rankd": rankd, "redis": redis}
+    servers = {"rankd": Server("rankd", [RANKD_BIN]).start()}
+    if BASE_BIN:
+        servers["base"] = Server("base", [BASE_BIN]).start()
+    servers["redis"] = Server("redis", [REDIS_BIN]).start()
+    return servers
 
 
 def memory_pass(servers):
@@ -270,7 +303,7 @@ def suite_basic():
             for srv in servers.values():
                 srv.command("FLUSHALL")
         for rnd in range(ROUNDS):
-            for name in ("rankd", "redis"):
+            for name in servers:
                 for pipeline, n in ((1, n1), (16, n16)):
                     log("round %d/%d %s pipeline %d ..." % (rnd + 1, ROUNDS, name, pipeline))
                     got = run_benchmark(servers[name], pipeline, n, tests="ping,set,get",
@@ -301,6 +334,9 @@ LEADERBOARD = [
 
 def suite_leaderboard():
     scale = float(os.environ.get("BENCH_SCALE", "1"))
+    only = [t for t in os.environ.get("BENCH_ONLY", "").split(",") if t]
+    tests = [t for t in LEADERBOARD if not only or t[0] in only]
+    pipelines = [int(p) for p in os.environ.get("BENCH_PIPELINES", "1,16").split(",")]
     servers = start_pair()
     rates = {}
     try:
@@ -310,9 +346,11 @@ def suite_leaderboard():
             raise SystemExit("rankd has no sorted sets yet: leaderboard benchmark skipped")
         sanity_check(servers)
         for rnd in range(ROUNDS):
-            for name in ("rankd", "redis"):
-                for label, cmd, n1, n16 in LEADERBOARD:
+            for name in servers:
+                for label, cmd, n1, n16 in tests:
                     for pipeline, n in ((1, n1), (16, n16)):
+                        if pipeline not in pipelines:
+                            continue
                         n = max(100, int(n * scale))
                         log("round %d/%d %s %s pipeline %d ..." % (rnd + 1, ROUNDS, name,
                                                                      label, pipeline))
@@ -320,7 +358,7 @@ def suite_leaderboard():
                                             keyspace=1_000_000)
                         rps = list(got.values())[0]
                         rates.setdefault((name, label, pipeline), []).append(rps)
-        rows = [(label, p, label) for p in (1, 16) for label, _, _, _ in LEADERBOARD]
+        rows = [(label, p, label) for p in pipelines for label, _, _, _ in tests]
         print_table("Leaderboard workload on a 1M-member sorted set", rows, rates)
         print_memory(mem)
     finally:

@@ -142,7 +142,14 @@ INDEXES = ["0", "1", "2", "-1", "-2", "3", "5", "-10", "100", "x", "922337203685
            "-9223372036854775808"]
 
 
+# Compressible elements (list-compress-depth scenarios): chunks of a few of
+# them pass Redis's 48-byte minimum and shrink under LZF.
+COMPRESSIBLE = ['{"user":%d,"name":"player","state":"waiting"}' % i for i in range(4)]
+
+
 def element(g):
+    if g.scenario.get("compress") and g.chance(0.5):
+        return g.choice(COMPRESSIBLE)
     if g.chance(0.02):
         return g.choice(LONG)
     return g.choice(ELEMENTS)
@@ -153,6 +160,8 @@ def end(g):
 
 
 def index(g):
+    if g.scenario.get("compress") and g.chance(0.4):
+        return str(g.randint(-400, 400))  # the compressed interior of long lists
     return g.choice(INDEXES) if g.chance(0.3) else str(g.randint(-6, 6))
 
 

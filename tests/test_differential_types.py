@@ -1,6 +1,6 @@
 """Differential tests for hashes, lists and SORT (issue 15) against redis-server 7.0, in
-RESP2 and RESP3, with default thresholds, big preloaded values, and tiny thresholds
-(conversions all the time). Families the server under test does not know are skipped."""
+RESP2 and RESP3, with default thresholds, big preloaded values, tiny thresholds
+(conversions all the time), and compressed lists (list-compress-depth 1 and 2). Families the server under test does not know are skipped."""
 
 import random
 import warnings
@@ -22,7 +22,8 @@ FAMILY_WEIGHTS = {"keys": 0.3, "strings": 0.1, "expire": 0.15, "tx": 0.4, "db": 
 
 DEFAULT_CONFIG = [("CONFIG", "SET", "hash-max-listpack-entries", "512"),
                   ("CONFIG", "SET", "hash-max-listpack-value", "64"),
-                  ("CONFIG", "SET", "list-max-listpack-size", "-2")]
+                  ("CONFIG", "SET", "list-max-listpack-size", "-2"),
+                  ("CONFIG", "SET", "list-compress-depth", "0")]
 
 
 def big_preload(seed):
@@ -34,15 +35,33 @@ def big_preload(seed):
     return [Cmd(*h1), Cmd(*l1)]
 
 
+def compressed_lists(depth, fill, length):
+    """list-compress-depth `depth` (set before the lists exist, as Redis fixes
+    the depth when a list is created) and long lists of compressible elements."""
+    def setup(seed):
+        rng = random.Random(seed * 7919 + depth)
+        cmds = [Cmd("CONFIG", "SET", "list-compress-depth", str(depth)),
+                Cmd("CONFIG", "SET", "list-max-listpack-size", fill)]
+        for key, n in (("l1", length), ("l2", 250)):
+            elems = [rng.choice(diffgen_types.COMPRESSIBLE + ["a", "b", "hello"])
+                     for _ in range(n)]
+            cmds.append(Cmd("RPUSH", key, *elems))
+        return cmds
+    return setup
+
+
 SCENARIOS = {
     "small": (lambda seed: [], {}),
     "big": (big_preload, {"big": True}),
     "tiny": (lambda seed: [Cmd("CONFIG", "SET", "hash-max-listpack-entries", "3"),
                            Cmd("CONFIG", "SET", "hash-max-listpack-value", "4"),
                            Cmd("CONFIG", "SET", "list-max-listpack-size", "2")], {}),
+    "depth1": (compressed_lists(1, "4", 600), {"compress": True}),
+    "depth2": (compressed_lists(2, "-1", 3000), {"compress": True}),
 }
-SEEDS = {"small": seeds(12), "big": seeds(6), "tiny": seeds(8)}
-LENGTH = {"small": 700, "big": 500, "tiny": 700}
+SEEDS = {"small": seeds(12), "big": seeds(6), "tiny": seeds(8), "depth1": seeds(6),
+         "depth2": seeds(6)}
+LENGTH = {"small": 700, "big": 500, "tiny": 700, "depth1": 600, "depth2": 600}
 CASES = [(sc, seed, proto) for sc in SCENARIOS for seed in SEEDS[sc] for proto in (2, 3)]
 
 

@@ -113,17 +113,30 @@ void DigestValue(CommandContext& ctx) {
 
 // "Value at:<addr> refcount:1 encoding:<enc> serializedlength:<n> lru:<clock>
 // lru_seconds_idle:<s>"; serializedlength is rankd's byte count of the value
-// (rankd has no RDB encoding to measure).
+// (rankd has no RDB encoding to measure). A list adds Redis 7.0's quicklist
+// fields: ql_nodes (chunks), ql_avg_node (elements per chunk),
+// ql_listpack_max (list-max-listpack-size), ql_compressed (its compress
+// depth is not 0), ql_uncompressed_size (bytes of its chunks when raw).
 void DebugObject(CommandContext& ctx) {
   const Database::Entry* e = ctx.db().Peek(ctx.arg(2));
   if (!e) return ctx.reply.Error(err::kNoSuchKey);
-  char buf[256];
-  snprintf(buf, sizeof(buf),
-           "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:%lld "
-           "lru_seconds_idle:%lld",
-           static_cast<const void*>(&e->value), std::string(e->value.EncodingName()).c_str(),
-           e->value.MemoryUsage(), static_cast<long long>((WallMs() / 1000) & ((1 << 24) - 1)),
-           static_cast<long long>(Database::IdleMs(e) / 1000));
+  char buf[384];
+  int n = snprintf(buf, sizeof(buf),
+                   "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:%lld "
+                   "lru_seconds_idle:%lld",
+                   static_cast<const void*>(&e->value),
+                   std::string(e->value.EncodingName()).c_str(), e->value.MemoryUsage(),
+                   static_cast<long long>((WallMs() / 1000) & ((1 << 24) - 1)),
+                   static_cast<long long>(Database::IdleMs(e) / 1000));
+  if (e->value.type() == ValueType::kList && n > 0 && static_cast<size_t>(n) < sizeof(buf)) {
+    const QuickList& l = e->value.list();
+    snprintf(buf + n, sizeof(buf) - n,
+             " ql_nodes:%zu ql_avg_node:%.2f ql_listpack_max:%lld ql_compressed:%d "
+             "ql_uncompressed_size:%zu",
+             l.chunk_count(), static_cast<double>(l.size()) / std::max<size_t>(1, l.chunk_count()),
+             static_cast<long long>(ctx.server.list_limits().fill), l.compress_depth() != 0 ? 1 : 0,
+             l.UncompressedBytes());
+  }
   ctx.reply.SimpleString(buf);
 }
 

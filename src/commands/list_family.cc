@@ -30,11 +30,12 @@ void PushGeneric(CommandContext& ctx, bool front, bool only_existing) {
   bool wrong_type;
   QuickList* l = FindListWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
+  const ListLimits limits = ctx.server.list_limits();
   if (!l) {
     if (only_existing) return ctx.reply.Integer(0);
-    l = &ctx.db().Insert(ctx.arg(1), Value(std::make_unique<QuickList>()))->value.list();
+    l = &ctx.db().Insert(ctx.arg(1), Value(std::make_unique<QuickList>(limits.compress_depth)))
+             ->value.list();
   }
-  const ListLimits limits = ctx.server.list_limits();
   for (size_t i = 2; i < ctx.argc(); i++) {
     if (front) {
       l->PushFront(ctx.arg(i), limits);
@@ -155,23 +156,14 @@ void LRem(CommandContext& ctx) {
   QuickList* l = FindListWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (!l) return ctx.reply.Integer(0);
-  // Collect the matching indexes from the chosen end, then erase them from
-  // the highest down so earlier indexes stay valid.
-  const size_t n = l->size();
   const uint64_t limit = count == 0 ? UINT64_MAX
                          : count < 0 ? static_cast<uint64_t>(-(count + 1)) + 1
                                      : static_cast<uint64_t>(count);
-  std::vector<size_t> hits;
-  size_t i = 0;
-  l->ForEach(0, n, count < 0, [&](std::string_view v) {
-    const size_t index = count < 0 ? n - 1 - i : i;
-    i++;
-    if (hits.size() < limit && v == ctx.arg(3)) hits.push_back(index);
-  });
-  if (count >= 0) std::reverse(hits.begin(), hits.end());
-  for (size_t at : hits) l->Erase(at, 1);
-  if (!hits.empty()) ReportRemoval(ctx, ctx.arg(1), l->empty(), kNotifyList, "lrem");
-  ctx.reply.Integer(static_cast<int64_t>(hits.size()));
+  const std::string_view element = ctx.arg(3);
+  const size_t removed =
+      l->RemoveIf([&](std::string_view v) { return v == element; }, limit, count < 0);
+  if (removed > 0) ReportRemoval(ctx, ctx.arg(1), l->empty(), kNotifyList, "lrem");
+  ctx.reply.Integer(static_cast<int64_t>(removed));
 }
 
 // LTRIM key start stop

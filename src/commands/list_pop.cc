@@ -134,7 +134,10 @@ bool MoveOne(CommandContext& ctx, bool from_back, bool to_back, bool log_as_lmov
   const ListLimits limits = ctx.server.list_limits();
   std::string value = from_back ? s->PopBack() : s->PopFront();
   const bool emptied = s->empty();
-  if (src != dst && !d) d = &ctx.db().Insert(dst, Value(std::make_unique<QuickList>()))->value.list();
+  if (src != dst && !d) {
+    auto list = std::make_unique<QuickList>(limits.compress_depth);
+    d = &ctx.db().Insert(dst, Value(std::move(list)))->value.list();
+  }
   if (to_back) {
     d->PushBack(value, limits);
   } else {

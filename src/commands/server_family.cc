@@ -223,7 +223,7 @@ void Reset(CommandContext& ctx) {
   Client& c = ctx.client;
   c.in_multi = false;
   c.multi_error = false;
-  c.queued.clear();
+  c.ClearQueued();
   ctx.server.UnwatchAll(c);
   ctx.server.pubsub().Forget(c);
   ctx.server.board_watch().Forget(c);

@@ -250,8 +250,8 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
     }
     return;
   }
-  auto list = std::make_unique<QuickList>();
   const ListLimits limits = ctx.server.list_limits();
+  auto list = std::make_unique<QuickList>(limits.compress_depth);
   for (int64_t j = start; j <= end; j++) {
     if (a.gets.empty()) list->PushBack(items[j].elem, limits);
     for (std::string_view pattern : a.gets) {

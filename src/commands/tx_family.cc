@@ -19,7 +19,7 @@ namespace {
 void EndTransaction(Server& server, Client& c) {
   c.in_multi = false;
   c.multi_error = false;
-  c.queued.clear();
+  c.ClearQueued();
   server.UnwatchAll(c);
 }
 
@@ -47,7 +47,7 @@ void Exec(CommandContext& ctx) {
   }
   std::vector<std::vector<std::string>> queued = std::move(c.queued);
   c.in_multi = false;
-  c.queued.clear();
+  c.ClearQueued();
   ctx.server.UnwatchAll(c);
   ctx.reply.ArrayHeader(queued.size());
   std::vector<std::string_view> args;

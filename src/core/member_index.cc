@@ -83,6 +83,27 @@ MemberIndex::Handle MemberIndex::Find(std::string_view member, uint64_t hash) co
   return RecordArena::kNoHandle;
 }
 
+void MemberIndex::PrefetchCandidates(uint64_t hash) const {
+  // Find's walk without the byte comparisons: at most two candidates.
+  if (size_ == 0) return;
+  const size_t home = Home(hash);
+  const uint32_t tag = TagOf(hash);
+  const Group* g = &groups_[home / kGroupSlots];
+  size_t k = home % kGroupSlots;
+  int left = 2;
+  for (size_t i = home; i < total_ && left > 0; ++i) {
+    const uint8_t d = g->dist[k];
+    if (d == 0) break;
+    const size_t h = i - (d - 1);
+    if (h > home) break;
+    if (h == home && ((g->tags >> (2 * k)) & 3u) == tag) {
+      arena_->Prefetch(g->handles[k]);
+      --left;
+    }
+    if (++k == kGroupSlots) k = 0, ++g;
+  }
+}
+
 bool MemberIndex::TryPlace(Handle h, uint64_t hash) {
   const size_t home = Home(hash);
   size_t i = home;

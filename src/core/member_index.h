@@ -73,6 +73,14 @@ class MemberIndex {
   // The handle whose member equals `member`, or kNoHandle.
   // REQUIRES: hash == Hash(member).
   Handle Find(std::string_view member, uint64_t hash) const;
+  // Group prefetching (issue 16): hints that change nothing. PrefetchSlot
+  // starts loading the line holding `hash`'s home slot; PrefetchCandidates,
+  // called once that line has had time to arrive (a command later), reads
+  // it and starts loading the records of the residents Find would compare.
+  void PrefetchSlot(uint64_t hash) const {
+    if (size_ != 0) __builtin_prefetch(&groups_[Home(hash) / kGroupSlots]);
+  }
+  void PrefetchCandidates(uint64_t hash) const;
   // Adds `h`. REQUIRES: its member is absent; hash == Hash(its member).
   // May grow the table (rehashing reads every member once).
   void Insert(Handle h, uint64_t hash);

@@ -1,9 +1,14 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// QuickList operations. Every edit of a chunk goes Open -> edit -> Settle,
+// and every change in the number of chunks ends with SettleEnds, so the
+// compression invariants hold between calls (quick_list_compress.cc).
 
 #include "core/quick_list.h"
 
 #include <algorithm>
 #include <cassert>
+#include <vector>
 
 #include "core/packed.h"
 
@@ -13,10 +18,23 @@ namespace {
 constexpr size_t kSafetyLimit = 8192;
 constexpr size_t kByteLevels[] = {4096, 8192, 16384, 32768, 65536};
 
+// True when a chunk of `count` entries and `bytes` bytes respects `limits`.
+bool Within(size_t count, size_t bytes, const ListLimits& limits) {
+  if (limits.fill > 0) {
+    return count <= static_cast<uint64_t>(limits.fill) && bytes <= kSafetyLimit;
+  }
+  size_t level = limits.fill == 0 ? 0 : static_cast<size_t>(-limits.fill) - 1;
+  level = std::min(level, std::size(kByteLevels) - 1);
+  return bytes <= kByteLevels[level];
+}
+
 }  // namespace
 
+QuickList::QuickList(int64_t compress_depth)
+    : depth_(static_cast<uint32_t>(std::clamp<int64_t>(compress_depth, 0, kMaxCompressDepth))) {}
+
 std::unique_ptr<QuickList> QuickList::Clone() const {
-  auto copy = std::make_unique<QuickList>();
+  auto copy = std::make_unique<QuickList>(depth_);
   copy->chunks_ = chunks_;
   copy->size_ = size_;
   return copy;
@@ -30,23 +48,18 @@ size_t QuickList::MemoryUsage() const {
 
 bool QuickList::Fits(const Chunk& chunk, size_t len, const ListLimits& limits) const {
   if (chunk.count == 0) return true;
-  const size_t bytes = chunk.buf.size() + packed::EntrySize(len);
-  if (limits.fill > 0) {
-    return chunk.count + 1 <= static_cast<uint64_t>(limits.fill) && bytes <= kSafetyLimit;
-  }
-  size_t level = limits.fill == 0 ? 0 : static_cast<size_t>(-limits.fill) - 1;
-  level = std::min(level, std::size(kByteLevels) - 1);
-  return bytes <= kByteLevels[level];
+  const size_t raw = chunk.compressed() ? chunk.raw_size : chunk.buf.size();
+  return Within(chunk.count + 1, raw + packed::EntrySize(len), limits);
 }
 
-size_t QuickList::Offset(const Chunk& c, size_t i) {
+size_t QuickList::Offset(std::string_view buf, size_t count, size_t i) {
   size_t off;
-  if (i <= c.count / 2) {
+  if (i <= count / 2) {
     off = 0;
-    for (size_t j = 0; j < i; j++) (void)packed::At(c.buf, off, &off);
+    for (size_t j = 0; j < i; j++) (void)packed::At(buf, off, &off);
   } else {
-    off = c.buf.size();
-    for (size_t j = c.count; j > i; j--) (void)packed::Before(c.buf, off, &off);
+    off = buf.size();
+    for (size_t j = count; j > i; j--) (void)packed::Before(buf, off, &off);
   }
   return off;
 }
@@ -73,53 +86,102 @@ size_t QuickList::Locate(size_t index, size_t* in_chunk) const {
 }
 
 void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
-  if (chunks_.empty() || !Fits(chunks_.front(), v.size(), limits)) chunks_.emplace_front();
+  const bool grow = chunks_.empty() || !Fits(chunks_.front(), v.size(), limits);
+  if (grow) {
+    // The full end chunk is final now: give back its growth slack.
+    if (!chunks_.empty()) chunks_.front().buf.shrink_to_fit();
+    chunks_.emplace_front();
+  }
   Chunk& c = chunks_.front();
+  assert(!c.compressed());  // Invariant: end chunks are raw.
   packed::Insert(&c.buf, 0, v);
   c.count++;
   size_++;
+  if (grow) SettleEnds();
 }
 
 void QuickList::PushBack(std::string_view v, const ListLimits& limits) {
-  if (chunks_.empty() || !Fits(chunks_.back(), v.size(), limits)) chunks_.emplace_back();
+  const bool grow = chunks_.empty() || !Fits(chunks_.back(), v.size(), limits);
+  if (grow) {
+    if (!chunks_.empty()) chunks_.back().buf.shrink_to_fit();
+    chunks_.emplace_back();
+  }
   Chunk& c = chunks_.back();
+  assert(!c.compressed());
   packed::Append(&c.buf, v);
   c.count++;
   size_++;
+  if (grow) SettleEnds();
 }
 
 std::string QuickList::PopFront() {
   assert(size_ > 0);
   Chunk& c = chunks_.front();
+  assert(!c.compressed());
   size_t next;
   std::string out(packed::At(c.buf, 0, &next));
   c.buf.erase(0, next);
   size_--;
-  if (--c.count == 0) chunks_.pop_front();
+  if (--c.count == 0) {
+    chunks_.pop_front();
+    SettleEnds();
+  }
   return out;
 }
 
 std::string QuickList::PopBack() {
   assert(size_ > 0);
   Chunk& c = chunks_.back();
+  assert(!c.compressed());
   size_t start;
   std::string out(packed::Before(c.buf, c.buf.size(), &start));
   c.buf.resize(start);
   size_--;
-  if (--c.count == 0) chunks_.pop_back();
+  if (--c.count == 0) {
+    chunks_.pop_back();
+    SettleEnds();
+  }
   return out;
 }
 
-std::string_view QuickList::At(size_t index) const {
+std::string QuickList::At(size_t index) const {
   size_t k;
-  const Chunk& c = chunks_[Locate(index, &k)];
+  const size_t ci = Locate(index, &k);
+  std::string scratch;
+  const std::string_view raw = View(ci, &scratch);
   size_t next;
-  return packed::At(c.buf, Offset(c, k), &next);
+  return std::string(packed::At(raw, Offset(raw, chunks_[ci].count, k), &next));
+}
+
+bool QuickList::SplitIfOverfull(size_t ci, const ListLimits& limits) {
+  Chunk& c = chunks_[ci];
+  assert(!c.compressed());  // REQUIRES: opened by the caller
+  if (c.count < 2 || Within(c.count, c.buf.size(), limits)) return false;
+  // Split in two halves (Redis splits at the edit point; only the memory
+  // layout differs).
+  const size_t half = c.count / 2, cut = Offset(c.buf, c.count, half);
+  Chunk tail;
+  tail.buf = c.buf.substr(cut);
+  tail.count = c.count - static_cast<uint32_t>(half);
+  c.buf.resize(cut);
+  c.buf.shrink_to_fit();
+  c.count = static_cast<uint32_t>(half);
+  chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(ci) + 1, std::move(tail));
+  Settle(ci);
+  Settle(ci + 1);
+  SettleEnds();
+  return true;
 }
 
 void QuickList::Replace(size_t index, std::string_view v, const ListLimits& limits) {
-  Erase(index, 1);
-  Insert(index, v, limits);
+  size_t k;
+  const size_t ci = Locate(index, &k);
+  std::string& buf = Open(ci);
+  const size_t off = Offset(buf, chunks_[ci].count, k);
+  size_t next;
+  (void)packed::At(buf, off, &next);
+  buf.replace(off, next - off, packed::Encode(v));
+  if (!SplitIfOverfull(ci, limits)) Settle(ci);
 }
 
 void QuickList::Insert(size_t index, std::string_view v, const ListLimits& limits) {
@@ -128,91 +190,129 @@ void QuickList::Insert(size_t index, std::string_view v, const ListLimits& limit
   if (index == size_) return PushBack(v, limits);
   size_t k;
   const size_t ci = Locate(index, &k);
+  std::string& buf = Open(ci);
   Chunk& c = chunks_[ci];
-  const bool fits = Fits(c, v.size(), limits);
-  packed::Insert(&c.buf, Offset(c, k), v);
+  packed::Insert(&buf, Offset(buf, c.count, k), v);
   c.count++;
   size_++;
-  if (fits || c.count < 2) return;
-  // Split the overfull chunk in two halves (Redis splits at the insertion
-  // point; only the memory layout differs).
-  const size_t half = c.count / 2, cut = Offset(c, half);
-  Chunk tail;
-  tail.buf = c.buf.substr(cut);
-  tail.count = c.count - static_cast<uint32_t>(half);
-  c.buf.resize(cut);
-  c.buf.shrink_to_fit();
-  c.count = static_cast<uint32_t>(half);
-  chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(ci) + 1, std::move(tail));
+  if (!SplitIfOverfull(ci, limits)) Settle(ci);
 }
 
 void QuickList::Erase(size_t index, size_t count) {
   assert(index + count <= size_);
+  if (count == 0) return;
+  size_t k;
+  size_t ci = Locate(index, &k);
+  // Chunks edited in part: at most the first and the last of the range,
+  // and no chunk before them is removed, so their indexes hold.
+  size_t edited[2];
+  size_t n_edited = 0;
+  bool removed_chunk = false;
   while (count > 0) {
-    size_t k;
-    const size_t ci = Locate(index, &k);
-    Chunk& c = chunks_[ci];
-    const size_t n = std::min<size_t>(count, c.count - k);
-    if (n == c.count) {
+    const size_t n = std::min<size_t>(count, chunks_[ci].count - k);
+    if (n == chunks_[ci].count) {
       chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(ci));
+      removed_chunk = true;
     } else {
-      const size_t from = Offset(c, k);
+      std::string& buf = Open(ci);
+      Chunk& c = chunks_[ci];
+      const size_t from = Offset(buf, c.count, k);
       size_t to = from;
-      for (size_t j = 0; j < n; j++) (void)packed::At(c.buf, to, &to);
-      c.buf.erase(from, to - from);
+      for (size_t j = 0; j < n; j++) (void)packed::At(buf, to, &to);
+      buf.erase(from, to - from);
       c.count -= static_cast<uint32_t>(n);
+      assert(n_edited < 2);
+      edited[n_edited++] = ci++;
     }
+    k = 0;
     size_ -= n;
     count -= n;
   }
+  for (size_t i = 0; i < n_edited; i++) Settle(edited[i]);
+  if (removed_chunk) SettleEnds();
+}
+
+size_t QuickList::RemoveIf(Predicate match, uint64_t limit, bool from_tail) {
+  size_t removed = 0;
+  bool emptied = false;
+  std::string scratch;
+  std::vector<size_t> offs;  // entry boundaries of the chunk at hand
+  std::vector<bool> drop;
+  for (size_t step = 0; step < chunks_.size() && removed < limit; step++) {
+    const size_t ci = from_tail ? chunks_.size() - 1 - step : step;
+    Chunk& c = chunks_[ci];
+    const std::string_view raw = View(ci, &scratch);
+    offs.assign(1, 0);
+    for (size_t off = 0; off < raw.size();) {
+      (void)packed::At(raw, off, &off);
+      offs.push_back(off);
+    }
+    drop.assign(c.count, false);
+    size_t hits = 0;
+    for (size_t j = 0; j < c.count && removed + hits < limit; j++) {
+      const size_t e = from_tail ? c.count - 1 - j : j;
+      size_t next;
+      if (match(packed::At(raw, offs[e], &next))) {
+        drop[e] = true;
+        hits++;
+      }
+    }
+    if (hits == 0) continue;
+    std::string kept;
+    kept.reserve(raw.size());
+    for (size_t e = 0; e < c.count; e++) {
+      if (!drop[e]) kept.append(raw.substr(offs[e], offs[e + 1] - offs[e]));
+    }
+    c.buf = std::move(kept);
+    c.raw_size = 0;
+    c.count -= static_cast<uint32_t>(hits);
+    size_ -= hits;
+    removed += hits;
+    if (c.count == 0) {
+      emptied = true;  // dropped below, once
+    } else {
+      Settle(ci);
+    }
+  }
+  if (emptied) {
+    std::erase_if(chunks_, [](const Chunk& c) { return c.count == 0; });
+    SettleEnds();
+  }
+  return removed;
 }
 
 void QuickList::ForEach(size_t first, size_t count, bool reverse, Visitor fn) const {
   assert(first + count <= size_);
   if (count == 0) return;
+  std::string scratch;
+  size_t k;
   if (!reverse) {
-    size_t k;
     size_t ci = Locate(first, &k);
-    size_t off = Offset(chunks_[ci], k);
+    std::string_view raw = View(ci, &scratch);
+    size_t off = Offset(raw, chunks_[ci].count, k);
     while (count > 0) {
-      const Chunk& c = chunks_[ci];
-      if (off >= c.buf.size()) {
-        ci++;
+      if (off >= raw.size()) {
+        raw = View(++ci, &scratch);
         off = 0;
         continue;
       }
-      fn(packed::At(c.buf, off, &off));
+      fn(packed::At(raw, off, &off));
       count--;
     }
     return;
   }
-  size_t k;
   size_t ci = Locate(first + count - 1, &k);
-  size_t end = Offset(chunks_[ci], k + 1);
+  std::string_view raw = View(ci, &scratch);
+  size_t end = Offset(raw, chunks_[ci].count, k + 1);
   while (count > 0) {
     if (end == 0) {
-      ci--;
-      end = chunks_[ci].buf.size();
+      raw = View(--ci, &scratch);
+      end = raw.size();
       continue;
     }
-    fn(packed::Before(chunks_[ci].buf, end, &end));
+    fn(packed::Before(raw, end, &end));
     count--;
   }
-}
-
-bool QuickList::CheckInvariants() const {
-  size_t total = 0;
-  for (const Chunk& c : chunks_) {
-    if (c.count == 0) return false;
-    size_t off = 0, n = 0;
-    while (off < c.buf.size()) {
-      (void)packed::At(c.buf, off, &off);
-      n++;
-    }
-    if (n != c.count || off != c.buf.size()) return false;
-    total += n;
-  }
-  return total == size_;
 }
 
 }  // namespace rankd

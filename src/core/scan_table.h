@@ -59,6 +59,16 @@ class ScanTable {
     return nullptr;
   }
 
+  // Group prefetching hints (issue 16), no effect on contents: start
+  // loading `key`'s bucket slot; or, once that slot is cached, the first
+  // node of its chain.
+  void PrefetchBucket(std::string_view key) const {
+    __builtin_prefetch(&buckets_[Hash(key) & mask()]);
+  }
+  void PrefetchChainHead(std::string_view key) const {
+    if (const Node* head = buckets_[Hash(key) & mask()]) __builtin_prefetch(head);
+  }
+
   // Takes ownership of `node`. REQUIRES: no node with the same key.
   void Insert(Node* node) {
     const uint64_t h = Hash(node->key());
@@ -84,6 +94,26 @@ class ScanTable {
       }
     }
     return nullptr;
+  }
+
+  // Unlinks `node` (the caller now owns it): its bucket is found from its
+  // stored hash (or its key), then the chain is walked by address, with no
+  // key comparisons. REQUIRES: `node` is in this table.
+  void RemoveNode(Node* node) {
+    uint64_t h;
+    if constexpr (kStoresHash) {
+      h = node->hash;
+    } else {
+      h = Hash(node->key());
+    }
+    for (Node** p = &buckets_[h & mask()]; *p; p = &(*p)->next) {
+      if (*p == node) {
+        *p = node->next;
+        size_--;
+        MaybeShrink();
+        return;
+      }
+    }
   }
 
   // Deletes every node.

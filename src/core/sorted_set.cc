@@ -210,6 +210,12 @@ bool SortedSet::Remove(std::string_view member) {
   return true;
 }
 
+void SortedSet::PrefetchMember(std::string_view member, int step) const {
+  if (const TreeSet* t = impl_->tree.get(); t && !impl_->board) {
+    t->PrefetchMember(MemberIndex::Hash(member), step);
+  }
+}
+
 std::optional<double> SortedSet::Score(std::string_view member) const {
   const Impl& s = *impl_;
   if (const LeaderboardSet* b = s.board.get()) {

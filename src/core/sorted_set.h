@@ -133,6 +133,12 @@ class SortedSet {
   // The member's score, or nullopt. O(1) for trees.
   std::optional<double> Score(std::string_view member) const;
 
+  // Group prefetching (issue 16): starts loading what a lookup of `member`
+  // will touch, in two steps issued a command apart: step 0 the member
+  // index slot, step 1 (its line arrived meanwhile) the records that slot
+  // names. A hint only: changes nothing, no-op for small (compact) sets.
+  void PrefetchMember(std::string_view member, int step) const;
+
   // The member's 0-based ascending rank, or nullopt. O(log n).
   std::optional<uint64_t> Rank(std::string_view member) const;
 

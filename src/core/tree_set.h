@@ -59,6 +59,15 @@ class TreeSet {
   // The member's handle, or kNoHandle. `hash` = MemberIndex::Hash(member).
   Handle Find(std::string_view member, uint64_t hash) const { return index_.Find(member, hash); }
   double ScoreOf(Handle h) const { return arena_.Score(h); }
+  // Group prefetching hint (SortedSet::PrefetchMember): step 0 the index
+  // slot, step 1 the candidate records. Changes nothing.
+  void PrefetchMember(uint64_t hash, int step) const {
+    if (step == 0) {
+      index_.PrefetchSlot(hash);
+    } else {
+      index_.PrefetchCandidates(hash);
+    }
+  }
   std::string_view MemberOf(Handle h) const { return arena_.Member(h); }
   // The 0-based rank of a present handle. O(log n); inner nodes decide by
   // cached scores and the leaf is scanned for the handle, so records are

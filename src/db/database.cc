@@ -63,6 +63,18 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   return e;
 }
 
+void Database::Prefetch(std::string_view key, std::string_view member, int step) const {
+  if (step == 0) {
+    table_.PrefetchBucket(key);
+  } else {
+    table_.PrefetchChainHead(key);
+  }
+  if (member.empty()) return;
+  // Sorted-set commands name one key many times over: its entry is hot.
+  const Entry* e = table_.Find(key);
+  if (e && e->value.type() == ValueType::kZSet) e->value.zset().PrefetchMember(member, step);
+}
+
 bool Database::Delete(std::string_view key) {
   if (!Find(key, false)) return false;
   Free(table_.Remove(key));
@@ -77,6 +89,18 @@ bool Database::DeleteLazily(std::string_view key, LazyFreer& freer) {
   Free(table_.Remove(key));
   freer.Free(std::move(value));
   return true;
+}
+
+void Database::DeleteEntry(Entry* e, LazyFreer* freer) {
+  table_.RemoveNode(e);
+  if (freer) {
+    Value value = std::move(e->value);
+    e->value = Value();
+    Free(e);
+    freer->Free(std::move(value));
+  } else {
+    Free(e);
+  }
 }
 
 Database::Entry* Database::Detach(std::string_view key) {

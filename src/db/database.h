@@ -69,6 +69,13 @@ class Database {
   // inspection: returns nullptr for expired keys too).
   const Entry* Peek(std::string_view key) const;
 
+  // Group prefetching (issue 16): starts loading what a command on `key`
+  // (and, for a sorted set, on its `member`; "" for none) will touch, in
+  // two steps issued a command apart: step 0 the key's bucket and the
+  // member's index slot, step 1 the key's entry and the member's records.
+  // A hint only: no expiry, no access time, nothing changes.
+  void Prefetch(std::string_view key, std::string_view member, int step) const;
+
   // True if `key` is stored but its deadline has passed (not yet deleted).
   // EXEC uses it: a WATCHed key that expired counts as modified.
   bool IsExpiredButPresent(std::string_view key) const {
@@ -87,6 +94,9 @@ class Database {
   // Delete, with the value handed to `freer` (UNLINK, lazy eviction): a
   // large value is destroyed off the event loop (db/lazy_free.h).
   bool DeleteLazily(std::string_view key, LazyFreer& freer);
+  // Deletes the live entry `e` (from Random / RandomVolatile: eviction)
+  // without looking its key up again; with `freer`, as DeleteLazily.
+  void DeleteEntry(Entry* e, LazyFreer* freer = nullptr);
   // Moves the entry out of this database (MOVE, RENAME): the caller owns it.
   // Its deadline stays here (read ExpireMs first; set it again after
   // Attach). nullptr if absent.

@@ -23,6 +23,51 @@ constexpr size_t kReadChunk = 16 * 1024;          // PROTO_IOBUF_LEN
 constexpr size_t kCompactOutputAt = 64 * 1024;    // written prefix worth erasing
 constexpr size_t kKeepOutputCapacity = 256 * 1024;
 
+// Group prefetching: the (up to) two commands after the one about to run,
+// peeked from the read buffer (net/resp_peek.h) and hinted to the handler,
+// step 0 on arrival two commands ahead, step 1 when next. Offsets are
+// relative to the start of the unconsumed input, whose address is checked
+// before each command so nothing stale is ever hinted.
+class Lookahead {
+ public:
+  void BeforeCommand(ConnectionHandler* h, Connection* c, std::string_view data, size_t cur_end) {
+    if (data.data() != base_ || n_ == 0 || q_[0].end != cur_end) {
+      n_ = 0;  // fresh start (or the input moved): peek after this command
+      next_ = cur_end;
+      done_ = false;
+    } else {
+      q_[0] = q_[1];  // the command about to run leaves the window
+      if (--n_ > 0) Hint(h, c, q_[0], 1);
+    }
+    base_ = data.data();
+    while (n_ < 2 && !done_) {
+      if (!PeekCommand(data, next_, &q_[n_])) {
+        done_ = true;  // incomplete or unusual: stop looking this round
+        break;
+      }
+      next_ = q_[n_].end;
+      Hint(h, c, q_[n_++], 0);
+    }
+  }
+  // The command that ended at `pos` ran and was consumed.
+  void Consumed(size_t pos) {
+    base_ += pos;
+    next_ -= pos;
+    for (size_t i = 0; i < n_; i++) q_[i].end -= pos;
+  }
+
+ private:
+  static void Hint(ConnectionHandler* h, Connection* c, const PeekedCommand& p, int step) {
+    const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
+    h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step);
+  }
+
+  PeekedCommand q_[2];
+  size_t n_ = 0, next_ = 0;
+  const char* base_ = nullptr;
+  bool done_ = false;
+};
+
 }  // namespace
 
 Connection::Connection(NetServer* server, int fd, uint64_t id)
@@ -153,6 +198,7 @@ bool NetServer::OverOutputLimit(Connection* c) {
 void NetServer::ProcessInput(Connection* c) {
   ArmOutputLimit(c);
   bool replied = false;
+  Lookahead ahead;
   while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
     // Per command: an AUTH earlier in the same read lifts the limits of an
     // unauthenticated client for the commands after it, as in Redis (MIGRATE
@@ -173,8 +219,10 @@ void NetServer::ProcessInput(Connection* c) {
       c->CloseAfterReply();
       break;
     }
+    ahead.BeforeCommand(handler_, c, c->in_.data(), pos);
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
+    ahead.Consumed(pos);
     if (c->EnforceOutputLimit()) break;
     const size_t out = c->output_buffer_size();
     if (limits_.output_buffer_pause > 0 &&

@@ -38,6 +38,7 @@
 #include "net/io_buffer.h"
 #include "net/reply.h"
 #include "net/resp_parser.h"
+#include "net/resp_peek.h"
 #include "net/tls.h"
 
 namespace rankd {
@@ -184,6 +185,15 @@ class ConnectionHandler {
   // The connection is going away; `c` is destroyed right after. Called
   // exactly once per connection, never from inside OnCommand.
   virtual void OnClose(Connection* c) = 0;
+  // Group prefetching (issue 16): a command that will run after the
+  // current one of `c` is already complete in its read buffer. The handler
+  // may start loading what it will touch: step 0 when it is two commands
+  // away, step 1 when it is the next one. `args` holds its first few
+  // arguments (of `argc`), valid only during the call. A hint: it must not
+  // change any state or reply; the command itself runs later through
+  // OnCommand as usual.
+  virtual void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
+                        int step) {}
   // Once per loop iteration, after commands ran and before replies are
   // written: the point where the append-only log is fsynced. No reply byte
   // produced before this call reaches a socket before it returns.

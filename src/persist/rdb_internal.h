@@ -60,8 +60,4 @@ inline uint64_t LittleEndian(std::string_view s, size_t pos, size_t n) {
 bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out,
                bool* empty);
 
-// LZF decompression (liblzf's format): false unless `in` decompresses to
-// exactly `out_len` bytes.
-bool LzfDecompress(std::string_view in, char* out, size_t out_len);
-
 }  // namespace rankd::rdb

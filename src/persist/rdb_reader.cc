@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 
+#include "base/lzf.h"
 #include "persist/coding.h"
 #include "persist/rdb_internal.h"
 
@@ -94,8 +95,7 @@ bool Cursor::String(std::string* out) {
   if (len != 3) return Fail("unknown string encoding " + std::to_string(len));
   uint64_t clen, ulen;
   if (!Length(&clen) || !Length(&ulen) || !Bytes(clen, &s)) return false;
-  // LZF expands at most ~132 times (a 3-byte back reference copies 264).
-  if (ulen > clen * 132 + 64) return Fail("LZF string longer than its data allows");
+  if (ulen > LzfMaxDecompressedSize(clen)) return Fail("LZF string longer than its data allows");
   out->resize(ulen);
   if (!LzfDecompress(s, out->data(), ulen)) return Fail("bad LZF data");
   return true;
@@ -114,33 +114,6 @@ bool Cursor::OldDouble(double* out) {
   char* end = nullptr;
   *out = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size() || Fail("bad double");
-}
-
-bool LzfDecompress(std::string_view in, char* out, size_t out_len) {
-  size_t ip = 0, op = 0;
-  while (ip < in.size()) {
-    size_t ctrl = static_cast<uint8_t>(in[ip++]);
-    if (ctrl < 32) {  // a literal run of ctrl + 1 bytes
-      ctrl++;
-      if (op + ctrl > out_len || ip + ctrl > in.size()) return false;
-      std::memcpy(out + op, in.data() + ip, ctrl);
-      op += ctrl;
-      ip += ctrl;
-      continue;
-    }
-    size_t len = ctrl >> 5;  // a back reference
-    size_t back = (ctrl & 0x1f) << 8;
-    if (len == 7) {
-      if (ip >= in.size()) return false;
-      len += static_cast<uint8_t>(in[ip++]);
-    }
-    if (ip >= in.size()) return false;
-    back += static_cast<uint8_t>(in[ip++]);
-    len += 2;
-    if (back + 1 > op || op + len > out_len) return false;
-    for (size_t i = 0; i < len; i++, op++) out[op] = out[op - back - 1];  // may overlap
-  }
-  return op == out_len;
 }
 
 }  // namespace rdb

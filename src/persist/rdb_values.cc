@@ -225,7 +225,7 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
   if (!ok) return false;
   *empty = e.empty();
   if (type == 1 || type == 10 || type == 14 || type == 18) {
-    auto list = std::make_unique<QuickList>();
+    auto list = std::make_unique<QuickList>(opts.list_limits.compress_depth);
     for (const std::string& v : e) list->PushBack(v, opts.list_limits);
     *out = Value(std::move(list));
   } else if (type == 2 || type == 11 || type == 20) {

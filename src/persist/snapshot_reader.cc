@@ -367,7 +367,7 @@ class Loader {
     }
     if (type == format::kTypeList) {
       std::unique_ptr<QuickList> list;
-      if (build) list = std::make_unique<QuickList>();
+      if (build) list = std::make_unique<QuickList>(opts_->list_limits.compress_depth);
       for (uint64_t i = 0; i < n; i++) {
         std::string_view v;
         if (!src_.String(&v)) return src_.status();

@@ -115,7 +115,11 @@ void Server::ServeReadyKeys() {
           int saved_db = c->db_index;
           c->db_index = c->blocked.db;
           serving_key_ = key;
-          Call(*c, *spec, spec->name, args, false, true);
+          if (std::string_view ro = ReadOnlyRefusal(*c, *spec); !ro.empty()) {
+            c->reply->Error(ro);
+          } else {
+            Call(*c, *spec, spec->name, args, false, true);
+          }
           serving_key_ = {};
           c->db_index = saved_db;
           if (c->reply->buffer().size() != before) Unblock(*c);

@@ -46,6 +46,16 @@ struct Client {
   bool in_multi = false;
   bool multi_error = false;
   std::vector<std::vector<std::string>> queued;
+  // The queued commands' flags ORed at queue time (Redis mstate.cmd_flags),
+  // and whether one lacks kStale: EXEC's OOM, read-only and pause checks
+  // read these instead of scanning the queue.
+  uint32_t queued_flags = 0;
+  bool queued_deny_stale = false;
+  void ClearQueued() {
+    queued.clear();
+    queued_flags = 0;
+    queued_deny_stale = false;
+  }
 
   // WATCH: keys by database, and the flag any change to them sets.
   Watcher watcher;

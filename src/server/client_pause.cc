@@ -20,12 +20,7 @@ bool Server::PauseCovers(const Client& c, const CommandSpec& spec) const {
   if (pause_mode_ == PauseMode::kNone || !c.conn) return false;
   if (pause_mode_ == PauseMode::kAll) return true;
   if (spec.flags & (kWrite | kMayReplicate)) return true;
-  if (spec.name != "exec" || !c.in_multi) return false;
-  for (const auto& cmd : c.queued) {
-    const CommandSpec* q = FindCommand(cmd[0]);
-    if (q && (q->flags & (kWrite | kMayReplicate))) return true;
-  }
-  return false;
+  return c.in_multi && spec.name == "exec" && (c.queued_flags & (kWrite | kMayReplicate));
 }
 
 void Server::Postpone(Client& c, std::span<const std::string_view> args) {

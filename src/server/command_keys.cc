@@ -22,8 +22,8 @@ constexpr NumKeys kNumKeys[] = {
 
 }  // namespace
 
-std::vector<size_t> KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args) {
-  std::vector<size_t> out;
+KeyPositionList KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args) {
+  KeyPositionList out;
   const int argc = static_cast<int>(args.size());
   if (spec.first_key > 0) {
     const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;

@@ -7,16 +7,22 @@
 
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
-#include <vector>
+
+#include "absl/container/inlined_vector.h"
 
 #include "server/command.h"
 
 namespace rankd {
 
+// Key argument indexes; up to 8 without a heap allocation (every command
+// of a restricted ACL user asks).
+using KeyPositionList = absl::InlinedVector<size_t, 8>;
+
 // Indexes into `args` (args[0] is the command name) of every key argument.
 // REQUIRES: args passed the arity check for `spec`.
-std::vector<size_t> KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args);
+KeyPositionList KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args);
 
 }  // namespace rankd

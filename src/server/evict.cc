@@ -12,6 +12,17 @@
 
 namespace rankd {
 
+EvictPolicy ParseEvictPolicy(std::string_view name) {
+  if (name == "allkeys-lru") return EvictPolicy::kAllKeysLru;
+  if (name == "volatile-lru") return EvictPolicy::kVolatileLru;
+  if (name == "allkeys-lfu") return EvictPolicy::kAllKeysLfu;
+  if (name == "volatile-lfu") return EvictPolicy::kVolatileLfu;
+  if (name == "volatile-ttl") return EvictPolicy::kVolatileTtl;
+  if (name == "allkeys-random") return EvictPolicy::kAllKeysRandom;
+  if (name == "volatile-random") return EvictPolicy::kVolatileRandom;
+  return EvictPolicy::kNoEviction;
+}
+
 uint64_t Evictor::TimeLimitUs() const {
   // Redis evictionTimeLimitUs: 50 us per unit up to 10, then growing 15%
   // per unit; 100 means no limit.
@@ -42,8 +53,7 @@ Evictor::Result Evictor::Perform() {
   };
   const int64_t used = used_now();
   if (used <= cfg.maxmemory) return Result::kOk;
-  const std::string_view policy = cfg.maxmemory_policy;
-  if (policy == "noeviction") return Result::kFail;
+  if (policy_ == EvictPolicy::kNoEviction) return Result::kFail;
 
   const int64_t to_free = used - cfg.maxmemory;
   int64_t freed = 0;
@@ -52,7 +62,7 @@ Evictor::Result Evictor::Perform() {
   uint64_t keys = 0;
   while (freed < to_free) {
     const int64_t before = used_now();
-    if (!EvictOne(policy)) return Result::kFail;
+    if (!EvictOne()) return Result::kFail;
     freed += before - used_now();
     if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
       if (timer_ == 0) {
@@ -67,12 +77,14 @@ Evictor::Result Evictor::Perform() {
   return timer_ != 0 ? Result::kRunning : Result::kOk;
 }
 
-bool Evictor::EvictOne(std::string_view policy) {
-  const bool volatile_only = policy.starts_with("volatile-");
+bool Evictor::EvictOne() {
+  using P = EvictPolicy;
+  const bool volatile_only = policy_ == P::kVolatileLru || policy_ == P::kVolatileLfu ||
+                             policy_ == P::kVolatileTtl || policy_ == P::kVolatileRandom;
   const int dbs = server_->db_count();
   Database* best_db = nullptr;
   Database::Entry* best = nullptr;
-  if (policy.ends_with("-random")) {
+  if (policy_ == P::kAllKeysRandom || policy_ == P::kVolatileRandom) {
     for (int i = 0; i < dbs && !best; i++) {
       Database& db = server_->db(next_db_);
       next_db_ = (next_db_ + 1) % dbs;
@@ -81,7 +93,8 @@ bool Evictor::EvictOne(std::string_view policy) {
     }
   } else {
     // Higher score = better candidate.
-    const bool lfu = policy.ends_with("-lfu"), ttl = policy == "volatile-ttl";
+    const bool lfu = policy_ == P::kAllKeysLfu || policy_ == P::kVolatileLfu;
+    const bool ttl = policy_ == P::kVolatileTtl;
     int64_t best_score = INT64_MIN;
     const int64_t samples = server_->config().maxmemory_samples;
     for (int i = 0; i < dbs; i++) {
@@ -102,12 +115,9 @@ bool Evictor::EvictOne(std::string_view policy) {
     }
   }
   if (!best) return false;
-  const std::string key(best->key());
-  if (server_->config().lazyfree_lazy_eviction) {
-    best_db->DeleteLazily(key, server_->lazy_free());
-  } else {
-    best_db->Delete(key);
-  }
+  const std::string key(best->key());  // for the signals: the entry goes now
+  best_db->DeleteEntry(best,
+                       server_->config().lazyfree_lazy_eviction ? &server_->lazy_free() : nullptr);
   // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
   // caches are invalidated; NOLOOP spares the client whose command caused
   // it, as server.current_client does in 7.0), the "evicted" event (class

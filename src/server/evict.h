@@ -31,6 +31,21 @@ namespace rankd {
 
 class Server;
 
+// maxmemory-policy, parsed once when the configuration changes.
+enum class EvictPolicy : uint8_t {
+  kNoEviction,
+  kAllKeysLru,
+  kVolatileLru,
+  kAllKeysLfu,
+  kVolatileLfu,
+  kVolatileTtl,
+  kAllKeysRandom,
+  kVolatileRandom,
+};
+// The policy named `name` (a valid maxmemory-policy value); noeviction for
+// anything else.
+EvictPolicy ParseEvictPolicy(std::string_view name);
+
 class Evictor {
  public:
   explicit Evictor(Server* server) : server_(server) {}
@@ -43,6 +58,8 @@ class Evictor {
     kFail,     // over it, and nothing (more) can be evicted
   };
   Result Perform();
+  // Set by the server from maxmemory-policy whenever the config changes.
+  void set_policy(EvictPolicy p) { policy_ = p; }
 
   // Keys evicted since start (INFO evicted_keys).
   uint64_t evicted_keys() const { return evicted_; }
@@ -50,10 +67,11 @@ class Evictor {
 
  private:
   // Evicts one key chosen by the policy; false when there is no candidate.
-  bool EvictOne(std::string_view policy);
+  bool EvictOne();
   uint64_t TimeLimitUs() const;
 
   Server* const server_;
+  EvictPolicy policy_ = EvictPolicy::kNoEviction;
   uint64_t timer_ = 0;  // the continuation timer while evicting in steps
   uint64_t evicted_ = 0;
   int next_db_ = 0;  // random policies walk the databases in turn

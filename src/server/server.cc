@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -58,6 +59,7 @@ Server::Server(Config config)
 Server::~Server() = default;
 
 void Server::RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories) {
+  last_lookup_spec_ = nullptr;
   for (const CommandSpec& spec : table) {
     command_ids_.Add(spec, family_categories);
     commands_[spec.name] = &spec;
@@ -74,6 +76,7 @@ std::string Server::RenameCommand(std::string_view from, std::string_view to) {
     for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
     return out;
   };
+  last_lookup_spec_ = nullptr;  // names change
   auto it = commands_.find(lower(from));
   if (it == commands_.end()) return "No such command in rename-command";
   const CommandSpec* spec = it->second;
@@ -112,6 +115,7 @@ void Server::ApplyConfig(std::string_view name) {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
   lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");
+  evictor_.set_policy(ParseEvictPolicy(config_.maxmemory_policy));
   lfu_.log_factor = config_.lfu_log_factor;
   lfu_.decay_time = config_.lfu_decay_time;
   // CONFIG SET maxmemory below the current use evicts at once (Redis).
@@ -203,11 +207,26 @@ void Server::Cron() {
 }
 
 const CommandSpec* Server::FindCommand(std::string_view name) const {
+  // A pipeline repeats its command name: the last hit, compared byte for
+  // byte as typed, skips lower-casing and hashing.
+  if (name.size() == last_lookup_len_ && last_lookup_spec_ &&
+      std::memcmp(name.data(), last_lookup_name_, name.size()) == 0) {
+    return last_lookup_spec_;
+  }
   char buf[64];
   if (name.size() >= sizeof(buf)) return nullptr;
-  for (size_t i = 0; i < name.size(); i++) buf[i] = static_cast<char>(tolower(name[i]));
+  for (size_t i = 0; i < name.size(); i++) {
+    const char ch = name[i];
+    buf[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + ('a' - 'A')) : ch;
+  }
   auto it = commands_.find(std::string_view(buf, name.size()));
-  return it == commands_.end() ? nullptr : it->second;
+  if (it == commands_.end()) return nullptr;
+  if (name.size() <= sizeof(last_lookup_name_)) {
+    std::memcpy(last_lookup_name_, name.data(), name.size());
+    last_lookup_len_ = name.size();
+    last_lookup_spec_ = it->second;
+  }
+  return it->second;
 }
 
 Client* Server::FindClient(uint64_t id) {
@@ -352,7 +371,11 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
             "context";
   }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
-  if (error.empty()) error = ReadOnlyRefusal(c, *spec);
+  if (error.empty()) {
+    // Checked here once; Call leaves it to its other callers (Execute, a
+    // blocked client's retry).
+    if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) error = ro;
+  }
   if (!error.empty()) {
     CountRejected(found, full_name);
     // A rejected command inside MULTI dooms the transaction; a rejected EXEC,
@@ -364,7 +387,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
       if (reason.substr(0, 4) == "ERR ") reason.remove_prefix(4);
       c.in_multi = false;
       c.multi_error = false;
-      c.queued.clear();
+      c.ClearQueued();
       UnwatchAll(c);
       reply.Error("EXECABORT Transaction discarded because of: " + std::string(reason));
       return FeedMonitors(c, args);  // as Redis execCommandAbort
@@ -374,6 +397,8 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
   if (c.in_multi && !IsTxControl(spec->name)) {
     c.queued.emplace_back(args.begin(), args.end());
+    c.queued_flags |= spec->flags;
+    if (!(spec->flags & kStale)) c.queued_deny_stale = true;
     return reply.SimpleString("QUEUED");
   }
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
@@ -391,6 +416,7 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
+  if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) return c.reply->Error(ro);
   if (c.user && !c.user->unrestricted()) {
     // EXEC re-checks (rules may have changed since queueing); scripts check
     // every redis.call with the caller's user.
@@ -417,7 +443,6 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
 
 void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name,
                   std::span<const std::string_view> args, bool no_block, bool retrying) {
-  if (std::string_view ro = ReadOnlyRefusal(c, spec); !ro.empty()) return c.reply->Error(ro);
   if (write_gate && (spec.flags & kWrite)) {
     std::string_view refusal = write_gate(c, spec);
     if (!refusal.empty()) return c.reply->Error(refusal);

@@ -140,7 +140,9 @@ class Server : public ConnectionHandler {
   SortedSetLimits zset_limits() const;
   PlainSetLimits set_limits() const;
   HashLimits hash_limits() const;
-  ListLimits list_limits() const { return {config_.list_max_listpack_size}; }
+  ListLimits list_limits() const {
+    return {config_.list_max_listpack_size, config_.list_compress_depth};
+  }
   EventLoop& loop() { return loop_; }
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
@@ -292,6 +294,9 @@ class Server : public ConnectionHandler {
   void OnOpen(Connection* c) override;
   void OnCommand(Connection* c, std::span<const std::string_view> args) override;
   void OnClose(Connection* c) override;
+  // Group prefetching hint for a pipelined command (server/prefetch.cc).
+  void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
+                int step) override;
   void BeforeFlush() override;
 
  private:
@@ -316,6 +321,9 @@ class Server : public ConnectionHandler {
                              const CommandSpec** found = nullptr) const;
   // Counts a command refused before it ran (INFO commandstats rejected_calls).
   void CountRejected(const CommandSpec* spec, std::string_view full_name);
+  // Runs an accepted command: handler, stats, slowlog, propagation.
+  // REQUIRES: the caller checked ReadOnlyRefusal (Dispatch, Execute and the
+  // blocked-client retry each do, once).
   void Call(Client& client, const CommandSpec& spec, std::string_view full_name,
             std::span<const std::string_view> args, bool no_block, bool retrying);
   void ServeReadyKeys();
@@ -344,6 +352,10 @@ class Server : public ConnectionHandler {
   std::vector<std::unique_ptr<Database>> dbs_;
   absl::flat_hash_map<std::string, const CommandSpec*, StrHash, StrEq> commands_;
   std::vector<const CommandSpec*> command_list_;
+  // FindCommand's one-entry cache: the last name found, as typed.
+  mutable char last_lookup_name_[32];
+  mutable size_t last_lookup_len_ = 0;
+  mutable const CommandSpec* last_lookup_spec_ = nullptr;
   // "client|list" and the like, built once so no command copies its name.
   absl::flat_hash_map<const CommandSpec*, std::string> subcommand_names_;
   // Clients blocked per (db, key), first come first served.

@@ -31,12 +31,9 @@ std::string_view Server::ReadOnlyRefusal(const Client& c, const CommandSpec& spe
   // EXEC writes when a queued command does, and is refused while stale
   // when one is (Redis is_write_command / is_denystale_command).
   bool write = spec.flags & kWrite, deny_stale = !(spec.flags & kStale);
-  if (spec.name == "exec" && c.in_multi) {
-    for (const auto& cmd : c.queued) {
-      const CommandSpec* q = FindCommand(cmd[0]);
-      if (q && (q->flags & kWrite)) write = true;
-      if (q && !(q->flags & kStale)) deny_stale = true;
-    }
+  if (c.in_multi && spec.name == "exec") {
+    write = write || (c.queued_flags & kWrite);
+    deny_stale = deny_stale || c.queued_deny_stale;
   }
   return repl_->Refusal(c, write, deny_stale);
 }
@@ -65,15 +62,7 @@ bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
   if (c.in_multi && name != "exec" && name != "discard" && name != "quit" && name != "reset") {
     return true;
   }
-  if (name == "exec" && c.in_multi) {
-    for (const auto& q : c.queued) {
-      std::vector<std::string_view> qargs(q.begin(), q.end());
-      std::string_view qname;
-      std::string qerror;
-      const CommandSpec* qs = Resolve(qargs, &qname, &qerror);
-      if (qs && (qs->flags & kDenyOom)) return true;
-    }
-  }
+  if (name == "exec" && c.in_multi && (c.queued_flags & kDenyOom)) return true;
   return false;
 }
 
