@@ -28,13 +28,13 @@ TABLE_LACKS = {n: ["stale"] for n in ("eval", "evalsha", "eval_ro", "evalsha_ro"
                                         "fcall_ro")}
 
 # Redis 7.0's getkeys_proc fallbacks (db.c), as "store count first step" for
-# genericGetKeys, or "set" for setGetKeys.
+# genericGetKeys, or "set" for setGetKeys, "migrate" for migrateGetKeys.
 GETKEYS = {
     "zunionstore": "1 2 3 1", "zinterstore": "1 2 3 1", "zdiffstore": "1 2 3 1",
     "zunion": "0 1 2 1", "zinter": "0 1 2 1", "zdiff": "0 1 2 1", "zintercard": "0 1 2 1",
     "eval": "0 2 3 1", "evalsha": "0 2 3 1", "eval_ro": "0 2 3 1", "evalsha_ro": "0 2 3 1",
     "fcall": "0 2 3 1", "fcall_ro": "0 2 3 1", "sintercard": "0 1 2 1",
-    "zmpop": "0 1 2 1", "bzmpop": "0 2 3 1", "set": "set",
+    "zmpop": "0 1 2 1", "bzmpop": "0 2 3 1", "set": "set", "migrate": "migrate",
 }
 
 ALL = lambda name: True  # noqa: E731

@@ -125,6 +125,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const std::string& w : CompatWarnings(config)) LOG_WARNING("WARNING: %s", w.c_str());
+  // A relative load-redis-rdb path names a file from where rankd started.
+  if (!config.load_redis_rdb.empty() && config.load_redis_rdb[0] != '/') {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof(cwd))) config.load_redis_rdb = std::string(cwd) + "/" + config.load_redis_rdb;
+  }
   if (chdir(config.dir.c_str()) != 0) {
     fprintf(stderr, "rankd: can't chdir to '%s': %m\n", config.dir.c_str());
     return 1;

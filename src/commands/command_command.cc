@@ -180,7 +180,7 @@ void ArgsReply(ReplyBuilder& r, const std::vector<ArgDoc>& args) {
   for (const ArgDoc& a : args) {
     bool nested = a.type == "oneof" || a.type == "block";
     bool has_flags = a.optional || a.multiple || a.multiple_token;
-    r.MapHeader(2 + (a.key_spec_index >= 0) + !a.token.empty() + !a.since.empty() +
+    r.MapHeader(2 + (a.key_spec_index >= 0) + a.has_token + !a.since.empty() +
                 !a.deprecated_since.empty() + has_flags + nested);
     r.Bulk("name");
     r.Bulk(a.name);
@@ -195,7 +195,10 @@ void ArgsReply(ReplyBuilder& r, const std::vector<ArgDoc>& args) {
       r.Bulk(k);
       r.Bulk(v);
     };
-    text("token", a.token);
+    if (a.has_token) {
+      r.Bulk("token");
+      r.Bulk(a.token);
+    }
     text("since", a.since);
     text("deprecated_since", a.deprecated_since);
     if (has_flags) {

@@ -63,7 +63,7 @@ std::vector<ArgDoc> ParseArgs(std::string_view s, size_t* pos) {
       std::string_view value = rest.substr(i + 1, next - i - 1);
       switch (mark) {
         case '@': a.key_spec_index = atoi(std::string(value).c_str()); break;
-        case '=': a.token = Unescape(value); break;
+        case '=': a.token = Unescape(value), a.has_token = true; break;
         case '^': a.since = std::string(value); break;
         case '!': a.deprecated_since = std::string(value); break;
         case '?': a.optional = true; break;

@@ -69,6 +69,7 @@ struct ArgDoc {
   std::string name, type, token, since, deprecated_since;
   int key_spec_index = -1;
   bool optional = false, multiple = false, multiple_token = false;
+  bool has_token = false;  // a token, possibly "" (MIGRATE's empty_string)
   std::vector<ArgDoc> args;  // oneof / block
 };
 

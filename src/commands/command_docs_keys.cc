@@ -41,6 +41,22 @@ constexpr CommandDoc kDocs[] = {
      .key_specs = "RM delete|index 1|range -1 1 0|",
     },
     {
+     .name = "dump",
+     .summary = "Return a serialized version of the value stored at the specified key.",
+     .since = "2.6.0",
+     .group = "generic",
+     .complexity =
+         "O(1) to access the key and additional O(N*M) to serialize it, where N is the "
+         "number of Redis objects composing the value and M their average size. For "
+         "small string values the time complexity is thus O(1)+O(1*M) where M is small, "
+         "so simply O(1).",
+     .arguments = "key:key@0",
+     .legacy = {2, 1, 1, 1},
+     .acl_categories = "@keyspace @read @slow",
+     .tips = "nondeterministic_output",
+     .key_specs = "RO access|index 1|range 0 1 0|",
+    },
+    {
      .name = "exists",
      .summary = "Determine if a key exists",
      .since = "1.0.0",
@@ -104,6 +120,33 @@ constexpr CommandDoc kDocs[] = {
      .legacy = {2, 0, 0, 0},
      .acl_categories = "@keyspace @read @slow @dangerous",
      .tips = "request_policy:all_shards nondeterministic_output_order",
+    },
+    {
+     .name = "migrate",
+     .summary = "Atomically transfer a key from a Redis instance to another one.",
+     .since = "2.6.0",
+     .group = "generic",
+     .complexity =
+         "This command actually executes a DUMP+DEL in the source instance, and a "
+         "RESTORE in the target instance. See the pages of these commands for time "
+         "complexity. Also an O(N) data transfer between the two instances is performed.",
+     .history =
+         "3.0.0 Added the `COPY` and `REPLACE` options.\n3.0.6 Added the `KEYS` "
+         "option.\n4.0.7 Added the `AUTH` option.\n6.0.0 Added the `AUTH2` option.",
+     .arguments =
+         "host:string port:integer key_or_empty_string:oneof(key:key@0 "
+         "empty_string:pure-token=) destination-db:integer timeout:integer "
+         "copy:pure-token=COPY^3.0.0? replace:pure-token=REPLACE^3.0.0? "
+         "authentication:oneof?(password:string=AUTH^4.0.7? "
+         "username_password:block=AUTH2^6.0.0?(username:string password:string)) "
+         "key:key@1=KEYS^3.0.6?*",
+     .legacy = {-6, 3, 3, 1},
+     .acl_categories = "@keyspace @write @slow @dangerous",
+     .tips = "nondeterministic_output",
+     .key_specs =
+         "RW access delete|index 3|range 0 1 0|\nRW access delete incomplete|keyword "
+         "KEYS -2|range -1 1 0|",
+     .getkeys = "migrate",
     },
     {
      .name = "move",
@@ -280,6 +323,28 @@ constexpr CommandDoc kDocs[] = {
      .legacy = {3, 1, 2, 1},
      .acl_categories = "@keyspace @write @fast",
      .key_specs = "RW access delete|index 1|range 0 1 0|\nOW insert|index 2|range 0 1 0|",
+    },
+    {
+     .name = "restore",
+     .summary = "Create a key using the provided serialized value, previously obtained using DUMP.",
+     .since = "2.6.0",
+     .group = "generic",
+     .complexity =
+         "O(1) to create the new key and additional O(N*M) to reconstruct the serialized "
+         "value, where N is the number of Redis objects composing the value and M their "
+         "average size. For small string values the time complexity is thus O(1)+O(1*M) "
+         "where M is small, so simply O(1). However for sorted set values the complexity "
+         "is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).",
+     .history =
+         "3.0.0 Added the `REPLACE` modifier.\n5.0.0 Added the `ABSTTL` modifier.\n5.0.0 "
+         "Added the `IDLETIME` and `FREQ` options.",
+     .arguments =
+         "key:key@0 ttl:integer serialized-value:string "
+         "replace:pure-token=REPLACE^3.0.0? absttl:pure-token=ABSTTL^5.0.0? "
+         "seconds:integer=IDLETIME^5.0.0? frequency:integer=FREQ^5.0.0?",
+     .legacy = {-4, 1, 1, 1},
+     .acl_categories = "@keyspace @write @slow @dangerous",
+     .key_specs = "OW update|index 1|range 0 1 0|",
     },
     {
      .name = "scan",

@@ -25,6 +25,8 @@ int KeysBySpecs(const ParsedDoc& doc, int arity, std::span<const std::string_vie
   const int argc = static_cast<int>(args.size());
   for (const KeySpec& spec : doc.key_specs) {
     if (HasFlag(spec, "not_key")) continue;
+    // An incomplete spec (MIGRATE's KEYS) defers to the command's own rule.
+    if (HasFlag(spec, "incomplete") && !doc.doc->getkeys.empty()) return -1;
     int first = 0, last = 0, step = 1;
     if (spec.begin == KeySpec::Begin::kIndex) {
       first = spec.index;
@@ -124,6 +126,20 @@ void KeysByFallback(std::string_view how, std::span<const std::string_view> args
       if (EqualsIgnoreCase(args[i], "get")) k.flags = {"RW", "access", "update"};
     }
     keys->push_back(std::move(k));
+    return;
+  }
+  if (how == "migrate") {  // Redis migrateGetKeys: "key", or what follows KEYS
+    size_t first = 3, num = 1;
+    for (size_t i = 6; i < args.size(); i++) {
+      if (EqualsIgnoreCase(args[i], "keys")) {
+        if (!args[3].empty()) return;
+        first = i + 1, num = args.size() - first;
+        break;
+      }
+      if (EqualsIgnoreCase(args[i], "auth")) i += 1;
+      else if (EqualsIgnoreCase(args[i], "auth2")) i += 2;
+    }
+    for (size_t i = 0; i < num; i++) keys->push_back({first + i, {"RW", "access", "delete"}});
     return;
   }
   int store, count, first, step;

@@ -21,6 +21,7 @@ namespace rankd {
 std::span<const CommandSpec> ServerCommands();       // server_family.cc
 std::span<const CommandSpec> TransactionCommands();  // tx_family.cc
 std::span<const CommandSpec> KeyCommands();          // keys_family.cc
+std::span<const CommandSpec> DumpCommands();         // dump_family.cc
 std::span<const CommandSpec> ExpireCommands();       // expire_family.cc
 std::span<const CommandSpec> StringCommands();       // string_family.cc
 std::span<const CommandSpec> BitCommands();          // bit_family.cc
@@ -60,6 +61,7 @@ inline void RegisterAllCommands(Server& server) {
   for (Family f : {
            Family{AclCommands, 0},
            Family{BitCommands, kAclBitmap},
+           Family{DumpCommands, kAclKeyspace},
            Family{ExpireCommands, kAclKeyspace},
            Family{GeoCommands, kAclGeo},
            Family{HashCommands, kAclHash},

@@ -13,6 +13,7 @@
 #include "persist/command_codec.h"
 #include "persist/format.h"
 #include "persist/log_reader.h"
+#include "persist/rdb_reader.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
 #include "server/replication.h"
@@ -59,11 +60,23 @@ Status PersistManager::LoadDataSet() {
     if (!s.ok()) return s;
     Manifest m;
     s = ReadManifest(env_, AofDir(), cfg.appendfilename, &m);
-    if (s.ok()) return LoadLog(m);
+    if (s.ok()) {
+      NoteRedisRdbSkipped(AofDir());
+      return LoadLog(m);
+    }
     if (s.code() != Status::Code::kNotFound) return s;
     // No log yet: start from the snapshot, if any; Start() writes the base.
   }
-  if (!env_->FileExists(DumpPath())) return Status::OK();
+  if (!env_->FileExists(DumpPath())) {
+    if (cfg.load_redis_rdb.empty()) return Status::OK();
+    // Migration from Redis: its dump.rdb becomes rankd's data set, kept in
+    // rankd's own format from now on (so a restart does not load it again).
+    Status s = LoadRedisRdbFile(cfg.load_redis_rdb);
+    if (s.ok() && !cfg.appendonly) s = SaveSync(DumpPath());
+    return s;
+  }
+  NoteRedisRdbSkipped(DumpPath());
+  if (StartsWithRedisMagic(DumpPath())) return LoadRedisRdbFile(DumpPath());
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
   // The snapshot alone is the data set here, so the replication history it
@@ -77,6 +90,36 @@ Status PersistManager::LoadDataSet() {
   const std::vector<std::string>& replicaof = server_->config().replicaof;
   const bool as_replica = replicaof.size() == 2 && !EqualsIgnoreCase(replicaof[0], "no");
   server_->replication().RestoreHistory(history, as_replica);
+  return Status::OK();
+}
+
+void PersistManager::NoteRedisRdbSkipped(const std::string& existing) const {
+  const std::string& rdb = server_->config().load_redis_rdb;
+  if (rdb.empty()) return;
+  LOG_NOTICE("Not loading the Redis RDB %s (load-redis-rdb): rankd already has its data set "
+             "in %s", rdb.c_str(), existing.c_str());
+}
+
+bool PersistManager::StartsWithRedisMagic(const std::string& path) const {
+  std::unique_ptr<SequentialFile> f;
+  char buf[5];
+  std::string_view got;
+  return env_->NewSequentialFile(path, &f).ok() && f->Read(5, &got, buf).ok() &&
+         IsRedisRdb(got);
+}
+
+Status PersistManager::LoadRedisRdbFile(const std::string& path) {
+  LOG_NOTICE("Loading the Redis RDB %s", path.c_str());
+  Progress progress("Loading " + path, 0, "keys");
+  std::string data;
+  Status s = ReadFileToString(env_, path, &data);
+  if (s.ok()) s = ReplaceDataSetFromRedisRdb(data);
+  if (!s.ok()) {
+    const std::string msg = s.message() + ". Run 'rankd-check " + path + "' for a report.";
+    return s.code() == Status::Code::kIOError ? Status::IOError(path, msg)
+                                              : Status::Corruption(path + ": " + msg);
+  }
+  LOG_NOTICE("Redis RDB loaded: %.3f seconds", progress.seconds());
   return Status::OK();
 }
 

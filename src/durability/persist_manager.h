@@ -131,6 +131,12 @@ class PersistManager : public EffectLog {
   Status ReplaceDataSet(const std::string& path);
   // repl_snapshot.cc: the same from a Redis RDB held in memory.
   Status ReplaceDataSetFromRedisRdb(std::string_view rdb);
+  // A Redis RDB file (load-redis-rdb, or dbfilename holding one) loaded
+  // into the empty data set at start.
+  Status LoadRedisRdbFile(const std::string& path);
+  bool StartsWithRedisMagic(const std::string& path) const;
+  // Logs that load-redis-rdb (if set) is ignored: `existing` holds data.
+  void NoteRedisRdbSkipped(const std::string& existing) const;
   Status LoadLog(const Manifest& m);
   Status ReplayLogFile(const std::string& path, bool last);
   Status CleanAofDir(const Manifest& m);

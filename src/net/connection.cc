@@ -196,11 +196,14 @@ bool NetServer::OverOutputLimit(Connection* c) {
 }
 
 void NetServer::ProcessInput(Connection* c) {
-  const RespParser::Limits parser_limits = ParserLimits(c);
   ArmOutputLimit(c);
   bool replied = false;
   Lookahead ahead;
   while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
+    // Per command: an AUTH earlier in the same read lifts the limits of an
+    // unauthenticated client for the commands after it, as in Redis (MIGRATE
+    // pipelines AUTH before large RESTOREs).
+    const RespParser::Limits parser_limits = ParserLimits(c);
     size_t pos = 0;
     const RespParser::Result r = c->parser_.Parse(c->in_.data(), &pos, &args_, parser_limits);
     if (r == RespParser::Result::kNeedMore) {

@@ -10,6 +10,8 @@
 #include "persist/append_log.h"
 #include "persist/fault_env.h"
 #include "persist/log_reader.h"
+#include "persist/rdb_reader.h"
+#include "persist/rdb_writer.h"
 
 namespace rankd {
 namespace {
@@ -89,6 +91,51 @@ TEST(CheckToolTest, ForeignFileIsNeverTruncated) {
   std::string report;
   EXPECT_EQ(RunTool(env, {"--fix", "d/x"}, &report), 1);
   EXPECT_EQ(env.Contents("d/x").size(), 100u);
+}
+
+// A Redis RDB 10 holding `key` -> `v` in database 0 and 3, with its CRC64
+// (or none: 8 zero bytes, as rdbchecksum no writes).
+std::string RedisRdb(const Value& v, bool crc = true) {
+  const std::string p = DumpPayload(v);
+  std::string key;
+  rdb::PutString(&key, "k");
+  const std::string entry = p.substr(0, 1) + key + p.substr(1, p.size() - 11);
+  std::string r = "REDIS0010" + std::string("\xfe\x00", 2) + entry + "\xfe\x03" + entry + "\xff";
+  const uint64_t c = crc ? Crc64Redis(0, r) : 0;
+  for (int i = 0; i < 8; i++) r.push_back(static_cast<char>(c >> (8 * i)));
+  return r;
+}
+
+TEST(CheckToolTest, RedisRdbIsVerified) {
+  FaultEnv env;
+  auto z = std::make_unique<SortedSet>(SortedSetLimits{});
+  for (int i = 0; i < 300; i++) z->Add("m" + std::to_string(i), i, AddOptions{}, {});
+  const std::string good = RedisRdb(Value(std::move(z)));
+  env.SetContents("d/dump.rdb", good);
+  std::string report;
+  EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 0) << report;
+  EXPECT_NE(report.find("version 0010"), std::string::npos) << report;
+  EXPECT_NE(report.find("db3: 1 keys"), std::string::npos) << report;
+  EXPECT_NE(report.find("2 keys, 0 function libraries, checksum verified"), std::string::npos)
+      << report;
+
+  std::string flipped = good;
+  flipped[good.size() / 2] ^= 0x01;  // inside a member name: only the CRC sees it
+  env.SetContents("d/dump.rdb", flipped);
+  EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 1);
+  EXPECT_NE(report.find("CORRUPT: RDB: checksum mismatch"), std::string::npos) << report;
+
+  env.SetContents("d/dump.rdb", good.substr(0, good.size() - 40));
+  EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 1);
+  EXPECT_NE(report.find("CORRUPT"), std::string::npos) << report;
+
+  env.SetContents("d/dump.rdb", RedisRdb(Value(std::string("v")), /*crc=*/false));
+  EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 0) << report;
+  EXPECT_NE(report.find("checksum absent"), std::string::npos) << report;
+
+  env.SetContents("d/dump.rdb", "REDIS0010\x0f\x01k\xff");  // a stream
+  EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 1);
+  EXPECT_NE(report.find("NOT LOADABLE"), std::string::npos) << report;
 }
 
 }  // namespace

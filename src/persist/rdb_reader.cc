@@ -120,14 +120,21 @@ bool Cursor::OldDouble(double* out) {
 
 namespace {
 
-std::array<uint64_t, 256> MakeCrc64Table() {
+// Slice-by-8 tables (as Redis's crcspeed): t[0] is the bytewise table of the
+// reflected Jones polynomial, t[k][b] the CRC of b followed by k zero bytes.
+using Crc64Tables = std::array<std::array<uint64_t, 256>, 8>;
+
+Crc64Tables MakeCrc64Tables() {
   uint64_t poly = 0, jones = 0xad93d23594c935a9ULL;
   for (int i = 0; i < 64; i++) poly |= ((jones >> i) & 1) << (63 - i);  // reflected
-  std::array<uint64_t, 256> t{};
+  Crc64Tables t{};
   for (uint64_t b = 0; b < 256; b++) {
     uint64_t c = b;
     for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ poly : c >> 1;
-    t[b] = c;
+    t[0][b] = c;
+  }
+  for (int k = 1; k < 8; k++) {
+    for (int b = 0; b < 256; b++) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xff];
   }
   return t;
 }
@@ -135,8 +142,16 @@ std::array<uint64_t, 256> MakeCrc64Table() {
 }  // namespace
 
 uint64_t Crc64Redis(uint64_t crc, std::string_view data) {
-  static const std::array<uint64_t, 256> table = MakeCrc64Table();
-  for (char ch : data) crc = table[(crc ^ static_cast<uint8_t>(ch)) & 0xff] ^ (crc >> 8);
+  static const Crc64Tables t = MakeCrc64Tables();
+  const char* p = data.data();
+  size_t n = data.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    crc ^= coding::DecodeFixed64(p);
+    crc = t[7][crc & 0xff] ^ t[6][(crc >> 8) & 0xff] ^ t[5][(crc >> 16) & 0xff] ^
+          t[4][(crc >> 24) & 0xff] ^ t[3][(crc >> 32) & 0xff] ^ t[2][(crc >> 40) & 0xff] ^
+          t[1][(crc >> 48) & 0xff] ^ t[0][crc >> 56];
+  }
+  for (; n > 0; p++, n--) crc = t[0][(crc ^ static_cast<uint8_t>(*p)) & 0xff] ^ (crc >> 8);
   return crc;
 }
 

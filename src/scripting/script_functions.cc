@@ -15,9 +15,9 @@ extern "C" {
 #include <optional>
 
 #include "base/clock.h"
-#include "base/lzf.h"
 #include "base/split.h"
 #include "net/split_args.h"
+#include "persist/rdb_writer.h"
 #include "scripting/script_readonly.h"
 #include "server/command.h"
 
@@ -169,73 +169,7 @@ void LoadHook(lua_State* L, lua_Debug*) {
   lua_error(L);
 }
 
-
-// Reads an RDB length; returns false at the end of input or on "encoded".
-bool ReadRdbLen(std::string_view in, size_t* pos, uint64_t* len, bool* encoded) {
-  if (*pos >= in.size()) return false;
-  auto b = static_cast<unsigned char>(in[(*pos)++]);
-  *encoded = false;
-  switch (b >> 6) {
-    case 0: *len = b & 0x3f; return true;
-    case 1:
-      if (*pos >= in.size()) return false;
-      *len = ((b & 0x3f) << 8) | static_cast<unsigned char>(in[(*pos)++]);
-      return true;
-    case 3: *encoded = true; *len = b & 0x3f; return true;
-    default: {
-      int n = b == 0x80 ? 4 : b == 0x81 ? 8 : 0;
-      if (!n || *pos + n > in.size()) return false;
-      *len = 0;
-      for (int i = 0; i < n; i++) *len = (*len << 8) | static_cast<unsigned char>(in[(*pos)++]);
-      return true;
-    }
-  }
-}
-
-void AppendRdbLen(std::string* out, uint64_t len) {
-  if (len < 64) {
-    out->push_back(static_cast<char>(len));
-  } else if (len < 16384) {
-    out->push_back(static_cast<char>(0x40 | (len >> 8)));
-    out->push_back(static_cast<char>(len & 0xff));
-  } else {
-    out->push_back(static_cast<char>(0x80));
-    for (int i = 3; i >= 0; i--) out->push_back(static_cast<char>((len >> (8 * i)) & 0xff));
-  }
-}
-
-bool ReadRdbString(std::string_view in, size_t* pos, std::string* s) {
-  uint64_t len;
-  bool encoded;
-  if (!ReadRdbLen(in, pos, &len, &encoded)) return false;
-  if (!encoded) {
-    if (*pos + len > in.size()) return false;
-    *s = std::string(in.substr(*pos, len));
-    *pos += len;
-    return true;
-  }
-  uint64_t clen, ulen;
-  if (len != 3 || !ReadRdbLen(in, pos, &clen, &encoded) || encoded ||
-      !ReadRdbLen(in, pos, &ulen, &encoded) || encoded || *pos + clen > in.size()) {
-    return false;
-  }
-  // The RDB "compressed string" encoding Redis writes: LZF.
-  if (ulen > LzfMaxDecompressedSize(clen)) return false;
-  s->resize(ulen);
-  bool ok = LzfDecompress(in.substr(*pos, clen), s->data(), ulen);
-  *pos += clen;
-  return ok;
-}
-
 }  // namespace
-
-uint64_t Crc64Jones(uint64_t crc, std::string_view data) {
-  for (unsigned char c : data) {
-    crc ^= c;
-    for (int k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ 0x95AC9329AC4BC9B5ULL : crc >> 1;
-  }
-  return crc;
-}
 
 FunctionLibraries::FunctionLibraries(ScriptHost* host)
     : sandbox_(host, LuaSandbox::Kind::kFunction) {
@@ -396,13 +330,10 @@ std::string FunctionLibraries::Dump() const {
   std::string out;
   for (const auto& [name, lib] : libraries_) {
     out.push_back(static_cast<char>(0xF5));  // RDB_OPCODE_FUNCTION2
-    AppendRdbLen(&out, lib.code.size());
+    rdb::PutLength(&out, lib.code.size());
     out += lib.code;
   }
-  out.push_back(10);  // RDB version, little-endian
-  out.push_back(0);
-  uint64_t crc = Crc64Jones(0, out);
-  for (int i = 0; i < 8; i++) out.push_back(static_cast<char>((crc >> (8 * i)) & 0xff));
+  rdb::AppendDumpFooter(&out);
   return out;
 }
 
@@ -412,18 +343,13 @@ std::string FunctionLibraries::Restore(std::string_view payload, std::string_vie
     return "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.";
   }
   const char* kBadPayload = "ERR DUMP payload version or checksum are wrong";
-  if (payload.size() < 10) return kBadPayload;
-  size_t n = payload.size();
-  uint64_t crc = 0;
-  for (int i = 7; i >= 0; i--) crc = (crc << 8) | static_cast<unsigned char>(payload[n - 8 + i]);
-  int version = static_cast<unsigned char>(payload[n - 10]) | (static_cast<unsigned char>(payload[n - 9]) << 8);
-  if (version > 10 || Crc64Jones(0, payload.substr(0, n - 8)) != crc) return kBadPayload;
+  if (!DumpFooterOk(payload, kDumpRdbVersion)) return kBadPayload;
   std::vector<std::string> codes;
-  std::string_view body = payload.substr(0, n - 10);
+  std::string_view body = payload.substr(0, payload.size() - 10);
   for (size_t pos = 0; pos < body.size();) {
     if (static_cast<unsigned char>(body[pos++]) != 0xF5) return "ERR given type is not a function";
     std::string code;
-    if (!ReadRdbString(body, &pos, &code)) return "ERR payload is not a valid function dump";
+    if (!rdb::ReadString(body, &pos, &code)) return "ERR payload is not a valid function dump";
     codes.push_back(std::move(code));
   }
   // All or nothing, as Redis: on an error the libraries from before return.

@@ -88,7 +88,4 @@ class FunctionLibraries {
   std::map<std::string, std::pair<std::string, std::string>> by_function_;
 };
 
-// CRC-64/Jones as Redis computes it (reflected, init 0). Exposed for tests.
-uint64_t Crc64Jones(uint64_t crc, std::string_view data);
-
 }  // namespace rankd

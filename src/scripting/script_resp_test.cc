@@ -122,9 +122,5 @@ TEST(ScriptDigestTest, Sha1Vectors) {
   for (size_t n = 50; n < 70; n++) EXPECT_EQ(Sha1Hex(std::string(n, 'x')).size(), 40u);
 }
 
-TEST(ScriptDigestTest, Crc64JonesCheckValue) {
-  EXPECT_EQ(Crc64Jones(0, "123456789"), 0xe9c6d914c4b8d9caULL);
-}
-
 }  // namespace
 }  // namespace rankd

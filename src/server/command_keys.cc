@@ -30,6 +30,24 @@ KeyPositionList KeyPositions(const CommandSpec& spec, std::span<const std::strin
     const int step = spec.key_step > 0 ? spec.key_step : 1;
     for (int i = spec.first_key; i <= last && i < argc; i += step) out.push_back(i);
   }
+  // MIGRATE ... KEYS k1 k2: the keys follow KEYS (and "" at 3 is none);
+  // option values are skipped as Redis migrateGetKeys does.
+  if (spec.name == "migrate") {
+    for (size_t j = 6; j < args.size(); j++) {
+      if (EqualsIgnoreCase(args[j], "auth")) {
+        j += 1;
+        continue;
+      }
+      if (EqualsIgnoreCase(args[j], "auth2")) {
+        j += 2;
+        continue;
+      }
+      if (!EqualsIgnoreCase(args[j], "keys")) continue;
+      out.clear();
+      for (size_t i = j + 1; i < args.size(); i++) out.push_back(i);
+      break;
+    }
+  }
   for (const NumKeys& n : kNumKeys) {
     if (n.name != spec.name || n.count_at >= args.size()) continue;
     int64_t count;

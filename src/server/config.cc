@@ -162,6 +162,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"auto-aof-rewrite-min-size", "", K::kMemory, &c->auto_aof_rewrite_min_size},
       {"aof-load-truncated", "", K::kBool, &c->aof_load_truncated},
       {"dbfilename", "", K::kString, &c->dbfilename},
+      {"load-redis-rdb", "", K::kString, &c->load_redis_rdb, 0, 0, true},
       {"save", "", K::kSave, &c->save},
       {"stop-writes-on-bgsave-error", "", K::kBool, &c->stop_writes_on_bgsave_error},
       {"rdbcompression", "", K::kBool, &c->rdbcompression},

@@ -101,6 +101,8 @@ struct Config {
   // start-up when true; when false start-up refuses (Redis's meaning).
   bool aof_load_truncated = true;
   std::string dbfilename = "dump.rdb";
+  // A Redis dump.rdb loaded at start into an empty data set (migration).
+  std::string load_redis_rdb;
   std::vector<std::pair<int64_t, int64_t>> save = {{3600, 1}, {300, 100}, {60, 10000}};
   bool stop_writes_on_bgsave_error = true;
   bool rdbcompression = true;

@@ -1,0 +1,16 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Handlers of the DUMP family (dump_family.cc holds its table) defined in
+// files of their own.
+
+#pragma once
+
+#include "server/command.h"
+
+namespace rankd {
+
+// MIGRATE host port key|"" db timeout [COPY] [REPLACE] [AUTH pw | AUTH2 user pw]
+// [KEYS key ...] (migrate_cmd.cc).
+void Migrate(CommandContext& ctx);
+
+}  // namespace rankd

@@ -1,0 +1,153 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE]
+//         [AUTH password | AUTH2 username password] [KEYS key ...]
+//
+// As Redis 7.0 migrateCommand (cluster.c): the keys are DUMPed and sent as
+// one pipeline of [AUTH,] SELECT db, RESTORE key ttl payload [REPLACE] to
+// the target (a rankd or a redis-server), with the server blocked for at
+// most `timeout` ms per step. Each key the target acknowledged is deleted
+// here (unless COPY) and logged as one DEL. Differences: no connection is
+// cached between calls (Redis keeps one for 10 s), so every call connects
+// and SELECTs, and a broken connection is not retried.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/numbers.h"
+#include "commands/dump_handlers.h"
+#include "net/sync_client.h"
+#include "persist/rdb_writer.h"
+#include "server/errors.h"
+#include "server/keys_common.h"
+#include "server/notify.h"
+#include "server/server.h"
+
+namespace rankd {
+namespace {
+
+void AppendBulkCommand(std::string* out, std::initializer_list<std::string_view> args) {
+  *out += "*" + std::to_string(args.size()) + "\r\n";
+  for (std::string_view a : args) {
+    *out += "$" + std::to_string(a.size()) + "\r\n";
+    out->append(a);
+    *out += "\r\n";
+  }
+}
+
+struct MigrateArgs {
+  bool copy = false, replace = false, auth = false;
+  std::string_view username, password;
+  size_t first_key = 3, num_keys = 1;
+  int64_t timeout_ms = 0, db = 0;
+};
+
+bool ParseMigrate(CommandContext& ctx, MigrateArgs* a) {
+  for (size_t j = 6; j < ctx.argc(); j++) {
+    const size_t more = ctx.argc() - 1 - j;
+    const std::string_view opt = ctx.arg(j);
+    if (EqualsIgnoreCase(opt, "copy")) {
+      a->copy = true;
+    } else if (EqualsIgnoreCase(opt, "replace")) {
+      a->replace = true;
+    } else if (EqualsIgnoreCase(opt, "auth") && more >= 1) {
+      a->auth = true;
+      a->password = ctx.arg(++j);
+    } else if (EqualsIgnoreCase(opt, "auth2") && more >= 2) {
+      a->auth = true;
+      a->username = ctx.arg(++j);
+      a->auth = true;
+      a->password = ctx.arg(++j);
+    } else if (EqualsIgnoreCase(opt, "keys")) {
+      if (!ctx.arg(3).empty()) {
+        return ctx.reply.Error("ERR When using MIGRATE KEYS option, the key argument must be "
+                               "set to the empty string"), false;
+      }
+      a->first_key = j + 1;
+      a->num_keys = ctx.argc() - j - 1;
+      break;
+    } else {
+      return ctx.reply.Error(err::kSyntax), false;
+    }
+  }
+  if (!ParseInt64(ctx.arg(5), &a->timeout_ms) || !ParseInt64(ctx.arg(4), &a->db)) {
+    return ctx.reply.Error(err::kNotInteger), false;
+  }
+  if (a->timeout_ms <= 0) a->timeout_ms = 1000;
+  return true;
+}
+
+}  // namespace
+
+void Migrate(CommandContext& ctx) {
+  MigrateArgs a;
+  if (!ParseMigrate(ctx, &a)) return;
+  Database& db = ctx.db();
+  std::vector<std::string_view> keys;
+  for (size_t j = 0; j < a.num_keys; j++) {
+    if (LookupRead(ctx, ctx.arg(a.first_key + j))) keys.push_back(ctx.arg(a.first_key + j));
+  }
+  if (keys.empty()) return ctx.reply.SimpleString("NOKEY");
+  int64_t port = 0;
+  if (!ParseInt64(ctx.arg(2), &port)) port = 0;  // Redis atoi(): connecting fails
+  std::string why;
+  std::unique_ptr<SyncConnection> conn =
+      SyncConnection::Connect(std::string(ctx.arg(1)), static_cast<int>(port), a.timeout_ms, &why);
+  if (!conn) return ctx.reply.Error("IOERR error or timeout connecting to the client");
+
+  std::string cmd;
+  if (a.auth) {
+    if (a.username.empty()) AppendBulkCommand(&cmd, {"AUTH", a.password});
+    else AppendBulkCommand(&cmd, {"AUTH", a.username, a.password});
+  }
+  const bool auth = !cmd.empty();
+  AppendBulkCommand(&cmd, {"SELECT", std::to_string(a.db)});
+  std::vector<std::string_view> sent;
+  const int64_t now = WallMs();
+  for (std::string_view key : keys) {
+    const Database::Entry* e = db.Peek(key);
+    if (!e) continue;
+    const int64_t deadline = db.ExpireMs(e);
+    const int64_t ttl = deadline < 0 ? 0 : std::max<int64_t>(deadline - now, 1);
+    const std::string payload = DumpPayload(e->value), ttl_text = std::to_string(ttl);
+    if (a.replace) AppendBulkCommand(&cmd, {"RESTORE", key, ttl_text, payload, "REPLACE"});
+    else AppendBulkCommand(&cmd, {"RESTORE", key, ttl_text, payload});
+    sent.push_back(key);
+  }
+  if (!conn->WriteAll(cmd, a.timeout_ms)) {
+    return ctx.reply.Error("IOERR error or timeout writing to target instance");
+  }
+  std::string auth_reply, select_reply, line, target_error;
+  if ((auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
+      !conn->ReadLine(&select_reply, a.timeout_ms)) {
+    return ctx.reply.Error("IOERR error or timeout reading to target instance");
+  }
+  std::vector<std::string_view> effect = {"DEL"};
+  bool socket_error = false;
+  for (std::string_view key : sent) {
+    if (!conn->ReadLine(&line, a.timeout_ms)) {
+      socket_error = true;
+      break;
+    }
+    const std::string* err = !auth_reply.empty() && auth_reply[0] == '-'       ? &auth_reply
+                             : !select_reply.empty() && select_reply[0] == '-' ? &select_reply
+                             : !line.empty() && line[0] == '-'                 ? &line
+                                                                               : nullptr;
+    if (err) {
+      if (target_error.empty()) target_error = err->substr(1);
+    } else if (!a.copy && db.Delete(key)) {
+      effect.push_back(key);
+      KeyChanged(ctx, db, key, kNotifyGeneric, "del");
+    }
+  }
+  if (effect.size() > 1) ctx.server.Propagate(ctx.client, effect);
+  if (!target_error.empty()) {
+    return ctx.reply.Error("ERR Target instance replied with error: " + target_error);
+  }
+  if (socket_error) return ctx.reply.Error("IOERR error or timeout reading to target instance");
+  ctx.reply.Ok();
+}
+
+}  // namespace rankd

@@ -1,0 +1,262 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// DUMP payloads in Redis's RDB encodings (persist/rdb_writer.h): lengths,
+// strings, listpacks, intsets, and one writer per value type. Reading a
+// payload back: rdb_dump.cc.
+
+#include "persist/rdb_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "persist/coding.h"
+#include "persist/rdb_reader.h"
+
+namespace rankd::rdb {
+namespace {
+
+// RDB value types written (Redis rdb.h).
+enum : uint8_t {
+  kTypeString = 0,
+  kTypeSet = 2,
+  kTypeHash = 4,
+  kTypeZSet2 = 5,
+  kTypeSetIntset = 11,
+  kTypeHashListpack = 16,
+  kTypeZSetListpack = 17,
+  kTypeListQuicklist2 = 18,
+};
+
+// A quicklist node is closed once its listpack passes this (Redis's
+// default list-max-listpack-size -2).
+constexpr size_t kListNodeBytes = 8192;
+
+// The int64 whose canonical decimal text is exactly `s` (no sign "+", no
+// leading zeros, no "-0"), as Redis string2ll + ll2string agree on.
+bool CanonicalInt(std::string_view s, int64_t* v) {
+  if (s.empty() || s.size() > 20) return false;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  if (ec != std::errc() || end != s.data() + s.size()) return false;
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), *v);
+  return std::string_view(buf, r.ptr - buf) == s;
+}
+
+void PutLE(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+
+// Redis lpEncodeBacklen: the entry's length, 7 bits a byte, readable from
+// its last byte backwards.
+void PutBacklen(std::string* out, uint64_t l) {
+  int n = l <= 127 ? 1 : l < 16383 ? 2 : l < 2097151 ? 3 : l < 268435455 ? 4 : 5;
+  for (int i = n - 1; i >= 0; i--) {
+    const uint8_t b = static_cast<uint8_t>((l >> (7 * i)) & 127);
+    out->push_back(static_cast<char>(i == n - 1 ? b : b | 128));
+  }
+}
+
+// Redis d2string, which zzlInsertAt stores a listpack score as.
+std::string ScoreText(double d) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (d == 0) return std::signbit(d) ? "-0" : "0";
+  if (d > -4503599627370495.0 && d < 4503599627370496.0 && d == std::trunc(d)) {
+    return std::to_string(static_cast<int64_t>(d));
+  }
+  char buf[32];
+  const int n = std::snprintf(buf, sizeof(buf), "%.17g", d);
+  return std::string(buf, n);
+}
+
+void PutListpack(std::string* out, ListpackBuilder& lp) { PutString(out, lp.Finish()); }
+
+void WriteList(std::string* out, const QuickList& l) {
+  std::vector<std::string> nodes;
+  ListpackBuilder lp;
+  l.ForEach(0, l.size(), false, [&](std::string_view v) {
+    lp.Append(v);
+    if (lp.bytes() >= kListNodeBytes) nodes.push_back(lp.Finish());
+  });
+  if (lp.count() > 0) nodes.push_back(lp.Finish());
+  out->push_back(static_cast<char>(kTypeListQuicklist2));
+  PutLength(out, nodes.size());
+  for (const std::string& node : nodes) {
+    PutLength(out, 2);  // container: packed (a listpack)
+    PutString(out, node);
+  }
+}
+
+void WriteSet(std::string* out, const PlainSet& s) {
+  std::vector<int64_t> ints;
+  bool all_ints = s.is_intset();
+  if (all_ints) {
+    s.ForEach([&](std::string_view m) {
+      int64_t v;
+      if (CanonicalInt(m, &v)) ints.push_back(v);
+      else all_ints = false;
+    });
+  }
+  if (!all_ints) {
+    out->push_back(static_cast<char>(kTypeSet));
+    PutLength(out, s.size());
+    s.ForEach([&](std::string_view m) { PutString(out, m); });
+    return;
+  }
+  std::sort(ints.begin(), ints.end());
+  int width = 2;
+  for (int64_t v : ints) {
+    if (v < INT32_MIN || v > INT32_MAX) width = 8;
+    else if ((v < INT16_MIN || v > INT16_MAX) && width < 4) width = 4;
+  }
+  std::string blob;  // Redis intset: encoding, length, ascending values
+  PutLE(&blob, width, 4);
+  PutLE(&blob, ints.size(), 4);
+  for (int64_t v : ints) PutLE(&blob, static_cast<uint64_t>(v), width);
+  out->push_back(static_cast<char>(kTypeSetIntset));
+  PutString(out, blob);
+}
+
+void WriteZSet(std::string* out, const SortedSet& z) {
+  const bool compact = z.encoding() == SortedSet::Encoding::kCompact && !z.board();
+  if (compact) {
+    ListpackBuilder lp;
+    z.ForEachInRankRange(0, z.size() - 1, false, [&](std::string_view m, double score) {
+      lp.Append(m);
+      lp.AppendScore(score);
+    });
+    out->push_back(static_cast<char>(kTypeZSetListpack));
+    PutListpack(out, lp);
+    return;
+  }
+  // ZSET_2, greatest first as Redis writes it (its loader then always
+  // inserts at the skiplist's head). A board lists by its own direction:
+  // any order loads the same set.
+  out->push_back(static_cast<char>(kTypeZSet2));
+  PutLength(out, z.size());
+  z.ForEachInRankRange(0, z.size() - 1, true, [&](std::string_view m, double score) {
+    PutString(out, m);
+    coding::PutDouble(out, score);
+  });
+}
+
+void WriteHash(std::string* out, const Hash& h) {
+  if (h.is_listpack()) {
+    ListpackBuilder lp;
+    h.ForEach([&](std::string_view f, std::string_view v) {
+      lp.Append(f);
+      lp.Append(v);
+    });
+    out->push_back(static_cast<char>(kTypeHashListpack));
+    PutListpack(out, lp);
+    return;
+  }
+  out->push_back(static_cast<char>(kTypeHash));
+  PutLength(out, h.size());
+  h.ForEach([&](std::string_view f, std::string_view v) {
+    PutString(out, f);
+    PutString(out, v);
+  });
+}
+
+}  // namespace
+
+void PutLength(std::string* out, uint64_t len) {
+  if (len < 64) {
+    out->push_back(static_cast<char>(len));
+  } else if (len < 16384) {
+    out->push_back(static_cast<char>(0x40 | (len >> 8)));
+    out->push_back(static_cast<char>(len & 0xff));
+  } else {
+    const int n = len <= UINT32_MAX ? 4 : 8;
+    out->push_back(static_cast<char>(n == 4 ? 0x80 : 0x81));
+    for (int i = n - 1; i >= 0; i--) out->push_back(static_cast<char>(len >> (8 * i)));
+  }
+}
+
+void PutString(std::string* out, std::string_view s) {
+  int64_t v;
+  if (s.size() <= 11 && CanonicalInt(s, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+    const int n = v >= INT8_MIN && v <= INT8_MAX ? 1 : v >= INT16_MIN && v <= INT16_MAX ? 2 : 4;
+    out->push_back(static_cast<char>(0xC0 | (n == 1 ? 0 : n == 2 ? 1 : 2)));
+    PutLE(out, static_cast<uint64_t>(v), n);
+    return;
+  }
+  PutLength(out, s.size());
+  out->append(s);
+}
+
+void ListpackBuilder::Append(std::string_view s) {
+  const size_t start = buf_.size();
+  int64_t v;
+  if (CanonicalInt(s, &v)) {
+    const uint64_t u = static_cast<uint64_t>(v);
+    if (v >= 0 && v <= 127) {
+      buf_.push_back(static_cast<char>(v));
+    } else if (v >= -4096 && v <= 4095) {
+      const uint64_t t = v < 0 ? (1 << 13) + v : v;
+      buf_.push_back(static_cast<char>(0xC0 | (t >> 8)));
+      buf_.push_back(static_cast<char>(t & 0xff));
+    } else {
+      const int n = v >= INT16_MIN && v <= INT16_MAX       ? 2
+                    : v >= -8388608 && v <= 8388607        ? 3
+                    : v >= INT32_MIN && v <= INT32_MAX     ? 4
+                                                           : 8;
+      buf_.push_back(static_cast<char>(n == 2 ? 0xF1 : n == 3 ? 0xF2 : n == 4 ? 0xF3 : 0xF4));
+      PutLE(&buf_, u, n);
+    }
+  } else if (s.size() < 64) {
+    buf_.push_back(static_cast<char>(0x80 | s.size()));
+    buf_.append(s);
+  } else if (s.size() < 4096) {
+    buf_.push_back(static_cast<char>(0xE0 | (s.size() >> 8)));
+    buf_.push_back(static_cast<char>(s.size() & 0xff));
+    buf_.append(s);
+  } else {
+    buf_.push_back(static_cast<char>(0xF0));
+    PutLE(&buf_, s.size(), 4);
+    buf_.append(s);
+  }
+  PutBacklen(&buf_, buf_.size() - start);
+  count_++;
+}
+
+void ListpackBuilder::AppendScore(double score) { Append(ScoreText(score)); }
+
+std::string ListpackBuilder::Finish() {
+  buf_.push_back(static_cast<char>(0xFF));
+  std::string lp = std::move(buf_);
+  const uint32_t total = static_cast<uint32_t>(lp.size());
+  const uint16_t n = count_ < 65535 ? static_cast<uint16_t>(count_) : 65535;  // 65535: unknown
+  for (int i = 0; i < 4; i++) lp[i] = static_cast<char>(total >> (8 * i));
+  lp[4] = static_cast<char>(n & 0xff);
+  lp[5] = static_cast<char>(n >> 8);
+  buf_.assign(6, '\0');
+  count_ = 0;
+  return lp;
+}
+
+}  // namespace rankd::rdb
+
+namespace rankd {
+
+std::string DumpPayload(const Value& v) {
+  std::string out;
+  switch (v.type()) {
+    case ValueType::kString:
+      out.push_back(static_cast<char>(rdb::kTypeString));
+      rdb::PutString(&out, v.str());
+      break;
+    case ValueType::kList: rdb::WriteList(&out, v.list()); break;
+    case ValueType::kSet: rdb::WriteSet(&out, v.set()); break;
+    case ValueType::kZSet: rdb::WriteZSet(&out, v.zset()); break;
+    case ValueType::kHash: rdb::WriteHash(&out, v.hash()); break;
+  }
+  rdb::AppendDumpFooter(&out);
+  return out;
+}
+
+}  // namespace rankd

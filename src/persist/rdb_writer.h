@@ -1,0 +1,93 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Redis's DUMP payload, both ways (DUMP / RESTORE, docs/commands.md):
+//
+//   <RDB value type byte> <encoded value> <RDB version: 2 bytes LE> <CRC64: 8 bytes LE>
+//
+// The CRC64 (persist/rdb_reader.h Crc64Redis) covers every byte before it,
+// the version included. rankd writes RDB version 10 (what Redis 7.0 writes
+// and accepts) with only the types Redis 7.0 knows:
+//
+//   string      0   int8/16/32-encoded when the text is a canonical integer
+//   list        18  quicklist 2, listpack nodes of about 8 KB
+//   set         11  intset (an intset-encoded set) / 2 plain
+//   sorted set  17  listpack (a listpack-encoded set) / 5 ZSET_2 (binary doubles)
+//   hash        16  listpack (a listpack-encoded hash) / 4 plain
+//
+// Strings are never LZF-compressed (Redis reads either way). What a Redis
+// value cannot hold is left out: a leaderboard is written as the plain
+// sorted set of its members and scores (its tie order, policy and periods
+// are lost), member deadlines and member metadata of sorted sets, and field
+// deadlines of hashes, are not carried.
+//
+// Reading uses the RDB reader's value decoders, so a payload of any RDB
+// version 1-11 of a type rankd has is accepted (e.g. Redis 7.2's set
+// listpack, type 20).
+
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "db/value.h"
+#include "persist/snapshot.h"
+
+namespace rankd {
+
+// The RDB version DUMP writes (Redis 7.0's), and the highest RESTORE reads.
+inline constexpr int kDumpRdbVersion = 10;
+inline constexpr int kRestoreMaxRdbVersion = 11;
+
+// The DUMP payload of `v`. O(size of v).
+std::string DumpPayload(const Value& v);
+
+// Whether the footer of `payload` is good: at least 10 bytes, an RDB
+// version <= kRestoreMaxRdbVersion, and the CRC64 of everything before the
+// checksum matches (Redis verifyDumpPayload). False: Redis's "DUMP payload
+// version or checksum are wrong".
+// `max_version` is lower for FUNCTION RESTORE (Redis 7.0's 10).
+bool DumpFooterOk(std::string_view payload, int max_version = kRestoreMaxRdbVersion);
+
+// Decodes the value of a payload whose footer is good. Returns:
+// Corruption for bad data or an empty collection (Redis: "Bad data
+// format"); InvalidArgument naming a type rankd does not have (a stream, a
+// module value). As in Redis, the value is read from the whole payload
+// (footer bytes included) and bytes left after it are ignored. Collections take the encodings `opts`' limits give them.
+Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts, Value* out);
+
+namespace rdb {
+
+// The writer's building blocks, exposed for tests.
+// Redis rdbSaveLen: 6/14-bit, 32-bit or 64-bit big-endian lengths.
+void PutLength(std::string* out, uint64_t len);
+// Appends the payload footer: RDB version kDumpRdbVersion and the CRC64 of
+// `*out` with it (DUMP, FUNCTION DUMP).
+void AppendDumpFooter(std::string* out);
+// Reads an RDB string (any encoding: int, LZF) at `*pos` of `data` into
+// *out and moves *pos past it; false when malformed or past the end.
+bool ReadString(std::string_view data, size_t* pos, std::string* out);
+// Redis rdbSaveRawString without compression: int8/16/32 when `s` is the
+// canonical text of such an integer, else length + bytes.
+void PutString(std::string* out, std::string_view s);
+
+// Builds one listpack (Redis listpack.c): entries are integer-encoded when
+// they are the canonical text of an int64, as lpAppend does.
+class ListpackBuilder {
+ public:
+  ListpackBuilder() { buf_.assign(6, '\0'); }
+  void Append(std::string_view s);
+  // Appends a sorted-set score as Redis zzlInsertAt does (d2string text).
+  void AppendScore(double score);
+  size_t count() const { return count_; }
+  size_t bytes() const { return buf_.size() + 1; }
+  // The finished listpack: header filled in, 0xFF terminator. Resets.
+  std::string Finish();
+
+ private:
+  std::string buf_;
+  size_t count_ = 0;
+};
+
+}  // namespace rdb
+}  // namespace rankd
