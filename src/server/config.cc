@@ -412,10 +412,6 @@ std::string ParseConfigText(std::string_view text,
   return "";
 }
 
-}  // namespace rankd
-
-namespace rankd {
-
 std::string FormatMemory(int64_t bytes) {
   constexpr int64_t kGb = 1024LL * 1024 * 1024, kMb = 1024 * 1024, kKb = 1024;
   if (bytes != 0 && bytes % kGb == 0) return FormatInt64(bytes / kGb) + "gb";

@@ -30,18 +30,6 @@ bool IsTxControl(std::string_view name) {
          name == "quit" || name == "reset";
 }
 
-std::string UnknownCommandError(std::span<const std::string_view> args) {
-  std::string list;
-  for (size_t i = 1; i < args.size() && list.size() < 128; i++) {
-    size_t room = 128 - list.size();
-    list += "'";
-    list.append(args[i].substr(0, room));
-    list += "' ";
-  }
-  return "ERR unknown command '" + std::string(args[0].substr(0, 128)) +
-         "', with args beginning with: " + list;
-}
-
 }  // namespace
 
 Server::Server(Config config)
@@ -57,39 +45,6 @@ Server::Server(Config config)
 }
 
 Server::~Server() = default;
-
-void Server::RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories) {
-  last_lookup_spec_ = nullptr;
-  for (const CommandSpec& spec : table) {
-    command_ids_.Add(spec, family_categories);
-    commands_[spec.name] = &spec;
-    for (const CommandSpec& sub : spec.subcommands) {
-      subcommand_names_[&sub] = std::string(spec.name) + "|" + std::string(sub.name);
-    }
-    command_list_.push_back(&spec);
-  }
-}
-
-std::string Server::RenameCommand(std::string_view from, std::string_view to) {
-  auto lower = [](std::string_view s) {
-    std::string out(s);
-    for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-    return out;
-  };
-  last_lookup_spec_ = nullptr;  // names change
-  auto it = commands_.find(lower(from));
-  if (it == commands_.end()) return "No such command in rename-command";
-  const CommandSpec* spec = it->second;
-  if (to.empty()) {
-    commands_.erase(it);
-    std::erase(command_list_, spec);
-    return "";
-  }
-  if (commands_.contains(lower(to))) return "Target command name already exists";
-  commands_.erase(it);
-  commands_[lower(to)] = spec;
-  return "";
-}
 
 SortedSetLimits Server::zset_limits() const {
   return {static_cast<size_t>(config_.zset_max_listpack_entries),
@@ -209,29 +164,6 @@ void Server::Cron() {
   loop_.AddTimer(period, [this] { Cron(); });
 }
 
-const CommandSpec* Server::FindCommand(std::string_view name) const {
-  // A pipeline repeats its command name: the last hit, compared byte for
-  // byte as typed, skips lower-casing and hashing.
-  if (name.size() == last_lookup_len_ && last_lookup_spec_ &&
-      std::memcmp(name.data(), last_lookup_name_, name.size()) == 0) {
-    return last_lookup_spec_;
-  }
-  char buf[64];
-  if (name.size() >= sizeof(buf)) return nullptr;
-  for (size_t i = 0; i < name.size(); i++) {
-    const char ch = name[i];
-    buf[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + ('a' - 'A')) : ch;
-  }
-  auto it = commands_.find(std::string_view(buf, name.size()));
-  if (it == commands_.end()) return nullptr;
-  if (name.size() <= sizeof(last_lookup_name_)) {
-    std::memcpy(last_lookup_name_, name.data(), name.size());
-    last_lookup_len_ = name.size();
-    last_lookup_spec_ = it->second;
-  }
-  return it->second;
-}
-
 Client* Server::FindClient(uint64_t id) {
   Connection* c = net_.Find(id);
   return c ? static_cast<Client*>(c->user_data) : nullptr;
@@ -305,35 +237,6 @@ void Server::Propagate(Client& c, std::span<const std::string_view> args) {
 void Server::EmitEffect(int db, std::span<const std::string_view> args) {
   if (effect_log_) effect_log_->Append(db, args);
   repl_->Feed(db, args);
-}
-
-const CommandSpec* Server::Resolve(std::span<const std::string_view> args,
-                                   std::string_view* full_name, std::string* error,
-                                   const CommandSpec** found) const {
-  const CommandSpec* spec = FindCommand(args[0]);
-  if (!spec) {
-    *error = UnknownCommandError(args);
-    return nullptr;
-  }
-  *full_name = spec->name;
-  if (!spec->subcommands.empty() && args.size() >= 2) {
-    const CommandSpec* sub = nullptr;
-    for (const CommandSpec& s : spec->subcommands) {
-      if (EqualsIgnoreCase(s.name, args[1])) sub = &s;
-    }
-    if (!sub) {
-      *error = UnknownSubcommandError(args[1], args[0]);  // as typed (rename-command)
-      return nullptr;
-    }
-    *full_name = subcommand_names_.at(sub);
-    spec = sub;
-  }
-  if (found) *found = spec;
-  if (!ArityAccepts(spec->arity, args.size())) {
-    *error = WrongArityError(*full_name);
-    return nullptr;
-  }
-  return spec;
 }
 
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
@@ -505,6 +408,5 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);
   }
 }
-
 
 }  // namespace rankd
