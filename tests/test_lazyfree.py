@@ -76,7 +76,12 @@ def test_lazy_eviction_frees_big_sets_in_the_background(server_factory):
         wait_until(lambda: int(_mem(c)["lazyfree_pending_objects"]) == 0)
         evicted = int(info(c, "stats")["evicted_keys"])
         assert evicted >= 2
-        assert int(_mem(c)["lazyfreed_objects"]) == evicted
+        # Only the big sets go to the thread: a random eviction may also pick the
+        # small "trigger" string, which is freed in place (as Redis's threshold).
+        big_evicted = 10 - sum(c.execute("EXISTS", "z%d" % k) for k in range(10))
+        assert big_evicted >= 1
+        wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == big_evicted,
+                   message="lazyfreed_objects != evicted big sets")
         if not target_is_redis():
             # Memory on its way out counts as freed: no eviction of everything while
             # the thread works (Redis 7.0 may overshoot here).
