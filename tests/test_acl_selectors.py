@@ -313,3 +313,38 @@ def test_subscribed_client_checked_per_channel(pair):
     finally:
         for u in users:
             u.close()
+
+
+# ---------------------------------------------------------------------------
+# Repeated patterns merge (Redis ACLSetSelector); SORT's BY / GET need every key
+
+def test_same_key_pattern_merges_permissions(pair):
+    run_both(pair, "ACL", "SETUSER", "u", "on", "nopass", "+@all", "%R~foo", "%W~foo",
+             "&ch", "&ch", "%R~bar", "%R~bar")
+    g = getuser(pair, "u")
+    assert g[b"keys"] == b"~foo %R~bar" and g[b"channels"] == b"&ch"
+    assert run_both(pair, "ACL", "DRYRUN", "u", "getdel", "foo") == b"OK"
+    assert run_both(pair, "ACL", "DRYRUN", "u", "lmove", "foo", "foo", "left", "right") == b"OK"
+    # "%RW~*" is a pattern, not allkeys: a later pattern is still accepted.
+    assert run_both(pair, "ACL", "SETUSER", "v", "%RW~*", "~a") == b"OK"
+    assert getuser(pair, "v")[b"keys"] == b"~* ~a"
+
+
+def test_sort_by_and_get_need_read_access_to_every_key(pair):
+    run_both(pair, "RPUSH", "klist", "2", "1")
+    run_both(pair, "ACL", "SETUSER", "w", "on", ">p", "+@all", "~k*")
+    run_both(pair, "ACL", "SETUSER", "all", "on", ">p", "+@all", "%R~*", "%W~k*")
+    run_both(pair, "ACL", "SETUSER", "sel", "on", ">p", "-sort", "~*", "(+sort ~k*)")
+    w, full, sel = as_user(pair, "w", "p"), as_user(pair, "all", "p"), as_user(pair, "sel", "p")
+    assert run_both(w, "SORT", "klist") == [b"1", b"2"]
+    assert run_both(w, "SORT", "klist", "BY", "nosort") == [b"2", b"1"]
+    assert run_both(w, "SORT", "klist", "BY", "w_*") == \
+        err("ERR BY option of SORT denied due to insufficient ACL permissions.")
+    assert run_both(w, "SORT", "klist", "GET", "#") == \
+        err("ERR GET option of SORT denied due to insufficient ACL permissions.")
+    assert run_both(w, "SORT_RO", "klist", "BY", "nosort", "GET", "#") == \
+        err("ERR GET option of SORT denied due to insufficient ACL permissions.")
+    # The selector that runs SORT decides: root's "~*" does not help "sel".
+    assert run_both(sel, "SORT", "klist", "GET", "#") == \
+        err("ERR GET option of SORT denied due to insufficient ACL permissions.")
+    assert run_both(full, "SORT", "klist", "BY", "w_*", "GET", "#") == [b"1", b"2"]

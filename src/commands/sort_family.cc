@@ -19,7 +19,9 @@
 // deletes the destination when the result is empty.
 //
 // rankd has no cluster mode, so Redis's cluster-mode refusals of BY / GET
-// patterns that may reach other slots never apply; nor does ACL key access.
+// patterns that may reach other slots never apply. As Redis 7.0, a BY
+// pattern with '*' and any GET need read access to every key (BY / GET
+// "option of SORT denied due to insufficient ACL permissions").
 
 #include <algorithm>
 #include <cerrno>
@@ -77,8 +79,17 @@ bool ParseSort(CommandContext& ctx, bool readonly, SortArgs* a) {
       // (read as a C string) turns sorting off for good, even if a later
       // BY has one.
       const std::string_view c_str = a->by->substr(0, a->by->find('\0'));
-      if (c_str.find('*') == std::string_view::npos) a->dontsort = true;
+      if (c_str.find('*') == std::string_view::npos) {
+        a->dontsort = true;
+      } else if (!ctx.server.HasFullKeyRead(ctx.client, ctx.args)) {
+        ctx.reply.Error("ERR BY option of SORT denied due to insufficient ACL permissions.");
+        return false;
+      }
     } else if (EqualsIgnoreCase(opt, "get") && left >= 1) {
+      if (!ctx.server.HasFullKeyRead(ctx.client, ctx.args)) {
+        ctx.reply.Error("ERR GET option of SORT denied due to insufficient ACL permissions.");
+        return false;
+      }
       a->gets.push_back(ctx.arg(++j));
     } else {
       ctx.reply.Error(err::kSyntax);

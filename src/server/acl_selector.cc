@@ -89,15 +89,26 @@ std::string AclSelector::SetRule(std::string_view rule) {
       pat = rule.substr(tilde);
     }
     p.pattern = std::string(pat.substr(1));
-    if (p.pattern == "*" && p.read && p.write) return SetRule("allkeys");
-    keys_.push_back(std::move(p));
+    // As Redis ACLSetSelector: a pattern already listed gains the new
+    // permissions ("%R~a %W~a" is "~a"); only "~*" itself means allkeys.
+    auto same = std::find_if(keys_.begin(), keys_.end(),
+                             [&](const AclKeyPattern& k) { return k.pattern == p.pattern; });
+    if (same == keys_.end()) {
+      keys_.push_back(std::move(p));
+    } else {
+      same->read |= p.read;
+      same->write |= p.write;
+    }
   } else if (rule[0] == '&') {
     if (all_channels_) {
       return "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
              "does not have any effect. Try 'resetchannels' to start with an empty list of "
              "channels";
     }
-    channels_.emplace_back(rule.substr(1));
+    const std::string_view ch = rule.substr(1);
+    if (std::find(channels_.begin(), channels_.end(), ch) == channels_.end()) {
+      channels_.emplace_back(ch);
+    }
   } else if (rule[0] == '+' || rule[0] == '-') {
     return SetCommandRule(rule);
   } else {
@@ -161,6 +172,13 @@ bool AclSelector::CanRun(const AclRequest& req) const {
     if (EqualsIgnoreCase(a, req.args[at])) return true;
   }
   return false;
+}
+
+bool AclSelector::HasUnrestrictedKeyRead(const AclRequest& req) const {
+  if (!CanRun(req)) return false;
+  if (all_keys_) return true;
+  return std::any_of(keys_.begin(), keys_.end(),
+                     [](const AclKeyPattern& k) { return k.read && k.pattern == "*"; });
 }
 
 bool AclSelector::CanAccessKey(std::string_view key, bool read, bool write) const {

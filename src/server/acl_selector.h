@@ -97,6 +97,10 @@ class AclSelector {
     return all_commands_ && rules_.empty() && all_keys_ && all_channels_;
   }
   bool all_keys() const { return all_keys_; }
+  // Whether this selector runs `req`'s command and may read every key
+  // ("allkeys" or a "*" pattern with read), Redis 7.0's
+  // ACLSelectorHasUnrestrictedKeyAccess (SORT's BY and GET need it).
+  bool HasUnrestrictedKeyRead(const AclRequest& req) const;
   bool all_channels() const { return all_channels_; }
 
   // ACL GETUSER's "commands" ("+@all -get"), "keys" ("~a* %R~b*") and

@@ -60,6 +60,15 @@ class AclUser {
   bool checks_keys() const;
   bool checks_channels() const;
 
+  // Whether some selector runs `req`'s command with read access to every
+  // key (AclSelector::HasUnrestrictedKeyRead).
+  bool HasUnrestrictedKeyRead(const AclRequest& req) const {
+    if (root_.HasUnrestrictedKeyRead(req)) return true;
+    for (const AclSelector& s : selectors_) {
+      if (s.HasUnrestrictedKeyRead(req)) return true;
+    }
+    return false;
+  }
   const AclSelector& root() const { return root_; }
   const std::vector<AclSelector>& selectors() const { return selectors_; }
 

@@ -244,6 +244,9 @@ class Server : public ConnectionHandler {
   // when some selector of `user` restricts them).
   AclRequest MakeAclRequest(const CommandSpec& spec, std::span<const std::string_view> args,
                             const AclUser& user) const;
+  // Whether `client` may run its command `args` with read access to every
+  // key (true without ACL restrictions): SORT's BY pattern and GET need it.
+  bool HasFullKeyRead(const Client& client, std::span<const std::string_view> args) const;
   // Checks `client`'s user may run `spec` with `args` (Redis
   // ACLCheckAllUserCommandPerm). On denial records it in ACL LOG under
   // `context` ("toplevel", "multi", "lua") and returns the reason.

@@ -94,6 +94,12 @@ AclRequest Server::MakeAclRequest(const CommandSpec& spec,
   return req;
 }
 
+bool Server::HasFullKeyRead(const Client& c, std::span<const std::string_view> args) const {
+  if (!c.user || c.user->unrestricted()) return true;
+  const CommandSpec* spec = FindCommand(args[0]);
+  return spec && c.user->HasUnrestrictedKeyRead(MakeAclRequest(*spec, args, *c.user));
+}
+
 AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
                            std::span<const std::string_view> args, std::string_view context) {
   const AclUser& u = *c.user;
