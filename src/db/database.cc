@@ -73,13 +73,16 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
 }
 
 void Database::Prefetch(std::string_view key, std::string_view member, int step) const {
-  if (step == 0) {
-    table_.PrefetchBucket(key);
-  } else {
-    table_.PrefetchChainHead(key);
+  if (member.empty()) {
+    if (step == 0) {
+      table_.PrefetchBucket(key);
+    } else {
+      table_.PrefetchChainHead(key);
+    }
+    return;
   }
-  if (member.empty()) return;
-  // Sorted-set commands name one key many times over: its entry is hot.
+  // Sorted-set commands name one key many times over: its entry is hot, so
+  // one lookup (which loads bucket and chain anyway) replaces the hints.
   const Entry* e = table_.Find(key);
   if (e && e->value.type() == ValueType::kZSet) e->value.zset().PrefetchMember(member, step);
 }
@@ -103,25 +106,14 @@ bool Database::DeleteSync(std::string_view key) {
 }
 
 bool Database::DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes) {
-  Entry* e = Find(key, false);
-  if (!e) return false;
-  Value value = std::move(e->value);
-  e->value = Value();
-  Free(table_.Remove(key));
-  freer.Free(std::move(value), count_bytes);
+  if (!Find(key, false)) return false;
+  Release(table_.Remove(key), &freer, count_bytes);
   return true;
 }
 
 void Database::DeleteEntry(Entry* e, LazyFreer* freer) {
   table_.RemoveNode(e);
-  if (freer) {
-    Value value = std::move(e->value);
-    e->value = Value();
-    Free(e);
-    freer->Free(std::move(value), /*count_bytes=*/true);
-  } else {
-    Free(e);
-  }
+  Release(e, freer, /*count_bytes=*/true);
 }
 
 Database::Entry* Database::Detach(std::string_view key) {
@@ -168,15 +160,14 @@ void Database::RemoveFromExpiring(Entry* e) {
   e->set(Entry::kHasExpire, false);
 }
 
-void Database::Dispose(Entry* e, bool lazy) {
-  if (lazy && lazy_->freer) {
-    Value value = std::move(e->value);
-    e->value = Value();
-    Free(e);
-    lazy_->freer->Free(std::move(value));
-    return;
-  }
+void Database::Dispose(Entry* e, bool lazy) { Release(e, lazy ? lazy_->freer : nullptr); }
+
+void Database::Release(Entry* e, LazyFreer* freer, bool count_bytes) {
+  if (!freer) return Free(e);
+  Value value = std::move(e->value);
+  e->value = Value();
   Free(e);
+  freer->Free(std::move(value), count_bytes);
 }
 
 void Database::Free(Entry* e) {

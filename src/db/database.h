@@ -271,6 +271,9 @@ class Database {
   void Free(Entry* e);  // unlinks from expiring_ and deletes
   // Free, with the value handed to the lazy freer when `lazy` (and one is set).
   void Dispose(Entry* e, bool lazy);
+  // Free, with the value handed to `freer` when there is one (`count_bytes`:
+  // see LazyFreer::Free). Every lazy delete path ends here.
+  void Release(Entry* e, LazyFreer* freer, bool count_bytes = false);
   // Removes the due members of `e` (REQUIRES: a member deadline is due), at
   // most `limit` of them (the active cycle's step; lookups take them all).
   // Returns false if that emptied the set and the key was deleted.

@@ -7,12 +7,12 @@
 #include "persist/rdb_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "base/numbers.h"
 #include "persist/coding.h"
 #include "persist/rdb_reader.h"
 
@@ -34,17 +34,6 @@ enum : uint8_t {
 // A quicklist node is closed once its listpack passes this (Redis's
 // default list-max-listpack-size -2).
 constexpr size_t kListNodeBytes = 8192;
-
-// The int64 whose canonical decimal text is exactly `s` (no sign "+", no
-// leading zeros, no "-0"), as Redis string2ll + ll2string agree on.
-bool CanonicalInt(std::string_view s, int64_t* v) {
-  if (s.empty() || s.size() > 20) return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  if (ec != std::errc() || end != s.data() + s.size()) return false;
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), *v);
-  return std::string_view(buf, r.ptr - buf) == s;
-}
 
 void PutLE(std::string* out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>(v >> (8 * i)));
@@ -96,7 +85,7 @@ void WriteSet(std::string* out, const PlainSet& s) {
   if (all_ints) {
     s.ForEach([&](std::string_view m) {
       int64_t v;
-      if (CanonicalInt(m, &v)) ints.push_back(v);
+      if (ParseInt64(m, &v)) ints.push_back(v);
       else all_ints = false;
     });
   }
@@ -179,7 +168,7 @@ void PutLength(std::string* out, uint64_t len) {
 
 void PutString(std::string* out, std::string_view s) {
   int64_t v;
-  if (s.size() <= 11 && CanonicalInt(s, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+  if (s.size() <= 11 && ParseInt64(s, &v) && v >= INT32_MIN && v <= INT32_MAX) {
     const int n = v >= INT8_MIN && v <= INT8_MAX ? 1 : v >= INT16_MIN && v <= INT16_MAX ? 2 : 4;
     out->push_back(static_cast<char>(0xC0 | (n == 1 ? 0 : n == 2 ? 1 : 2)));
     PutLE(out, static_cast<uint64_t>(v), n);
@@ -192,7 +181,7 @@ void PutString(std::string* out, std::string_view s) {
 void ListpackBuilder::Append(std::string_view s) {
   const size_t start = buf_.size();
   int64_t v;
-  if (CanonicalInt(s, &v)) {
+  if (ParseInt64(s, &v)) {
     const uint64_t u = static_cast<uint64_t>(v);
     if (v >= 0 && v <= 127) {
       buf_.push_back(static_cast<char>(v));

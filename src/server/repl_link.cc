@@ -135,7 +135,7 @@ void Replication::DropLink(bool retry) {
   if (master_client_) {
     master_client_->in_multi = false;
     master_client_->multi_error = false;
-    master_client_->queued.clear();
+    master_client_->ClearQueued();
   }
   if (state_ == State::kConnected) link_down_since_ms_ = MonoMs();
   if (state_ != State::kNone) state_ = State::kConnect;
