@@ -173,6 +173,22 @@ def test_errors(r):
         r.execute_command("LB.TOP", "lb", 10, "SNAPSHOT")
 
 
+def test_ranks_member_named_snapshot(r):
+    """LB.RANKS reads options from its end: a trailing SNAPSHOT is the flag, one anywhere
+    else (or the only member) is a member (docs/leaderboards.md, LB.RANKS)."""
+    r.execute_command("LB.ADD", "lb", 5, "SNAPSHOT", 3, "m1")
+    assert r.execute_command("LB.RANKS", "lb", "SNAPSHOT") == [[1, b"SNAPSHOT", b"5", 1]]
+    with pytest.raises(redis.ResponseError, match="no snapshot view"):
+        r.execute_command("LB.RANKS", "lb", "m1", "SNAPSHOT")
+    r.execute_command("LB.SNAPSHOT", "lb")
+    r.execute_command("LB.ADD", "lb", 9, "m1")
+    # First SNAPSHOT a member, last the flag: the view's scores.
+    assert r.execute_command("LB.RANKS", "lb", "SNAPSHOT", "m1", "SNAPSHOT") == \
+        [[1, b"SNAPSHOT", b"5", 1], [2, b"m1", b"3", 2]]
+    assert r.execute_command("LB.RANKS", "lb", "SNAPSHOT", "m1", "MODE", "DENSE") == \
+        [[1, b"m1", b"9", 1], [2, b"SNAPSHOT", b"5", 2]]
+
+
 def test_snapshot_is_not_a_modification(r):
     fill(r, "lb", 3)
     w = r.pipeline()
