@@ -108,26 +108,13 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, BoardRead r, Rank
 }
 
 void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
-              const SortedSet* meta_of) {
+              const BoardView* meta_of) {
   r.ArrayHeader(meta_of ? 4 : 3);
   r.Integer(static_cast<int64_t>(rank));
   r.Bulk(member);
   r.Double(score);
   if (!meta_of) return;
-  if (std::optional<std::string_view> meta = meta_of->MemberMeta(member)) {
-    r.Bulk(*meta);
-  } else {
-    r.Null();
-  }
-}
-
-void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
-              const BoardView& meta_of) {
-  r.ArrayHeader(4);
-  r.Integer(static_cast<int64_t>(rank));
-  r.Bulk(member);
-  r.Double(score);
-  if (std::optional<std::string_view> meta = meta_of.MetaOf(member)) {
+  if (std::optional<std::string_view> meta = meta_of->MetaOf(member)) {
     r.Bulk(*meta);
   } else {
     r.Null();
@@ -140,11 +127,7 @@ void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t las
   last = std::min(last, v.size() - 1);
   r.ArrayHeader(last - first + 1);
   v.ForEachRow(first, last, mode, [&](uint64_t rank, std::string_view m, double s) {
-    if (with_meta) {
-      ReplyRow(r, rank, m, s, v);
-    } else {
-      ReplyRow(r, rank, m, s);
-    }
+    ReplyRow(r, rank, m, s, with_meta ? &v : nullptr);
   });
 }
 

@@ -73,12 +73,10 @@ std::optional<BoardView> OpenBoardForRead(CommandContext& ctx, BoardRead r, Rank
 [[nodiscard]] std::string_view ResolvePeriod(const SortedSet& z, std::string_view ref,
                                              const SortedSet** out, PeriodAt* at);
 
-// [rank, member, score], and with `meta_of` the member's metadata (or nil).
+// [rank, member, score], and with `meta_of` the member's metadata as it
+// reads it (a view's, for SNAPSHOT), or nil.
 void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
-              const SortedSet* meta_of = nullptr);
-// The same with the metadata as `meta_of` reads it (a view's, for SNAPSHOT).
-void ReplyRow(ReplyBuilder& r, uint64_t rank, std::string_view member, double score,
-              const BoardView& meta_of);
+              const BoardView* meta_of = nullptr);
 // Rows for positions [first, last] (none when first > last); WITHMETA rows
 // when `with_meta`.
 void ReplyRows(ReplyBuilder& r, const BoardView& v, uint64_t first, uint64_t last, RankMode mode,
