@@ -50,10 +50,8 @@ struct StampLess {
   bool seq_desc;
   bool operator()(Handle a, Handle b) const {
     const double sa = arena->Score(a), sb = arena->Score(b);
-    if (sa != sb) return sa < sb;
-    const uint64_t qa = SeqOf(*arena, a), qb = SeqOf(*arena, b);
-    if (qa != qb) return seq_desc ? qa > qb : qa < qb;
-    return arena->Member(a) < arena->Member(b);
+    if (sa != sb) return sa < sb;  // the common case, without the stamps
+    return KeyLess(KeyOf(*arena, a), KeyOf(*arena, b), seq_desc);
   }
   double HintOf(Handle h) const { return arena->Score(h); }
   bool SameGroup(Handle a, Handle b) const { return arena->Score(a) == arena->Score(b); }
@@ -67,10 +65,8 @@ struct BeforeKey {
   Key key;
   bool operator()(Handle x) const {
     const double s = arena->Score(x);
-    if (s != key.score) return s < key.score;
-    const uint64_t q = SeqOf(*arena, x);
-    if (q != key.seq) return seq_desc ? q > key.seq : q < key.seq;
-    return arena->Member(x) < key.member;
+    if (s != key.score) return s < key.score;  // as StampLess
+    return KeyLess(KeyOf(*arena, x), key, seq_desc);
   }
   int Decide(double hint) const { return hint == key.score ? -1 : hint < key.score; }
   void Prefetch(Handle x) const { arena->Prefetch(x); }
