@@ -68,6 +68,19 @@ size_t LzfCompress(std::string_view input, char* output, size_t out_cap) {
   table.Begin();
   size_t ip = 0, op = 1;  // op - lit - 1: the open literal run's control byte
   size_t lit = 0;
+  // One more byte into the open run; a full run (32) is closed and the
+  // next opened. False when out of room.
+  auto copy_literal = [&] {
+    if (op >= out_cap) return false;
+    lit++;
+    out[op++] = in[ip++];
+    if (lit == kMaxLiteral) {
+      out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
+      lit = 0;
+      op++;
+    }
+    return true;
+  };
   while (ip + 2 < n) {
     const size_t ref = table.Swap(Slot(in + ip), static_cast<uint32_t>(ip));
     if (ref < ip && ip - ref - 1 < kMaxOffset && ref > 0 && in[ref] == in[ip] &&
@@ -107,25 +120,11 @@ size_t LzfCompress(std::string_view input, char* output, size_t out_cap) {
       table.Swap(Slot(in + ip - 1), static_cast<uint32_t>(ip - 1));
       continue;
     }
-    if (op >= out_cap) return 0;
-    lit++;
-    out[op++] = in[ip++];
-    if (lit == kMaxLiteral) {
-      out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
-      lit = 0;
-      op++;
-    }
+    if (!copy_literal()) return 0;
   }
   if (op + 3 > out_cap) return 0;  // at most 3 literal bytes remain
   while (ip < n) {
-    if (op >= out_cap) return 0;
-    lit++;
-    out[op++] = in[ip++];
-    if (lit == kMaxLiteral) {
-      out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
-      lit = 0;
-      op++;
-    }
+    if (!copy_literal()) return 0;
   }
   out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
   op -= (lit == 0);
