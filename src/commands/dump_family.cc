@@ -104,7 +104,7 @@ void Restore(CommandContext& ctx) {
   const bool deleted = a.replace && db.Delete(key);
   const int64_t now = WallMs();
   if (ttl && !a.absttl) ttl = ttl > LLONG_MAX - now ? LLONG_MAX : ttl + now;
-  if (ttl && ttl <= now) {  // already expired: only the old key goes
+  if (ttl && DeletesAtOnce(ctx, ttl)) {  // already expired: only the old key goes
     if (deleted) {
       PropagateDel(ctx, key);
       KeyChanged(ctx, db, key, kNotifyGeneric, "del");
