@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <algorithm>
 
 namespace rankd {
 namespace {
@@ -11,69 +13,121 @@ namespace {
 constexpr size_t kMaxLiteral = 32;     // bytes one literal item carries
 constexpr size_t kMaxOffset = 8192;    // how far back a reference reaches
 constexpr size_t kMaxMatch = 264;      // bytes one reference copies
-constexpr int kHashLog = 13;           // 8192 slots of 4 bytes
+constexpr int kHashLog = 16;           // liblzf's HLOG
+constexpr size_t kHashSize = size_t{1} << kHashLog;
 
-inline uint32_t Hash3(const uint8_t* p) {
-  const uint32_t v = (uint32_t{p[0]} << 16) | (uint32_t{p[1]} << 8) | p[2];
-  return (v * 2654435761u) >> (32 - kHashLog);
+// liblzf's IDX(NEXT(FRST(p), p)) with VERY_FAST: the slot of the 3 bytes
+// at p. Only the low 24 bits of the running value matter, so it is
+// computed from the 3 bytes afresh.
+inline uint32_t Slot(const uint8_t* p) {
+  const uint32_t h = (uint32_t{p[0]} << 16) | (uint32_t{p[1]} << 8) | p[2];
+  return ((h >> (3 * 8 - kHashLog)) - h * 5) & (kHashSize - 1);
 }
 
-// Appends in[from, to) as literal items. False when out of room.
-bool PutLiterals(const uint8_t* in, size_t from, size_t to, uint8_t* out, size_t cap,
-                 size_t* op) {
-  while (from < to) {
-    const size_t n = to - from < kMaxLiteral ? to - from : kMaxLiteral;
-    if (*op + 1 + n > cap) return false;
-    out[(*op)++] = static_cast<uint8_t>(n - 1);
-    std::memcpy(out + *op, in + from, n);
-    *op += n;
-    from += n;
+// Slot -> last position hashed there, valid when its stamp is this call's
+// (a table that starts empty without clearing 256 KB per call). An empty
+// slot reads as position 0, which liblzf never refers to.
+struct HashTable {
+  uint32_t pos[kHashSize];
+  uint32_t stamp[kHashSize];
+  uint32_t now = 0;
+
+  void Begin() {
+    if (++now == 0) {  // wrapped: forget every stamp
+      std::memset(stamp, 0, sizeof(stamp));
+      now = 1;
+    }
   }
-  return true;
+  uint32_t Swap(uint32_t slot, uint32_t p) {
+    const uint32_t old = stamp[slot] == now ? pos[slot] : 0;
+    pos[slot] = p;
+    stamp[slot] = now;
+    return old;
+  }
+};
+
+HashTable& Table() {
+  thread_local auto table = std::make_unique<HashTable>();
+  return *table;
 }
 
 }  // namespace
 
+// The algorithm of liblzf 3.6's lzf_compress (HLOG 16, VERY_FAST, the
+// settings Redis and Debian's liblzf build with), so that RDB strings and
+// DUMP payloads are byte for byte Redis's: which matches are taken, the
+// literal runs cut at 32 bytes, no reference to position 0, a match never
+// reaching the last 2 bytes' lookahead, and only the last 2 positions of a
+// match hashed.
 size_t LzfCompress(std::string_view input, char* output, size_t out_cap) {
   const auto* in = reinterpret_cast<const uint8_t*>(input.data());
   auto* out = reinterpret_cast<uint8_t*>(output);
   const size_t n = input.size();
-  if (n == 0) return 0;
-  // Slot -> last position whose next 3 bytes hashed there. Stale or
-  // colliding slots are harmless: a candidate is checked byte by byte.
-  uint32_t table[size_t{1} << kHashLog];
-  std::memset(table, 0, sizeof(table));
-  size_t ip = 0, lit = 0, op = 0;  // lit: start of the pending literals
+  if (n == 0 || out_cap == 0) return 0;
+  HashTable& table = Table();
+  table.Begin();
+  size_t ip = 0, op = 1;  // op - lit - 1: the open literal run's control byte
+  size_t lit = 0;
+  // One more byte into the open run; a full run (32) is closed and the
+  // next opened. False when out of room.
+  auto copy_literal = [&] {
+    if (op >= out_cap) return false;
+    lit++;
+    out[op++] = in[ip++];
+    if (lit == kMaxLiteral) {
+      out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
+      lit = 0;
+      op++;
+    }
+    return true;
+  };
   while (ip + 2 < n) {
-    const uint32_t h = Hash3(in + ip);
-    const size_t ref = table[h];
-    table[h] = static_cast<uint32_t>(ip);
-    if (ref >= ip || ip - ref > kMaxOffset || std::memcmp(in + ref, in + ip, 3) != 0) {
-      ip++;
+    const size_t ref = table.Swap(Slot(in + ip), static_cast<uint32_t>(ip));
+    if (ref < ip && ip - ref - 1 < kMaxOffset && ref > 0 && in[ref] == in[ip] &&
+        in[ref + 1] == in[ip + 1] && in[ref + 2] == in[ip + 2]) {
+      const size_t off = ip - ref - 1;
+      const size_t maxlen = std::min(n - ip - 2, kMaxMatch);
+      if (op + 3 + 1 >= out_cap && op - (lit == 0) + 3 + 1 >= out_cap) return 0;
+      out[op - lit - 1] = static_cast<uint8_t>(lit - 1);  // close the run
+      op -= (lit == 0);                                   // an empty one is dropped
+      // liblzf first compares 16 bytes unrolled when maxlen > 16, which may
+      // run up to 2 bytes past maxlen (to the end of the input): kept.
+      size_t len = 2;
+      bool ended = false;
+      for (int k = 0; k < 16 && maxlen > 16 && !ended; k++) {
+        len++;
+        ended = in[ref + len] != in[ip + len];
+      }
+      if (!ended) {
+        do {
+          len++;
+        } while (len < maxlen && in[ref + len] == in[ip + len]);
+      }
+      len -= 2;  // the encoded length: bytes copied - 2
+      if (len < 7) {
+        out[op++] = static_cast<uint8_t>((off >> 8) + (len << 5));
+      } else {
+        out[op++] = static_cast<uint8_t>((off >> 8) + (7 << 5));
+        out[op++] = static_cast<uint8_t>(len - 7);
+      }
+      out[op++] = static_cast<uint8_t>(off);
+      lit = 0;
+      op++;  // open a new run
+      ip += len + 2;
+      if (ip + 2 >= n) break;
+      // Hash the match's last 2 positions (VERY_FAST).
+      table.Swap(Slot(in + ip - 2), static_cast<uint32_t>(ip - 2));
+      table.Swap(Slot(in + ip - 1), static_cast<uint32_t>(ip - 1));
       continue;
     }
-    const size_t limit = n - ip < kMaxMatch ? n - ip : kMaxMatch;
-    size_t len = 3;
-    while (len < limit && in[ref + len] == in[ip + len]) len++;
-    if (!PutLiterals(in, lit, ip, out, out_cap, &op)) return 0;
-    const size_t off = ip - ref - 1;  // 0..8191
-    const size_t code = len - 2;      // 1..262
-    if (op + (code < 7 ? 2 : 3) > out_cap) return 0;
-    if (code < 7) {
-      out[op++] = static_cast<uint8_t>((code << 5) | (off >> 8));
-    } else {
-      out[op++] = static_cast<uint8_t>((7 << 5) | (off >> 8));
-      out[op++] = static_cast<uint8_t>(code - 7);
-    }
-    out[op++] = static_cast<uint8_t>(off & 0xff);
-    // Index the positions inside the match so later data can refer to them.
-    for (size_t p = ip + 1; p < ip + len && p + 2 < n; p++) {
-      table[Hash3(in + p)] = static_cast<uint32_t>(p);
-    }
-    ip += len;
-    lit = ip;
+    if (!copy_literal()) return 0;
   }
-  if (!PutLiterals(in, lit, n, out, out_cap, &op)) return 0;
+  if (op + 3 > out_cap) return 0;  // at most 3 literal bytes remain
+  while (ip < n) {
+    if (!copy_literal()) return 0;
+  }
+  out[op - lit - 1] = static_cast<uint8_t>(lit - 1);
+  op -= (lit == 0);
   return op;
 }
 

@@ -18,7 +18,7 @@
 // bytes; a copy may overlap the bytes it produces (runs). The stream keeps
 // no length: callers store the decompressed length beside it, as Redis does.
 //
-// Pure functions, no allocation beyond a 32 KB hash table on the stack.
+// Pure functions; the compressor keeps one 512 KB hash table per thread.
 
 #pragma once
 
@@ -30,7 +30,12 @@ namespace rankd {
 // Compresses `in` into `out`, writing at most `out_cap` bytes. Returns the
 // compressed length, or 0 when the result would not fit in `out_cap` (so a
 // caller passing in.size() learns that the data does not compress) or when
-// `in` is empty. Deterministic. O(in.size()).
+// `in` is empty. The output is liblzf 3.6 lzf_compress's byte for byte
+// (what redis-server writes in RDB files, DUMP payloads and compressed list
+// nodes), and so is the limit: like liblzf it may give up when the result
+// would come within 4 bytes of `out_cap`. Deterministic (liblzf's own
+// output can vary with its uninitialised hash table; this is its output
+// from a clean one). O(in.size()).
 [[nodiscard]] size_t LzfCompress(std::string_view in, char* out, size_t out_cap);
 
 // Decompresses `in` into `out`. Returns true only when `in` is a valid

@@ -183,7 +183,7 @@ void SaveOrLoad(CommandContext& ctx, bool save) {
   if (in) ss << in.rdbuf();
   std::string error = in ? acl.LoadText(ss.str()) : "Error loading ACLs, opening file '" + path + "': No such file or directory";
   if (!error.empty()) return ctx.reply.Error("ERR " + error);
-  ctx.server.RebindClients();
+  ctx.server.RebindClients(&ctx.client, /*reloaded=*/true);
   ctx.reply.Ok();
 }
 
@@ -194,7 +194,9 @@ void AclCmd(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "SETUSER")) {
     std::vector<std::string_view> rules(ctx.args.begin() + 3, ctx.args.end());
     std::string error = acl.SetUser(ctx.arg(2), rules);
-    return error.empty() ? r.Ok() : r.Error("ERR " + error);
+    if (!error.empty()) return r.Error("ERR " + error);
+    ctx.server.KillRevokedSubscribers(*acl.Find(ctx.arg(2)), &ctx.client);
+    return r.Ok();
   }
   if (EqualsIgnoreCase(sub, "GETUSER")) return GetUser(ctx);
   if (EqualsIgnoreCase(sub, "DELUSER")) {
@@ -203,7 +205,7 @@ void AclCmd(CommandContext& ctx) {
     }
     int64_t n = 0;
     for (size_t i = 2; i < ctx.argc(); i++) n += acl.DeleteUser(ctx.arg(i));
-    ctx.server.RebindClients();  // their clients are disconnected
+    ctx.server.RebindClients(&ctx.client, /*reloaded=*/false);  // their clients are disconnected
     return r.Integer(n);
   }
   if (EqualsIgnoreCase(sub, "LIST") || EqualsIgnoreCase(sub, "USERS")) {

@@ -30,7 +30,7 @@ constexpr std::string_view kBadFormat = "ERR Bad data format";
 void Dump(CommandContext& ctx) {
   Database::Entry* e = LookupRead(ctx, ctx.arg(1));
   if (!e) return ctx.reply.Null();
-  ctx.reply.Bulk(DumpPayload(e->value));
+  ctx.reply.Bulk(DumpPayload(e->value, CurrentDumpOptions(ctx)));
 }
 
 struct RestoreArgs {
@@ -104,7 +104,7 @@ void Restore(CommandContext& ctx) {
   const bool deleted = a.replace && db.Delete(key);
   const int64_t now = WallMs();
   if (ttl && !a.absttl) ttl = ttl > LLONG_MAX - now ? LLONG_MAX : ttl + now;
-  if (ttl && ttl <= now) {  // already expired: only the old key goes
+  if (ttl && DeletesAtOnce(ctx, ttl)) {  // already expired: only the old key goes
     if (deleted) {
       PropagateDel(ctx, key);
       KeyChanged(ctx, db, key, kNotifyGeneric, "del");
@@ -133,6 +133,11 @@ constexpr CommandSpec kDumpCommands[] = {
 };
 
 }  // namespace
+
+DumpOptions CurrentDumpOptions(CommandContext& ctx) {
+  const Config& c = ctx.server.config();
+  return DumpOptions{c.rdbcompression, c.list_max_listpack_size};
+}
 
 std::span<const CommandSpec> DumpCommands() { return kDumpCommands; }
 

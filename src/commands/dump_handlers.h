@@ -5,9 +5,14 @@
 
 #pragma once
 
+#include "persist/rdb_writer.h"
 #include "server/command.h"
 
 namespace rankd {
+
+// What DUMP and MIGRATE payloads follow from the config: rdbcompression,
+// list-max-listpack-size (dump_family.cc).
+DumpOptions CurrentDumpOptions(CommandContext& ctx);
 
 // MIGRATE host port key|"" db timeout [COPY] [REPLACE] [AUTH pw | AUTH2 user pw]
 // [KEYS key ...] (migrate_cmd.cc).

@@ -3,8 +3,10 @@
 // Key expiry commands: EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT (NX, XX, GT, LT),
 // TTL, PTTL, EXPIRETIME, PEXPIRETIME, PERSIST. Deadlines are unix
 // milliseconds (Database::Entry::expire_ms); semantics follow Redis 7.0
-// expire.c, including: a deadline already past deletes the key and replies 1,
-// and GT treats "no deadline" as infinite.
+// expire.c, including: a deadline already past deletes the key and replies 1
+// (except while the log is replayed and on a replica, which keep the key
+// with its past deadline: DeletesAtOnce), and GT treats "no deadline" as
+// infinite.
 
 #include <climits>
 
@@ -76,7 +78,7 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, int64_t unit_ms) {
   if ((flags & kLt) && current != -1 && when >= current) return ctx.reply.Integer(0);
 
   // Logged as an absolute deadline (or a DEL), which replays identically.
-  if (when <= WallMs()) {
+  if (DeletesAtOnce(ctx, when)) {
     db.DeleteExpired(key);
     PropagateDel(ctx, key);
     KeyChanged(ctx, db, key, kNotifyGeneric, "del");

@@ -23,19 +23,11 @@
 #include "server/errors.h"
 #include "server/keys_common.h"
 #include "server/notify.h"
+#include "server/replication.h"
 #include "server/server.h"
 
 namespace rankd {
 namespace {
-
-void AppendBulkCommand(std::string* out, std::initializer_list<std::string_view> args) {
-  *out += "*" + std::to_string(args.size()) + "\r\n";
-  for (std::string_view a : args) {
-    *out += "$" + std::to_string(a.size()) + "\r\n";
-    out->append(a);
-    *out += "\r\n";
-  }
-}
 
 struct MigrateArgs {
   bool copy = false, replace = false, auth = false;
@@ -85,9 +77,12 @@ void Migrate(CommandContext& ctx) {
   MigrateArgs a;
   if (!ParseMigrate(ctx, &a)) return;
   Database& db = ctx.db();
-  std::vector<std::string_view> keys;
+  // The keys that exist, looked up once (expiring those due, as Redis's
+  // lookupKeyRead); entries stay where they are while this command runs.
+  std::vector<std::pair<std::string_view, const Database::Entry*>> keys;
   for (size_t j = 0; j < a.num_keys; j++) {
-    if (LookupRead(ctx, ctx.arg(a.first_key + j))) keys.push_back(ctx.arg(a.first_key + j));
+    const std::string_view key = ctx.arg(a.first_key + j);
+    if (const Database::Entry* e = LookupRead(ctx, key)) keys.emplace_back(key, e);
   }
   if (keys.empty()) return ctx.reply.SimpleString("NOKEY");
   int64_t port = 0;
@@ -98,35 +93,34 @@ void Migrate(CommandContext& ctx) {
   if (!conn) return ctx.reply.Error("IOERR error or timeout connecting to the client");
 
   std::string cmd;
+  auto append = [&cmd](std::initializer_list<std::string_view> args) {
+    Replication::EncodeCommand(std::span<const std::string_view>(args.begin(), args.size()), &cmd);
+  };
   if (a.auth) {
-    if (a.username.empty()) AppendBulkCommand(&cmd, {"AUTH", a.password});
-    else AppendBulkCommand(&cmd, {"AUTH", a.username, a.password});
+    if (a.username.empty()) append({"AUTH", a.password});
+    else append({"AUTH", a.username, a.password});
   }
-  const bool auth = !cmd.empty();
-  AppendBulkCommand(&cmd, {"SELECT", std::to_string(a.db)});
-  std::vector<std::string_view> sent;
+  append({"SELECT", std::to_string(a.db)});
   const int64_t now = WallMs();
-  for (std::string_view key : keys) {
-    const Database::Entry* e = db.Peek(key);
-    if (!e) continue;
+  const DumpOptions dump = CurrentDumpOptions(ctx);
+  for (const auto& [key, e] : keys) {
     const int64_t deadline = db.ExpireMs(e);
     const int64_t ttl = deadline < 0 ? 0 : std::max<int64_t>(deadline - now, 1);
-    const std::string payload = DumpPayload(e->value), ttl_text = std::to_string(ttl);
-    if (a.replace) AppendBulkCommand(&cmd, {"RESTORE", key, ttl_text, payload, "REPLACE"});
-    else AppendBulkCommand(&cmd, {"RESTORE", key, ttl_text, payload});
-    sent.push_back(key);
+    const std::string payload = DumpPayload(e->value, dump), ttl_text = std::to_string(ttl);
+    if (a.replace) append({"RESTORE", key, ttl_text, payload, "REPLACE"});
+    else append({"RESTORE", key, ttl_text, payload});
   }
   if (!conn->WriteAll(cmd, a.timeout_ms)) {
     return ctx.reply.Error("IOERR error or timeout writing to target instance");
   }
   std::string auth_reply, select_reply, line, target_error;
-  if ((auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
+  if ((a.auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
       !conn->ReadLine(&select_reply, a.timeout_ms)) {
     return ctx.reply.Error("IOERR error or timeout reading to target instance");
   }
   std::vector<std::string_view> effect = {"DEL"};
   bool socket_error = false;
-  for (std::string_view key : sent) {
+  for (const auto& [key, e] : keys) {
     if (!conn->ReadLine(&line, a.timeout_ms)) {
       socket_error = true;
       break;

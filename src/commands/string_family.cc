@@ -150,7 +150,7 @@ void GetEx(CommandContext& ctx) {
   if (opts.has_expire() && ReplyExpireError(ctx, ExpireDeadline(opts, now, &deadline))) return;
   ctx.reply.Bulk(e->value.str());
   Database& db = ctx.db();
-  if (opts.has_expire() && deadline <= now) {  // only EXAT/PXAT can be past
+  if (opts.has_expire() && DeletesAtOnce(ctx, deadline)) {  // only EXAT/PXAT can be past
     db.DeleteExpired(key);
     PropagateDel(ctx, key);
     KeyChanged(ctx, db, key, kNotifyGeneric, "del");

@@ -12,7 +12,7 @@
 namespace rankd {
 
 bool Database::IsExpired(const Entry* e) const {
-  return e->has(Entry::kHasExpire) && ExpireMs(e) <= WallMs();
+  return e->has(Entry::kHasExpire) && !expiry_suspended_ && ExpireMs(e) <= WallMs();
 }
 
 Database::Entry* Database::Find(std::string_view key, bool touch_access) {

@@ -224,6 +224,11 @@ class Database {
   // While paused (CLIENT PAUSE), expired keys read as missing but are not
   // deleted, and ActiveExpire is not called (the server's cron checks).
   void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
+  // While the log is replayed no key expires (Redis keyIsExpired while
+  // loading): a key whose deadline passed since it was logged is still
+  // there for the commands logged after it, as when they first ran, and
+  // expires once the replay is over.
+  void set_expiry_suspended(bool suspended) { expiry_suspended_ = suspended; }
 
   // Called by every Touch (after WATCH and blocked-key bookkeeping) and by
   // Clear: the hub's "key changed" / "everything gone" signals.
@@ -326,6 +331,7 @@ class Database {
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
   bool expiry_paused_ = false;
+  bool expiry_suspended_ = false;
   uint64_t local_mods_ = 0;
   uint64_t* mod_counter_ = &local_mods_;
   static inline const LfuSettings kNoLfu{};

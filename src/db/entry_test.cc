@@ -13,6 +13,27 @@
 namespace rankd {
 namespace {
 
+// Every way to make a sorted-set value gives the same embedded set.
+TEST(ValueTest, SortedSetsBuiltInPlaceMovedOrFromTheHeap) {
+  const SortedSetLimits lim;
+  Value in_place = Value::NewZSet(lim, 4, 8);
+  SortedSet local(lim);
+  auto heap = std::make_unique<SortedSet>(lim);
+  Value from_heap(std::move(heap));
+  for (SortedSet* z : {&in_place.zset(), &local, &from_heap.zset()}) {
+    z->Add("a", 1, AddOptions{}, lim);
+    z->Add("b", 2, AddOptions{}, lim);
+  }
+  Value moved(std::move(local));
+  for (Value* v : {&in_place, &moved, &from_heap}) {
+    ASSERT_EQ(v->type(), ValueType::kZSet);
+    EXPECT_EQ(v->zset().size(), 2u);
+    EXPECT_EQ(v->EncodingName(), "listpack");
+    Value again(std::move(*v));
+    EXPECT_EQ(again.zset().size(), 2u);
+  }
+}
+
 TEST(ValueTest, StringsInlineUpTo22BytesThenPackedThenOnTheHeap) {
   EXPECT_EQ(sizeof(Value), 24u);
   for (size_t n : {0, 1, 21, 22, 23, 32, 44, 45, 1000, 4096, 4097, 70000}) {

@@ -29,10 +29,22 @@ class Value {
   explicit Value(std::string s);
   // A string value copied from `s` (no intermediate std::string).
   static Value Str(std::string_view s);
-  explicit Value(std::unique_ptr<SortedSet> z) {
-    b_[0] = static_cast<uint8_t>(ValueType::kZSet);
-    new (b_ + kPayload) SortedSet(std::move(*z));
+  // A sorted set is embedded in the value: NewZSet builds it in place, and
+  // the SortedSet&& form moves one built on the stack. The unique_ptr form
+  // moves out of the heap object and frees it (an allocation that NewZSet
+  // saves on every new key).
+  template <class... Args>
+  static Value NewZSet(Args&&... args) {
+    Value v;
+    v.b_[0] = static_cast<uint8_t>(ValueType::kZSet);
+    new (v.b_ + kPayload) SortedSet(std::forward<Args>(args)...);
+    return v;
   }
+  explicit Value(SortedSet&& z) {
+    b_[0] = static_cast<uint8_t>(ValueType::kZSet);
+    new (b_ + kPayload) SortedSet(std::move(z));
+  }
+  explicit Value(std::unique_ptr<SortedSet> z) : Value(std::move(*z)) {}
   explicit Value(std::unique_ptr<PlainSet> s) { SetPtr(ValueType::kSet, s.release()); }
   explicit Value(std::unique_ptr<Hash> h) {
     b_[0] = static_cast<uint8_t>(ValueType::kHash);

@@ -134,11 +134,13 @@ SnapshotLoadOptions PersistManager::LoadOptions() const {
 }
 
 Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs,
-                                        Replication::History* history, bool* has_history) {
+                                        Replication::History* history, bool* has_history,
+                                        bool keep_expired) {
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
   Progress progress("Loading " + path, size, "elements");
   SnapshotLoadOptions opts = LoadOptions();
+  if (keep_expired) opts.now_ms = 0;
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   bool have_id = false, have_offset = false, have_db = false;
   opts.on_aux = [&](std::string_view key, std::string_view value) {
@@ -203,7 +205,8 @@ Status PersistManager::LoadLog(const Manifest& m) {
   if (const Manifest::File* base = m.base_file()) {
     std::vector<Database*> dbs;
     for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-    Status s = LoadSnapshotFile(JoinPath(dir, base->name), dbs);
+    Status s = LoadSnapshotFile(JoinPath(dir, base->name), dbs, nullptr, nullptr,
+                                /*keep_expired=*/true);
     if (!s.ok()) return s;
     (void)env_->GetFileSize(JoinPath(dir, base->name), &base_bytes_);
   }
@@ -235,6 +238,10 @@ Status PersistManager::LoadLog(const Manifest& m) {
   return CleanAofDir(manifest_);
 }
 
+void PersistManager::SuspendExpiry(bool suspended) {
+  for (int i = 0; i < server_->db_count(); i++) server_->db(i).set_expiry_suspended(suspended);
+}
+
 Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
@@ -249,6 +256,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   LogFileInfo info;
   loading_ = true;
   server_->set_hold_period_rolls(true);  // the log's LB.ROLL records roll boards
+  SuspendExpiry(true);
   Status s = ReadLogFile(
       env_, path,
       [&](std::string_view payload, uint64_t offset) -> Status {
@@ -284,6 +292,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
       &info);
   loading_ = false;
   server_->set_hold_period_rolls(false);
+  SuspendExpiry(false);
   if (s.code() == Status::Code::kCorruption) return Status::Corruption(WithFixHint(s, path));
   if (!s.ok()) return s;
   if (info.torn_bytes > 0) {
@@ -346,7 +355,7 @@ Status PersistManager::DebugReload(bool save) {
   return Status::OK();
 }
 
-Status PersistManager::ReplaceDataSet(const std::string& path) {
+Status PersistManager::ReplaceDataSet(const std::string& path, LazyFreer* old_freer) {
   std::vector<std::unique_ptr<Database>> fresh;
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) {
@@ -355,7 +364,10 @@ Status PersistManager::ReplaceDataSet(const std::string& path) {
   }
   Status s = LoadSnapshotFile(path, dbs);
   if (!s.ok()) return s;
-  for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
+  for (int i = 0; i < server_->db_count(); i++) {
+    server_->db(i).SwapContents(*fresh[i]);
+    fresh[i]->Clear(old_freer);
+  }
   return Status::OK();
 }
 
@@ -369,7 +381,7 @@ Status PersistManager::DebugLoadLog() {
   if (const Manifest::File* base = m.base_file()) {
     std::vector<Database*> dbs;
     for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-    s = LoadSnapshotFile(JoinPath(dir, base->name), dbs);
+    s = LoadSnapshotFile(JoinPath(dir, base->name), dbs, nullptr, nullptr, /*keep_expired=*/true);
     if (!s.ok()) return s;
   }
   for (const Manifest::File& f : m.files) {

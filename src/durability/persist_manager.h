@@ -124,13 +124,19 @@ class PersistManager : public EffectLog {
   // `history`, when given: the replication history the file carries
   // (repl-id / repl-offset / repl-stream-db; *has_history says whether it
   // had all three); expired keys are then kept (repl_history.cc).
+  // `keep_expired`: keys whose deadline passed are loaded too (the log's
+  // base, as Redis loads an AOF preamble: the log's commands after it may
+  // touch them, and they expire after the replay).
   Status LoadSnapshotFile(const std::string& path, std::span<Database* const> dbs,
-                          Replication::History* history = nullptr, bool* has_history = nullptr);
+                          Replication::History* history = nullptr, bool* has_history = nullptr,
+                          bool keep_expired = false);
   // Loads the snapshot at `path` aside, then swaps it in for the data set
   // (nothing changes when it fails).
-  Status ReplaceDataSet(const std::string& path);
+  // Loads a data set and swaps it in; the old one is freed by `old_freer`
+  // (a replica's full sync under replica-lazy-flush), else at once.
+  Status ReplaceDataSet(const std::string& path, LazyFreer* old_freer = nullptr);
   // repl_snapshot.cc: the same from a Redis RDB held in memory.
-  Status ReplaceDataSetFromRedisRdb(std::string_view rdb);
+  Status ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFreer* old_freer = nullptr);
   // A Redis RDB file (load-redis-rdb, or dbfilename holding one) loaded
   // into the empty data set at start.
   Status LoadRedisRdbFile(const std::string& path);
@@ -139,6 +145,8 @@ class PersistManager : public EffectLog {
   void NoteRedisRdbSkipped(const std::string& existing) const;
   Status LoadLog(const Manifest& m);
   Status ReplayLogFile(const std::string& path, bool last);
+  // No key expires during a replay (Database::set_expiry_suspended).
+  void SuspendExpiry(bool suspended);
   Status CleanAofDir(const Manifest& m);
 
   // persist_jobs.cc

@@ -119,7 +119,7 @@ std::string PersistManager::StartReplicaSnapshot(bool diskless, int* fd, std::st
   return "";
 }
 
-Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {
+Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFreer* old_freer) {
   std::vector<std::unique_ptr<Database>> fresh;
   for (int i = 0; i < server_->db_count(); i++) fresh.push_back(std::make_unique<Database>(i));
   SnapshotLoadOptions opts = LoadOptions();
@@ -141,7 +141,10 @@ Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {
       rdb, [&](int i) { return i < static_cast<int>(fresh.size()) ? fresh[i].get() : nullptr; },
       opts, &stats);
   if (!s.ok()) return s;
-  for (int i = 0; i < server_->db_count(); i++) server_->db(i).SwapContents(*fresh[i]);
+  for (int i = 0; i < server_->db_count(); i++) {
+    server_->db(i).SwapContents(*fresh[i]);
+    fresh[i]->Clear(old_freer);
+  }
   // As a Redis replica: the primary's function libraries replace ours.
   FunctionLibraries& functions = ScriptEngine::Of(*server_).functions();
   functions.Flush();
@@ -158,13 +161,15 @@ Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb) {
 
 Status PersistManager::LoadReplicaSnapshot(std::string_view payload) {
   Status s;
+  // replica-lazy-flush: the old data set goes to the lazy-free thread.
+  LazyFreer* old_freer = server_->config().replica_lazy_flush ? &server_->lazy_free() : nullptr;
   if (IsRedisRdb(payload)) {
-    s = ReplaceDataSetFromRedisRdb(payload);
+    s = ReplaceDataSetFromRedisRdb(payload, old_freer);
   } else {
     const std::string path = ReplTempPath("in");
     s = WriteFileAtomic(env_, path, payload);
     if (!s.ok()) return s;
-    s = ReplaceDataSet(path);
+    s = ReplaceDataSet(path, old_freer);
     (void)env_->RemoveFile(path);
   }
   if (!s.ok()) return s;

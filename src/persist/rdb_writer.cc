@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/lzf.h"
 #include "base/numbers.h"
 #include "persist/coding.h"
 #include "persist/rdb_reader.h"
@@ -31,9 +32,25 @@ enum : uint8_t {
   kTypeListQuicklist2 = 18,
 };
 
-// A quicklist node is closed once its listpack passes this (Redis's
-// default list-max-listpack-size -2).
-constexpr size_t kListNodeBytes = 8192;
+// Redis 7.0 quicklist.c: the byte limits of a negative fill (-1..-5), and
+// the size no node passes under a positive fill (SIZE_SAFETY_LIMIT).
+constexpr size_t kNodeByteLimits[] = {4096, 8192, 16384, 32768, 65536};
+constexpr size_t kNodeSafetyLimit = 8192;
+// What Redis adds to an element's length to estimate its listpack entry
+// (SIZE_ESTIMATE_OVERHEAD), whatever the element encodes to.
+constexpr size_t kEntryOverheadEstimate = 8;
+
+// Whether redis-server 7.0.15's _quicklistNodeAllowInsert lets a node of
+// `bytes` (its listpack's size) and `count` entries take an element of
+// `len` bytes (checked side by side: a node closes before its estimate
+// passes the limit). `fill` is clamped to -5..32767 as quicklistSetFill.
+bool NodeTakes(size_t bytes, size_t count, size_t len, int64_t fill) {
+  fill = std::clamp<int64_t>(fill, -5, 32767);
+  const size_t new_bytes = bytes + len + kEntryOverheadEstimate;
+  if (fill < 0) return new_bytes <= kNodeByteLimits[-fill - 1];
+  if (new_bytes > kNodeSafetyLimit) return false;
+  return static_cast<int64_t>(count) + 1 <= std::max<int64_t>(fill, 1);
+}
 
 void PutLE(std::string* out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; i++) out->push_back(static_cast<char>(v >> (8 * i)));
@@ -61,25 +78,30 @@ std::string ScoreText(double d) {
   return std::string(buf, n);
 }
 
-void PutListpack(std::string* out, ListpackBuilder& lp) { PutString(out, lp.Finish()); }
+void PutListpack(std::string* out, ListpackBuilder& lp, bool lzf) {
+  PutString(out, lp.Finish(), lzf);
+}
 
-void WriteList(std::string* out, const QuickList& l) {
+// Nodes as Redis 7.0 fills them when the list is pushed at its tail.
+void WriteList(std::string* out, const QuickList& l, const DumpOptions& opts) {
   std::vector<std::string> nodes;
   ListpackBuilder lp;
   l.ForEach(0, l.size(), false, [&](std::string_view v) {
+    if (lp.count() > 0 && !NodeTakes(lp.bytes(), lp.count(), v.size(), opts.list_fill)) {
+      nodes.push_back(lp.Finish());
+    }
     lp.Append(v);
-    if (lp.bytes() >= kListNodeBytes) nodes.push_back(lp.Finish());
   });
   if (lp.count() > 0) nodes.push_back(lp.Finish());
   out->push_back(static_cast<char>(kTypeListQuicklist2));
   PutLength(out, nodes.size());
   for (const std::string& node : nodes) {
     PutLength(out, 2);  // container: packed (a listpack)
-    PutString(out, node);
+    PutString(out, node, opts.compress);
   }
 }
 
-void WriteSet(std::string* out, const PlainSet& s) {
+void WriteSet(std::string* out, const PlainSet& s, bool lzf) {
   std::vector<int64_t> ints;
   bool all_ints = s.is_intset();
   if (all_ints) {
@@ -92,7 +114,7 @@ void WriteSet(std::string* out, const PlainSet& s) {
   if (!all_ints) {
     out->push_back(static_cast<char>(kTypeSet));
     PutLength(out, s.size());
-    s.ForEach([&](std::string_view m) { PutString(out, m); });
+    s.ForEach([&](std::string_view m) { PutString(out, m, lzf); });
     return;
   }
   std::sort(ints.begin(), ints.end());
@@ -106,10 +128,10 @@ void WriteSet(std::string* out, const PlainSet& s) {
   PutLE(&blob, ints.size(), 4);
   for (int64_t v : ints) PutLE(&blob, static_cast<uint64_t>(v), width);
   out->push_back(static_cast<char>(kTypeSetIntset));
-  PutString(out, blob);
+  PutString(out, blob, lzf);
 }
 
-void WriteZSet(std::string* out, const SortedSet& z) {
+void WriteZSet(std::string* out, const SortedSet& z, bool lzf) {
   const bool compact = z.encoding() == SortedSet::Encoding::kCompact && !z.board();
   if (compact) {
     ListpackBuilder lp;
@@ -118,7 +140,7 @@ void WriteZSet(std::string* out, const SortedSet& z) {
       lp.AppendScore(score);
     });
     out->push_back(static_cast<char>(kTypeZSetListpack));
-    PutListpack(out, lp);
+    PutListpack(out, lp, lzf);
     return;
   }
   // ZSET_2, greatest first as Redis writes it (its loader then always
@@ -127,12 +149,12 @@ void WriteZSet(std::string* out, const SortedSet& z) {
   out->push_back(static_cast<char>(kTypeZSet2));
   PutLength(out, z.size());
   z.ForEachInRankRange(0, z.size() - 1, true, [&](std::string_view m, double score) {
-    PutString(out, m);
+    PutString(out, m, lzf);
     coding::PutDouble(out, score);
   });
 }
 
-void WriteHash(std::string* out, const Hash& h) {
+void WriteHash(std::string* out, const Hash& h, bool lzf) {
   if (h.is_listpack()) {
     ListpackBuilder lp;
     h.ForEach([&](std::string_view f, std::string_view v) {
@@ -140,14 +162,14 @@ void WriteHash(std::string* out, const Hash& h) {
       lp.Append(v);
     });
     out->push_back(static_cast<char>(kTypeHashListpack));
-    PutListpack(out, lp);
+    PutListpack(out, lp, lzf);
     return;
   }
   out->push_back(static_cast<char>(kTypeHash));
   PutLength(out, h.size());
   h.ForEach([&](std::string_view f, std::string_view v) {
-    PutString(out, f);
-    PutString(out, v);
+    PutString(out, f, lzf);
+    PutString(out, v, lzf);
   });
 }
 
@@ -166,13 +188,26 @@ void PutLength(std::string* out, uint64_t len) {
   }
 }
 
-void PutString(std::string* out, std::string_view s) {
+void PutString(std::string* out, std::string_view s, bool lzf) {
   int64_t v;
   if (s.size() <= 11 && ParseInt64(s, &v) && v >= INT32_MIN && v <= INT32_MAX) {
     const int n = v >= INT8_MIN && v <= INT8_MAX ? 1 : v >= INT16_MIN && v <= INT16_MAX ? 2 : 4;
     out->push_back(static_cast<char>(0xC0 | (n == 1 ? 0 : n == 2 ? 1 : 2)));
     PutLE(out, static_cast<uint64_t>(v), n);
     return;
+  }
+  // Redis rdbSaveLzfStringObject: worth it only above 20 bytes and when it
+  // saves at least 4.
+  if (lzf && s.size() > 20) {
+    std::string packed(s.size() - 4, '\0');
+    const size_t n = LzfCompress(s, packed.data(), packed.size());
+    if (n > 0) {
+      out->push_back(static_cast<char>(0xC3));
+      PutLength(out, n);
+      PutLength(out, s.size());
+      out->append(packed.data(), n);
+      return;
+    }
   }
   PutLength(out, s.size());
   out->append(s);
@@ -232,17 +267,17 @@ std::string ListpackBuilder::Finish() {
 
 namespace rankd {
 
-std::string DumpPayload(const Value& v) {
+std::string DumpPayload(const Value& v, const DumpOptions& opts) {
   std::string out;
   switch (v.type()) {
     case ValueType::kString:
       out.push_back(static_cast<char>(rdb::kTypeString));
-      rdb::PutString(&out, v.str());
+      rdb::PutString(&out, v.str(), opts.compress);
       break;
-    case ValueType::kList: rdb::WriteList(&out, v.list()); break;
-    case ValueType::kSet: rdb::WriteSet(&out, v.set()); break;
-    case ValueType::kZSet: rdb::WriteZSet(&out, v.zset()); break;
-    case ValueType::kHash: rdb::WriteHash(&out, v.hash()); break;
+    case ValueType::kList: rdb::WriteList(&out, v.list(), opts); break;
+    case ValueType::kSet: rdb::WriteSet(&out, v.set(), opts.compress); break;
+    case ValueType::kZSet: rdb::WriteZSet(&out, v.zset(), opts.compress); break;
+    case ValueType::kHash: rdb::WriteHash(&out, v.hash(), opts.compress); break;
   }
   rdb::AppendDumpFooter(&out);
   return out;

@@ -9,12 +9,20 @@
 // and accepts) with only the types Redis 7.0 knows:
 //
 //   string      0   int8/16/32-encoded when the text is a canonical integer
-//   list        18  quicklist 2, listpack nodes of about 8 KB
+//   list        18  quicklist 2, listpack nodes filled as Redis 7.0 fills
+//                   them when a list is pushed at its tail
+//                   (list-max-listpack-size)
 //   set         11  intset (an intset-encoded set) / 2 plain
 //   sorted set  17  listpack (a listpack-encoded set) / 5 ZSET_2 (binary doubles)
 //   hash        16  listpack (a listpack-encoded hash) / 4 plain
 //
-// Strings are never LZF-compressed (Redis reads either way). What a Redis
+// Every string written (a value, a member, a field, a whole listpack or
+// intset) is LZF-compressed as Redis rdbSaveRawString does when
+// rdbcompression is yes: above 20 bytes, when that saves at least 4 bytes
+// (base/lzf.h is liblzf's output byte for byte). So a payload is Redis
+// 7.0's byte for byte wherever Redis's own is deterministic: not for plain
+// sets and hashes, which Redis writes in hash-table order, nor for lists
+// whose nodes Redis filled otherwise (pushes at the head, inserts). What a Redis
 // value cannot hold is left out: a leaderboard is written as the plain
 // sorted set of its members and scores (its tie order, policy and periods
 // are lost), member deadlines and member metadata of sorted sets, and field
@@ -39,8 +47,14 @@ namespace rankd {
 inline constexpr int kDumpRdbVersion = 10;
 inline constexpr int kRestoreMaxRdbVersion = 11;
 
+// What a payload's bytes depend on beyond the value: the config.
+struct DumpOptions {
+  bool compress = true;    // rdbcompression
+  int64_t list_fill = -2;  // list-max-listpack-size
+};
+
 // The DUMP payload of `v`. O(size of v).
-std::string DumpPayload(const Value& v);
+std::string DumpPayload(const Value& v, const DumpOptions& opts = {});
 
 // Whether the footer of `payload` is good: at least 10 bytes, an RDB
 // version <= kRestoreMaxRdbVersion, and the CRC64 of everything before the
@@ -67,9 +81,10 @@ void AppendDumpFooter(std::string* out);
 // Reads an RDB string (any encoding: int, LZF) at `*pos` of `data` into
 // *out and moves *pos past it; false when malformed or past the end.
 bool ReadString(std::string_view data, size_t* pos, std::string* out);
-// Redis rdbSaveRawString without compression: int8/16/32 when `s` is the
-// canonical text of such an integer, else length + bytes.
-void PutString(std::string* out, std::string_view s);
+// Redis rdbSaveRawString: int8/16/32 when `s` is the canonical text of
+// such an integer; with `lzf`, an LZF blob when that pays (see above); else
+// length + bytes.
+void PutString(std::string* out, std::string_view s, bool lzf = false);
 
 // Builds one listpack (Redis listpack.c): entries are integer-encoded when
 // they are the canonical text of an int64, as lpAppend does.

@@ -84,6 +84,19 @@ TEST(RdbWriterTest, MatchesRedisBytes) {
             "0b18040000000400000090eefeff0100000002000000030000000a00a8b63c622cbf2c9c");
 }
 
+// Strings above 20 bytes are LZF blobs (0xC3, compressed and plain
+// lengths), in listpacks too; redis-server 7.0.15's bytes.
+TEST(RdbWriterTest, CompressesAsRedis) {
+  const Value a21(std::string(21, 'a'));
+  EXPECT_EQ(Hex(DumpPayload(a21)), "00c30615016161e00a000a00fd0cb36807413f68");
+  EXPECT_EQ(Hex(DumpPayload(a21, DumpOptions{.compress = false})).substr(0, 4), "0015");
+  auto l = std::make_unique<QuickList>();
+  for (int i = 0; i < 3; i++) l->PushBack("abcdefghijklmnopqrstuvwxyz" + std::to_string(i), {});
+  EXPECT_EQ(Hex(DumpPayload(Value(std::move(l)))),
+            "120102c331405e1f5e00000003009b6162636465666768696a6b6c6d6e6f707172737475767778"
+            "79027a301ce0121c0031e0131c02321cff0a00c016da91973dd3ec");
+}
+
 TEST(RdbWriterTest, FooterChecks) {
   std::string p = DumpPayload(Value(std::string("v")));
   EXPECT_TRUE(DumpFooterOk(p));

@@ -102,6 +102,10 @@ class AclSelector {
   // ACLSelectorHasUnrestrictedKeyAccess (SORT's BY and GET need it).
   bool HasUnrestrictedKeyRead(const AclRequest& req) const;
   bool all_channels() const { return all_channels_; }
+  // Whether `channel` is allowed: a channel (or shard channel) by glob
+  // match against each "&pattern", a PSUBSCRIBE pattern only when it
+  // equals one (Redis ACLCheckChannelAgainstList).
+  bool CanAccessChannel(std::string_view channel, bool is_pattern) const;
 
   // ACL GETUSER's "commands" ("+@all -get"), "keys" ("~a* %R~b*") and
   // "channels" ("&ch*") fields.
@@ -115,7 +119,6 @@ class AclSelector {
  private:
   bool CanRun(const AclRequest& req) const;
   bool CanAccessKey(std::string_view key, bool read, bool write) const;
-  bool CanAccessChannel(std::string_view channel, bool is_pattern) const;
   void SetCommand(int id, bool allow);
   std::string SetCommandRule(std::string_view rule);
   void Grow();

@@ -114,6 +114,13 @@ bool AclUser::checks_keys() const {
                      [](const AclSelector& s) { return !s.all_keys(); });
 }
 
+bool AclUser::CanUseChannel(std::string_view channel, bool is_pattern) const {
+  if (root_.CanAccessChannel(channel, is_pattern)) return true;
+  return std::any_of(selectors_.begin(), selectors_.end(), [&](const AclSelector& s) {
+    return s.CanAccessChannel(channel, is_pattern);
+  });
+}
+
 bool AclUser::checks_channels() const {
   if (!root_.all_channels()) return true;
   return std::any_of(selectors_.begin(), selectors_.end(),

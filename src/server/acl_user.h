@@ -56,6 +56,9 @@ class AclUser {
   // when none does, the highest denial (channel > key > command) is
   // returned, with *pos the latest argument denied at that level.
   AclDenial Check(const AclRequest& req, size_t* pos) const;
+  // Whether some selector allows subscribing to `channel` (a pattern when
+  // `is_pattern`): what a client subscribed before an ACL change may keep.
+  bool CanUseChannel(std::string_view channel, bool is_pattern) const;
   // Whether some selector needs the request's keys / channels resolved.
   bool checks_keys() const;
   bool checks_channels() const;

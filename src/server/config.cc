@@ -105,6 +105,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
        INT_MAX},
       {"replica-serve-stale-data", "slave-serve-stale-data", K::kBool,
        &c->replica_serve_stale_data},
+      {"replica-lazy-flush", "slave-lazy-flush", K::kBool, &c->replica_lazy_flush},
       {"replica-priority", "slave-priority", K::kInt, &c->replica_priority, 0, INT_MAX},
       {"replica-announce-ip", "slave-announce-ip", K::kString, &c->replica_announce_ip},
       {"replica-announce-port", "slave-announce-port", K::kInt, &c->replica_announce_port, 0,

@@ -126,6 +126,7 @@ struct Config {
   int64_t min_replicas_to_write = 0;   // writes need this many replicas...
   int64_t min_replicas_max_lag = 10;   // ...that ACKed within this many seconds
   bool replica_serve_stale_data = true;
+  bool replica_lazy_flush = false;  // a full sync frees the old data set lazily
   int64_t replica_priority = 100;      // for Sentinel (INFO slave_priority)
   std::string replica_announce_ip;     // REPLCONF ip-address, when set
   int64_t replica_announce_port = 0;   // REPLCONF listening-port, when not 0

@@ -120,7 +120,6 @@ const Compat kCompat[] = {
     {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
      "ignore panic panic-on-replicas"},
     // Replication (rankd has none).
-    {"replica-lazy-flush", "slave-lazy-flush", K::kBool, "no"},
     {"replica-ignore-disk-write-errors", "", K::kBool, "no"},
     {"replica-announced", "", K::kBool, "yes"},
     {"repl-diskless-sync", "", K::kBool, "yes"},

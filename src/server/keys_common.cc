@@ -5,9 +5,11 @@
 #include <cctype>
 #include <climits>
 
+#include "base/clock.h"
 #include "base/numbers.h"
 #include "server/errors.h"
 #include "server/notify.h"
+#include "server/replication.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -75,6 +77,10 @@ void PropagateExpireAt(CommandContext& ctx, std::string_view key, int64_t deadli
   const std::string ms = FormatInt64(deadline_ms);
   const std::string_view args[] = {"PEXPIREAT", key, ms};
   ctx.server.Propagate(ctx.client, args);
+}
+
+bool DeletesAtOnce(CommandContext& ctx, int64_t deadline_ms) {
+  return deadline_ms <= WallMs() && !ctx.client.obeyed && !ctx.server.replication().is_replica();
 }
 
 void PropagateDel(CommandContext& ctx, std::string_view key) {

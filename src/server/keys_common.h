@@ -55,6 +55,12 @@ std::string InvalidExpireError(const CommandContext& ctx);
 //   PEXPIREAT key <deadline_ms>   (relative expiry: EXPIRE, GETEX EX, ...)
 //   DEL key                       (an expiry already in the past)
 void PropagateExpireAt(CommandContext& ctx, std::string_view key, int64_t deadline_ms);
+// Redis checkAlreadyExpired: whether a deadline of `deadline_ms` deletes the
+// key at once (EXPIRE*, GETEX EXAT/PXAT, RESTORE). Never while the log is
+// replayed or on a replica (the primary's commands or the writable
+// replica's own): the key keeps the past deadline and goes by the normal
+// expiry or the primary's DEL.
+bool DeletesAtOnce(CommandContext& ctx, int64_t deadline_ms);
 void PropagateDel(CommandContext& ctx, std::string_view key);
 
 }  // namespace rankd

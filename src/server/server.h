@@ -259,9 +259,16 @@ class Server : public ConnectionHandler {
   std::function<bool(const CommandSpec& spec, std::string_view full_name,
                      std::span<const std::string_view> args, std::vector<AclKeyRef>* keys)>
       find_acl_keys;
-  // Re-points clients after ACL LOAD / DELUSER: a client whose user is gone
-  // is disconnected.
-  void RebindClients();
+  // After ACL LOAD / DELUSER (server/acl_clients.cc): re-points clients at
+  // their users; a client whose user is gone is disconnected, and after ACL
+  // LOAD (`reloaded`) so is every client of a user other than "default", as
+  // Redis 7.0 frees all the old users. `self` (running the command) gets its
+  // reply first.
+  void RebindClients(Client* self, bool reloaded);
+  // After ACL SETUSER changed `user`: disconnects its clients subscribed to
+  // a channel, pattern or shard channel it may no longer use (Redis 7.0
+  // ACLKillPubsubClientsIfNeeded), `self` after its reply.
+  void KillRevokedSubscribers(const AclUser& user, Client* self);
   // CLIENT LIST's line for a client (the commands layer installs it; ACL
   // LOG's client-info).
   std::function<std::string(Client&)> describe_client;

@@ -116,17 +116,6 @@ AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
   return denial;
 }
 
-void Server::RebindClients() {
-  ForEachClient([&](Client& c) {
-    AclUser* u = acl_.Find(c.user_name);
-    if (u) {
-      c.user = u;
-    } else if (c.conn) {
-      c.conn->Kill();
-    }
-  });
-}
-
 void Server::SetAuthenticated(Client& c, AclUser* user) {
   if (user) {
     c.user = user;
