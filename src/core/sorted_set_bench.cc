@@ -11,6 +11,10 @@
 //   Top10       ZREVRANGE 0 9
 //   Offset100K  ZRANGE at rank 100000 (or N/2 when smaller), 10 elements
 //   Delete      ZREM of every member in random order (average over drain)
+//   DramMiss    calibration, not a set operation: one dependent random load
+//               (a pointer chase over 64-byte lines) in a buffer of about the
+//               1M set's size (40 MB), so each op above reads as a count of
+//               DRAM misses on the machine at hand (ns per op / this).
 //
 // bytes_per_elem is measured through the allocator (jemalloc's
 // stats.allocated when linked, else glibc's mallinfo2) around building the
@@ -181,6 +185,30 @@ void BM_Offset100K(benchmark::State& state) {
   RangeAt(state, std::min<uint64_t>(100000, state.range(0) / 2), false);
 }
 
+// A random cycle (Sattolo) through the 64-byte lines of `bytes`, walked with
+// each load's address taken from the previous load: ns per iteration is
+// the latency of one DRAM miss (TLB misses included, as the set's own
+// loads pay them: plain malloc, no huge pages asked for).
+void BM_DramMiss(benchmark::State& state) {
+  struct alignas(64) Line {
+    Line* next;
+  };
+  const size_t lines = static_cast<size_t>(state.range(0)) << 20 >> 6;
+  std::vector<Line> buf(lines);
+  std::vector<uint32_t> order(lines);
+  for (size_t i = 0; i < lines; ++i) order[i] = static_cast<uint32_t>(i);
+  std::mt19937_64 rng(5);
+  for (size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % i]);
+  for (size_t i = 0; i < lines; ++i) buf[order[i]].next = &buf[order[(i + 1) % lines]];
+  Line* p = &buf[0];
+  constexpr int kLoads = 256;
+  for (auto _ : state) {
+    for (int i = 0; i < kLoads; ++i) p = p->next;
+    benchmark::DoNotOptimize(p);
+  }
+  PerOp(state, state.iterations() * kLoads);
+}
+
 #define RANKD_SIZES ->Arg(1000)->Arg(100000)->Arg(1000000)
 BENCHMARK(BM_Insert) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IncrBy) RANKD_SIZES;
@@ -189,6 +217,9 @@ BENCHMARK(BM_Rank) RANKD_SIZES;
 BENCHMARK(BM_Top10) RANKD_SIZES;
 BENCHMARK(BM_Offset100K) RANKD_SIZES;
 BENCHMARK(BM_Delete) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
+// Buffer MiB: the 1M set's size (tree + index + records, ~38 MB), and the
+// 100K set's (~4 MB, mostly cache-resident) for reading those rows.
+BENCHMARK(BM_DramMiss)->Arg(4)->Arg(40);
 #undef RANKD_SIZES
 
 }  // namespace
