@@ -78,6 +78,7 @@
 
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -208,7 +209,9 @@ class CountedBTree {
   // O(log n) calls of pred. If pred has `void Prefetch(Value)` (each call
   // is a cache miss, e.g. a record read), the leaf is searched in two
   // rounds of parallel loads (pivots, then a run of <= 8); see
-  // LeafPartition.
+  // LeafPartition. If pred also has `Hint Target()`, usually in one round:
+  // a window around the position interpolated from the leaf's bounds
+  // (see Guess).
   template <typename Pred>
   uint64_t PartitionPoint(Pred pred) const;
 
@@ -344,8 +347,16 @@ class CountedBTree {
   static void* DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                            Spot* spot);
   // PartitionPoint inside one leaf, over vals[0, n).
+  // `guess` (or -1): where the answer probably is, from Guess.
   template <typename Pred>
-  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred);
+  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred, int guess = -1);
+  // Where in a leaf of n values `pred`'s answer probably is, or -1: if pred
+  // has `Hint Target()` (the hint its answer is at, e.g. the score looked
+  // for) and hints are floating point, interpolated between the leaf's
+  // first hint and the next leaf's (`bounds`, from DescendByPred). Exact
+  // for evenly spread scores; a guess only: LeafPartition checks it.
+  template <typename Pred>
+  int Guess(const Pred& pred, const Spot& bounds, uint32_t n) const;
   // Sets the separator of every ancestor whose subtree starts at `rank`
   // to `v` (and its hint). O(log n), no Less.
   void ResetSeparators(uint64_t rank, Value v);

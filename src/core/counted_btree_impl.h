@@ -105,19 +105,55 @@ template <typename Pred>
 uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
   if (root_ == nullptr) return 0;
   uint64_t before = 0;
-  const LeafNode* leaf = DescendByPred(pred, &before);
-  return before + LeafPartition(leaf, leaf->n, pred);
+  Spot bounds{};
+  const LeafNode* leaf = DescendByPred(pred, &before, &bounds);
+  return before + LeafPartition(leaf, leaf->n, pred, Guess(pred, bounds, leaf->n));
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred) {
+int RANKD_BTREE::Guess(const Pred& pred, const Spot& bounds, uint32_t n) const {
+  if constexpr (std::is_floating_point_v<Hint> && requires { Hint(pred.Target()); }) {
+    // lo is the leaf's first hint (set at height 1), hi the next leaf's.
+    if (height_ == 0 || !bounds.has_hi || !(bounds.lo < bounds.hi)) return -1;
+    const double f = (static_cast<double>(pred.Target()) - bounds.lo) / (bounds.hi - bounds.lo);
+    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
+    return static_cast<int>(f * n + 0.5);
+  } else {
+    (void)pred, (void)bounds, (void)n;
+    return -1;
+  }
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred, int guess) {
   uint32_t lo = 0, hi = n;
   if constexpr (requires(V x) { pred.Prefetch(x); }) {
+    // A guessed position (from the leaf's hint bounds): load the window of
+    // kWindow values around it, plus one on each side, in parallel. If the
+    // answer is inside, that was the only round of misses; else the window
+    // still says on which side it lies.
+    constexpr uint32_t kWindow = 20;
+    bool loaded = false;
+    if (guess >= 0 && n > kWindow) {
+      const uint32_t g = std::min<uint32_t>(static_cast<uint32_t>(guess), n);
+      const uint32_t a = g > kWindow / 2 ? std::min(g - kWindow / 2, n - kWindow) : 0;
+      const uint32_t b = a + kWindow;  // the answer is in [a, b] iff both ends agree
+      for (uint32_t j = a > 0 ? a - 1 : 0; j < std::min(b + 1, n); ++j) pred.Prefetch(leaf->vals[j]);
+      if (a > 0 && !pred(leaf->vals[a - 1])) {
+        hi = a - 1;
+      } else if (b < n && pred(leaf->vals[b])) {
+        lo = b + 1;
+      } else {
+        lo = a, hi = b;
+        loaded = true;
+      }
+    }
     // Each pred call is a cache miss: sample 7 (or 15) pivots, load them in
     // parallel, narrow to a run of <= 8; then load that run in parallel.
     // Two rounds of misses instead of log2(n) dependent ones.
-    while (hi - lo > 8) {
+    while (!loaded && hi - lo > 8) {
       const uint32_t k = hi - lo > 64 ? 15 : 7;  // pivots: runs of <= 8 after one round
       uint32_t piv[15];
       for (uint32_t j = 0; j < k; ++j) {
@@ -132,7 +168,9 @@ uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred
       if (a > 0) lo = piv[a - 1] + 1;
       if (a < k) hi = piv[a];
     }
-    for (uint32_t j = lo; j < hi; ++j) pred.Prefetch(leaf->vals[j]);
+    if (!loaded) {
+      for (uint32_t j = lo; j < hi; ++j) pred.Prefetch(leaf->vals[j]);
+    }
   }
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;

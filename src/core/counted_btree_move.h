@@ -24,13 +24,14 @@ std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
     PredA at_or_before, V v, PredB pred) const {
   assert(root_ != nullptr);
   Spot s{};
+  Spot bounds_b{};
   uint64_t before_a = 0, before_b = 0;
   void* a = root_;
   void* b = root_;
   PrefetchNode(root_, height_);
   for (int h = height_; h > 0; --h) {
     a = DescendStep(AsInner(a), h, at_or_before, &before_a, &s);
-    b = DescendStep(AsInner(b), h, pred, &before_b, nullptr);
+    b = DescendStep(AsInner(b), h, pred, &before_b, &bounds_b);
   }
   s.leaf = AsLeaf(a);
   s.has_lo = s.leaf->prev != nullptr;
@@ -39,7 +40,8 @@ std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
   assert(i < s.leaf->n);
   s.pos = i;
   s.rank = before_a + i;
-  return {s, before_b + LeafPartition(AsLeaf(b), AsLeaf(b)->n, pred)};
+  const LeafNode* leaf_b = AsLeaf(b);
+  return {s, before_b + LeafPartition(leaf_b, leaf_b->n, pred, Guess(pred, bounds_b, leaf_b->n))};
 }
 
 RANKD_BTREE_TMPL

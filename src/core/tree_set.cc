@@ -37,6 +37,7 @@ struct ElementBound {
     return inclusive ? m <= member : m < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+  double Target() const { return score; }
   void Prefetch(RecordArena::Handle x) const { arena->Prefetch(x); }
 };
 
