@@ -68,6 +68,16 @@ RANKD_BTREE_TMPL
 template <typename Pred>
 void* RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                                Spot* spot) {
+  const uint32_t child = ChildByPred(node, h, pred, spot);
+  void* p = node->children[child];
+  PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
+  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
+  return p;
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred, Spot* spot) {
   // keys[0] is never tested: everything before child 0 is nothing.
   uint32_t lo = 1, hi = node->n;
   while (lo < hi) {
@@ -84,10 +94,7 @@ void* RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_
     if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
     if (h == 1) spot->lo = node->hints[child];
   }
-  void* p = node->children[child];
-  PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
-  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
-  return p;
+  return child;
 }
 
 RANKD_BTREE_TMPL
@@ -220,21 +227,25 @@ typename RANKD_BTREE::Cursor RANKD_BTREE::Seek(uint64_t rank) const {
 }
 
 RANKD_BTREE_TMPL
+void RANKD_BTREE::GrowIfRootFull() {
+  if (root_ == nullptr) root_ = NewLeaf(), height_ = 0;
+  if (NodeSize(root_, height_) < (height_ == 0 ? kLeafCap : kInnerCap)) return;
+  assert(height_ + 1 < kMaxHeight);
+  InnerNode* r = NewInner();
+  r->n = 1;
+  r->children[0] = root_;
+  r->counts[0] = size_;
+  if constexpr (kGroups) r->heads[0] = HeadsOf(root_, height_);
+  SetKey(r, 0, MinOf(root_, height_));
+  root_ = r;
+  ++height_;
+}
+
+RANKD_BTREE_TMPL
 void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
   assert(rank <= size_);
   const uint64_t global_rank = rank;
-  if (root_ == nullptr) root_ = NewLeaf(), height_ = 0;
-  if (NodeSize(root_, height_) == (height_ == 0 ? kLeafCap : kInnerCap)) {
-    assert(height_ + 1 < kMaxHeight);
-    InnerNode* r = NewInner();
-    r->n = 1;
-    r->children[0] = root_;
-    r->counts[0] = size_;
-    if constexpr (kGroups) r->heads[0] = HeadsOf(root_, height_);
-    SetKey(r, 0, MinOf(root_, height_));
-    root_ = r;
-    ++height_;
-  }
+  GrowIfRootFull();
   PathStep path[kMaxHeight];
   int depth = 0;
   void* p = root_;
@@ -252,7 +263,12 @@ void RANKD_BTREE::InsertAt(uint64_t rank, V v) {
     p = node->children[i];
     rank = local;
   }
-  LeafNode* leaf = AsLeaf(p);
+  InsertInLeaf(AsLeaf(p), static_cast<uint32_t>(rank), global_rank, v, path, depth);
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::InsertInLeaf(LeafNode* leaf, uint32_t rank, uint64_t global_rank, V v,
+                               const PathStep* path, int depth) {
   assert(leaf->n < kLeafCap);
   std::memmove(&leaf->vals[rank + 1], &leaf->vals[rank], (leaf->n - rank) * sizeof(V));
   leaf->vals[rank] = v;

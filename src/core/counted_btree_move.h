@@ -1,6 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// CountedBTree updates in place (issue 16): LocateAndPartition finds a
+// CountedBTree updates by search (issue 16): InsertWhere searches and
+// inserts in one descent; LocateAndPartition finds a
 // present value, the hint bounds of its leaf and the rank of a new key in
 // one interleaved descent; MoveInLeaf moves a value whose key changed to
 // its new slot inside the same leaf, with no erase-plus-insert: no counts
@@ -42,6 +43,35 @@ std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
   s.rank = before_a + i;
   const LeafNode* leaf_b = AsLeaf(b);
   return {s, before_b + LeafPartition(leaf_b, leaf_b->n, pred, Guess(pred, bounds_b, leaf_b->n))};
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
+  GrowIfRootFull();
+  PathStep path[kMaxHeight];
+  int depth = 0;
+  uint64_t before = 0;
+  Spot bounds{};
+  void* p = root_;
+  PrefetchNode(p, height_);
+  for (int h = height_; h > 0; --h) {
+    InnerNode* node = AsInner(p);
+    uint32_t i = ChildByPred(node, h, pred, &bounds);
+    if (NodeSize(node->children[i], h - 1) == (h == 1 ? kLeafCap : kInnerCap)) {
+      MakeRoom(node, i, h - 1);  // node is not full, so it can take a split
+      i = ChildByPred(node, h, pred, &bounds);
+    }
+    p = node->children[i];
+    PrefetchNode(p, h - 1);
+    for (uint32_t j = 0; j < i; ++j) before += node->counts[j];
+    node->counts[i]++;
+    path[depth++] = {node, i};
+  }
+  LeafNode* leaf = AsLeaf(p);
+  const uint32_t pos = LeafPartition(leaf, leaf->n, pred, Guess(pred, bounds, leaf->n));
+  InsertInLeaf(leaf, pos, before + pos, v, path, depth);
+  return before + pos;
 }
 
 RANKD_BTREE_TMPL

@@ -118,9 +118,6 @@ class TreeSet {
   };
   using Tree = CountedBTree<Handle, RecordLess, 512, 512>;
 
-  // Rank that (score, member) has or would have.
-  uint64_t LowerRank(double score, std::string_view member) const;
-
   RecordArena arena_;
   MemberIndex index_{&arena_};
   Tree tree_{RecordLess{&arena_}};
