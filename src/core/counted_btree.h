@@ -372,6 +372,8 @@ class CountedBTree {
   // to `v` (and its hint). O(log n), no Less.
   void ResetSeparators(uint64_t rank, Value v);
 
+  // The index of `v` in `leaf`, or leaf->n if absent.
+  static uint32_t IndexIn(const LeafNode* leaf, Value v);
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);

@@ -10,6 +10,11 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace rankd {
 
@@ -192,12 +197,33 @@ uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
   assert(root_ != nullptr);
   uint64_t before = 0;
   const LeafNode* leaf = DescendByPred(pred, &before);
-  for (uint32_t i = 0; i < leaf->n; ++i) {
-    if (leaf->vals[i] == v) return before + i;
-  }
+  const uint32_t i = IndexIn(leaf, v);
+  if (i < leaf->n) return before + i;
   // v separates this leaf from the next one: the descent stopped before it.
   assert(leaf->next != nullptr && leaf->next->vals[0] == v);
   return before + leaf->n;
+}
+
+RANKD_BTREE_TMPL
+uint32_t RANKD_BTREE::IndexIn(const LeafNode* leaf, V v) {
+  const uint32_t n = leaf->n;
+  uint32_t i = 0;
+#ifdef __SSE2__
+  if constexpr (std::is_integral_v<V> && sizeof(V) == 4) {
+    // 8 handles per step: two 4-lane compares, one mask (a leaf of ~100
+    // handles in ~13 steps instead of ~50 compare-and-branch on average).
+    const __m128i key = _mm_set1_epi32(static_cast<int>(v));
+    for (; i + 8 <= n; i += 8) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&leaf->vals[i]));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&leaf->vals[i + 4]));
+      const int hits = _mm_movemask_epi8(
+          _mm_packs_epi32(_mm_cmpeq_epi32(a, key), _mm_cmpeq_epi32(b, key)));
+      if (hits != 0) return i + static_cast<uint32_t>(__builtin_ctz(hits)) / 2;
+    }
+  }
+#endif
+  while (i < n && !(leaf->vals[i] == v)) ++i;
+  return i;
 }
 
 RANKD_BTREE_TMPL

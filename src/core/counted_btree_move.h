@@ -36,8 +36,7 @@ std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
   }
   s.leaf = AsLeaf(a);
   s.has_lo = s.leaf->prev != nullptr;
-  uint32_t i = 0;
-  while (s.leaf->vals[i] != v) ++i;
+  const uint32_t i = IndexIn(s.leaf, v);
   assert(i < s.leaf->n);
   s.pos = i;
   s.rank = before_a + i;
