@@ -35,6 +35,7 @@ struct BelowScore {
   bool inclusive;
   bool operator()(Handle x) const { return Decide(arena->Score(x)) != 0; }
   int Decide(double s) const { return inclusive ? s <= bound : s < bound; }
+  double Target() const { return bound; }
   void Prefetch(Handle x) const { arena->Prefetch(x); }
 };
 

@@ -78,6 +78,7 @@
 
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -208,7 +209,9 @@ class CountedBTree {
   // O(log n) calls of pred. If pred has `void Prefetch(Value)` (each call
   // is a cache miss, e.g. a record read), the leaf is searched in two
   // rounds of parallel loads (pivots, then a run of <= 8); see
-  // LeafPartition.
+  // LeafPartition. If pred also has `Hint Target()`, usually in one round:
+  // a window around the position interpolated from the leaf's bounds
+  // (see Guess).
   template <typename Pred>
   uint64_t PartitionPoint(Pred pred) const;
 
@@ -230,6 +233,13 @@ class CountedBTree {
   void InsertAt(uint64_t rank, Value v);
   // Removes and returns the value at `rank`. REQUIRES: rank < size().
   Value EraseAt(uint64_t rank);
+  // Inserts `v` at PartitionPoint(pred) in one descent (making room on the
+  // way down as InsertAt does) and returns its rank: the search's misses
+  // and the insertion's path are paid once. REQUIRES: pred monotone as
+  // for PartitionPoint, and the order stays strictly ascending (pred(x) ==
+  // "x sorts before v"). O(log n).
+  template <typename Pred>
+  uint64_t InsertWhere(Pred pred, Value v);
 
   // Where a present value sits (see LocateAndPartition), with what the
   // parents' hints say about its leaf: every value of the leaf has a hint
@@ -338,21 +348,43 @@ class CountedBTree {
   // With `spot`, also records the leaf's bounds (Spot::lo/hi).
   template <typename Pred>
   const LeafNode* DescendByPred(Pred& pred, uint64_t* before, Spot* spot = nullptr) const;
+  // The child of `node` (at height h) that DescendByPred goes down to;
+  // with `spot`, narrows its bounds.
+  template <typename Pred>
+  static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, Spot* spot);
   // One level of DescendByPred: picks the child of `node` (at height h),
   // starts loading it, and returns it.
   template <typename Pred>
   static void* DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                            Spot* spot);
   // PartitionPoint inside one leaf, over vals[0, n).
+  // `guess` (or -1): where the answer probably is, from Guess.
   template <typename Pred>
-  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred);
+  static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred, int guess = -1);
+  // Where in a leaf of n values `pred`'s answer probably is, or -1: if pred
+  // has `Hint Target()` (the hint its answer is at, e.g. the score looked
+  // for) and hints are floating point, interpolated between the leaf's
+  // first hint and the next leaf's (`bounds`, from DescendByPred). Exact
+  // for evenly spread scores; a guess only: LeafPartition checks it.
+  template <typename Pred>
+  int Guess(const Pred& pred, const Spot& bounds, uint32_t n) const;
   // Sets the separator of every ancestor whose subtree starts at `rank`
   // to `v` (and its hint). O(log n), no Less.
   void ResetSeparators(uint64_t rank, Value v);
 
+  // The index of `v` in `leaf`, or leaf->n if absent.
+  static uint32_t IndexIn(const LeafNode* leaf, Value v);
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);
+
+  // A root that is full gets a new root above it (the first step of every
+  // insertion, so that each node on the way down can take a split).
+  void GrowIfRootFull();
+  // InsertAt's and InsertWhere's last step: puts v at `rank` in `leaf`
+  // (global rank `global_rank`), reached by `path` (counts already raised).
+  void InsertInLeaf(LeafNode* leaf, uint32_t rank, uint64_t global_rank, Value v,
+                    const PathStep* path, int depth);
 
   // Restructuring helpers used on the way down (see the .h design block).
   void MakeRoom(InnerNode* p, uint32_t i, int child_h);

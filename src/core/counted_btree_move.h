@@ -1,6 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// CountedBTree updates in place (issue 16): LocateAndPartition finds a
+// CountedBTree updates by search (issue 16): InsertWhere searches and
+// inserts in one descent; LocateAndPartition finds a
 // present value, the hint bounds of its leaf and the rank of a new key in
 // one interleaved descent; MoveInLeaf moves a value whose key changed to
 // its new slot inside the same leaf, with no erase-plus-insert: no counts
@@ -24,22 +25,52 @@ std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
     PredA at_or_before, V v, PredB pred) const {
   assert(root_ != nullptr);
   Spot s{};
+  Spot bounds_b{};
   uint64_t before_a = 0, before_b = 0;
   void* a = root_;
   void* b = root_;
   PrefetchNode(root_, height_);
   for (int h = height_; h > 0; --h) {
     a = DescendStep(AsInner(a), h, at_or_before, &before_a, &s);
-    b = DescendStep(AsInner(b), h, pred, &before_b, nullptr);
+    b = DescendStep(AsInner(b), h, pred, &before_b, &bounds_b);
   }
   s.leaf = AsLeaf(a);
   s.has_lo = s.leaf->prev != nullptr;
-  uint32_t i = 0;
-  while (s.leaf->vals[i] != v) ++i;
+  const uint32_t i = IndexIn(s.leaf, v);
   assert(i < s.leaf->n);
   s.pos = i;
   s.rank = before_a + i;
-  return {s, before_b + LeafPartition(AsLeaf(b), AsLeaf(b)->n, pred)};
+  const LeafNode* leaf_b = AsLeaf(b);
+  return {s, before_b + LeafPartition(leaf_b, leaf_b->n, pred, Guess(pred, bounds_b, leaf_b->n))};
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
+  GrowIfRootFull();
+  PathStep path[kMaxHeight];
+  int depth = 0;
+  uint64_t before = 0;
+  Spot bounds{};
+  void* p = root_;
+  PrefetchNode(p, height_);
+  for (int h = height_; h > 0; --h) {
+    InnerNode* node = AsInner(p);
+    uint32_t i = ChildByPred(node, h, pred, &bounds);
+    if (NodeSize(node->children[i], h - 1) == (h == 1 ? kLeafCap : kInnerCap)) {
+      MakeRoom(node, i, h - 1);  // node is not full, so it can take a split
+      i = ChildByPred(node, h, pred, &bounds);
+    }
+    p = node->children[i];
+    PrefetchNode(p, h - 1);
+    for (uint32_t j = 0; j < i; ++j) before += node->counts[j];
+    node->counts[i]++;
+    path[depth++] = {node, i};
+  }
+  LeafNode* leaf = AsLeaf(p);
+  const uint32_t pos = LeafPartition(leaf, leaf->n, pred, Guess(pred, bounds, leaf->n));
+  InsertInLeaf(leaf, pos, before + pos, v, path, depth);
+  return before + pos;
 }
 
 RANKD_BTREE_TMPL

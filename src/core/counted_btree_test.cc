@@ -129,6 +129,34 @@ TYPED_TEST(CountedBTreeTest, MapValuesRefreshesSeparators) {
   }
 }
 
+// InsertWhere (search and insert in one descent) in orders that insert at
+// every leaf's start and end, split the root, and fill leaves from both
+// sides; each returned rank and the whole tree checked against the model.
+TYPED_TEST(CountedBTreeTest, InsertWhereMatchesModel) {
+  const uint64_t seed = std::random_device{}();
+  std::printf("InsertWhere seed=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  constexpr uint32_t kN = 3000;
+  std::vector<std::vector<uint32_t>> orders(4);
+  for (uint32_t i = 0; i < kN; ++i) {
+    orders[0].push_back(i);                                  // always at the end
+    orders[1].push_back(kN - i);                             // always at the start
+    orders[2].push_back(i % 2 ? i : 2 * kN - i);             // both ends in turn
+    orders[3].push_back(static_cast<uint32_t>(rng() >> 40));  // anywhere
+  }
+  for (const auto& order : orders) {
+    TypeParam tree;
+    std::set<uint32_t> model;
+    for (uint32_t v : order) {
+      if (!model.insert(v).second) continue;
+      const uint64_t rank = tree.InsertWhere([&](uint32_t x) { return x < v; }, v);
+      ASSERT_EQ(rank, static_cast<uint64_t>(std::distance(model.begin(), model.find(v))));
+      if (model.size() % 97 == 0) ExpectSame(tree, model);
+    }
+    ExpectSame(tree, model);
+  }
+}
+
 TEST(CountedBTreeLayout, NodeSizesFollowByteBudgets) {
   EXPECT_EQ(sizeof(BigTree::LeafNode), 256u);
   EXPECT_LE(sizeof(BigTree::InnerNode), 512u);

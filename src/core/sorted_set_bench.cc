@@ -8,9 +8,15 @@
 //   IncrBy      ZINCRBY of a random existing member by a random step
 //   Score       ZSCORE of a random member
 //   Rank        ZRANK of a random member
+//   PickMember  what Score, Rank and IncrBy spend outside the set (choosing
+//               and hashing a random member: ~1 miss at 1M, see below)
 //   Top10       ZREVRANGE 0 9
 //   Offset100K  ZRANGE at rank 100000 (or N/2 when smaller), 10 elements
 //   Delete      ZREM of every member in random order (average over drain)
+//   DramMiss    calibration, not a set operation: one dependent random load
+//               (a pointer chase over 64-byte lines) in a buffer of about the
+//               1M set's size (40 MB), so each op above reads as a count of
+//               DRAM misses on the machine at hand (ns per op / this).
 //
 // bytes_per_elem is measured through the allocator (jemalloc's
 // stats.allocated when linked, else glibc's mallinfo2) around building the
@@ -29,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "core/member_index.h"
 #include "core/sorted_set.h"
 
 extern "C" int mallctl(const char*, void*, size_t*, void*, size_t) __attribute__((weak));
@@ -164,6 +171,20 @@ void BM_Rank(benchmark::State& state) {
   Report(state, f);
 }
 
+// The harness part of Score / Rank / IncrBy: picking a random member and
+// hashing it. Its bytes are a random line of the benchmark's own 16 MB
+// member buffer (at 1M), so this is about one miss that a server would not
+// pay (its member arrives in the request just read); subtract it to read
+// those ops in the set's own misses.
+void BM_PickMember(benchmark::State& state) {
+  Fixture& f = Get(state.range(0));
+  std::mt19937_64 rng(3);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(MemberIndex::Hash(f.data->member(rng() % f.data->size())));
+  }
+  PerOp(state, state.iterations());
+}
+
 void RangeAt(benchmark::State& state, uint64_t start, bool reverse) {
   Fixture& f = Get(state.range(0));
   double sum = 0;
@@ -181,14 +202,42 @@ void BM_Offset100K(benchmark::State& state) {
   RangeAt(state, std::min<uint64_t>(100000, state.range(0) / 2), false);
 }
 
+// A random cycle (Sattolo) through the 64-byte lines of `bytes`, walked with
+// each load's address taken from the previous load: ns per iteration is
+// the latency of one DRAM miss (TLB misses included, as the set's own
+// loads pay them: plain malloc, no huge pages asked for).
+void BM_DramMiss(benchmark::State& state) {
+  struct alignas(64) Line {
+    Line* next;
+  };
+  const size_t lines = static_cast<size_t>(state.range(0)) << 20 >> 6;
+  std::vector<Line> buf(lines);
+  std::vector<uint32_t> order(lines);
+  for (size_t i = 0; i < lines; ++i) order[i] = static_cast<uint32_t>(i);
+  std::mt19937_64 rng(5);
+  for (size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % i]);
+  for (size_t i = 0; i < lines; ++i) buf[order[i]].next = &buf[order[(i + 1) % lines]];
+  Line* p = &buf[0];
+  constexpr int kLoads = 256;
+  for (auto _ : state) {
+    for (int i = 0; i < kLoads; ++i) p = p->next;
+    benchmark::DoNotOptimize(p);
+  }
+  PerOp(state, state.iterations() * kLoads);
+}
+
 #define RANKD_SIZES ->Arg(1000)->Arg(100000)->Arg(1000000)
 BENCHMARK(BM_Insert) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IncrBy) RANKD_SIZES;
 BENCHMARK(BM_Score) RANKD_SIZES;
 BENCHMARK(BM_Rank) RANKD_SIZES;
+BENCHMARK(BM_PickMember) RANKD_SIZES;
 BENCHMARK(BM_Top10) RANKD_SIZES;
 BENCHMARK(BM_Offset100K) RANKD_SIZES;
 BENCHMARK(BM_Delete) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
+// Buffer MiB: the 1M set's size (tree + index + records, ~38 MB), and the
+// 100K set's (~4 MB, mostly cache-resident) for reading those rows.
+BENCHMARK(BM_DramMiss)->Arg(4)->Arg(40);
 #undef RANKD_SIZES
 
 }  // namespace

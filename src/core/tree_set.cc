@@ -37,14 +37,11 @@ struct ElementBound {
     return inclusive ? m <= member : m < member;
   }
   int Decide(double hint) const { return hint == score ? -1 : hint < score; }
+  double Target() const { return score; }
   void Prefetch(RecordArena::Handle x) const { arena->Prefetch(x); }
 };
 
 }  // namespace
-
-uint64_t TreeSet::LowerRank(double score, std::string_view member) const {
-  return tree_.PartitionPoint(ElementBound{&arena_, score, member});
-}
 
 uint64_t TreeSet::CountScoreBelow(double x, bool inclusive) const {
   return tree_.PartitionPoint(arena_tree::BelowScore{&arena_, x, inclusive});
@@ -56,10 +53,9 @@ uint64_t TreeSet::RankOf(Handle h) const {
 }
 
 void TreeSet::Insert(std::string_view member, uint64_t hash, double score) {
-  uint64_t rank = LowerRank(score, member);
   Handle h = arena_.New(member, score);
   index_.Insert(h, hash);
-  tree_.InsertAt(rank, h);
+  tree_.InsertWhere(ElementBound{&arena_, score, member}, h);
 }
 
 void TreeSet::Append(std::string_view member, double score) {
