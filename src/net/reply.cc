@@ -35,6 +35,19 @@ char* PutBytes(char* p, std::string_view s) {
   return p;
 }
 
+// RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n". Writes at most kMaxDoubleReply bytes.
+constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
+char* PutDouble(char* p, double d, bool resp3) {
+  char num[kMaxDoubleChars];
+  const std::string_view text(num, FormatDoubleTo(num, d) - num);
+  if (resp3) {
+    *p++ = ',';
+  } else {
+    p = PutHeader(p, '$', text.size());
+  }
+  return PutBytes(p, text);
+}
+
 }  // namespace
 
 void ReplyBuilder::Header(char type, size_t n) {
@@ -104,17 +117,8 @@ void ReplyBuilder::Bulk(std::string_view s) {
 
 void ReplyBuilder::Double(double d) {
   if (overflowed_) return;
-  // RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n": formatted once, appended once.
-  char num[kMaxDoubleChars];
-  const std::string_view text(num, FormatDoubleTo(num, d) - num);
-  char tmp[kMaxHeader + kMaxDoubleChars + 2];
-  char* p = tmp;
-  if (resp3()) {
-    *p++ = ',';
-  } else {
-    p = PutHeader(p, '$', text.size());
-  }
-  buf_.append(tmp, PutBytes(p, text) - tmp);
+  char tmp[kMaxDoubleReply];
+  buf_.append(tmp, PutDouble(tmp, d, resp3()) - tmp);
   CheckLimit();
 }
 
@@ -160,6 +164,25 @@ void ReplyBuilder::FinishMap(size_t token, size_t n) {
 
 void ReplyBuilder::FinishSet(size_t token, size_t n) {
   Insert(token, (resp3() ? "~" : "*") + FormatInt64(static_cast<int64_t>(n)) + "\r\n");
+}
+
+void ReplyBatch::ArrayHeader(size_t n) { len_ = PutHeader(Room(kMaxHeader), '*', n) - buf_; }
+
+void ReplyBatch::Bulk(std::string_view s) {
+  if (s.size() > kMaxItem) {
+    Flush();
+    return r_.Bulk(s);
+  }
+  len_ = PutBytes(PutHeader(Room(kMaxHeader + kMaxItem + 2), '$', s.size()), s) - buf_;
+}
+
+void ReplyBatch::Double(double d) {
+  len_ = PutDouble(Room(kMaxDoubleReply), d, r_.resp3()) - buf_;
+}
+
+void ReplyBatch::Flush() {
+  if (len_ > 0) r_.Raw(std::string_view(buf_, len_));
+  len_ = 0;
 }
 
 }  // namespace rankd
