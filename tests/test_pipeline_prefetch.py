@@ -130,3 +130,60 @@ def test_pipeline_split_across_reads(server, redis_ref):
     # Commands cut at arbitrary points: the look-ahead sees partial commands.
     rng = random.Random(61)
     compare(server, redis_ref, preload(1000) + mixed_commands(rng, 1000, 1500), chunk=997)
+
+
+SCORES = ["0", "-0", "1", "-1", "123456", "-999999", "0.5", "-0.5", "1.1", "0.1", "1e15",
+          "1e16", "9007199254740992", "9007199254740993", "99999999999999984", "1e17",
+          "-1e17", "123456789012345678", "1e300", "-1e-300", "4503599627370495.5",
+          "inf", "-inf"]
+
+
+def hello(protocol):
+    # HELLO's own reply (client id, version) differs between servers: silenced.
+    return [("CLIENT", "REPLY", "OFF"), ("HELLO", protocol), ("CLIENT", "REPLY", "ON")]
+
+
+def score_commands(key, protocol):
+    cmds = hello(protocol)
+    for i, s in enumerate(SCORES):
+        cmds.append(("ZADD", key, s, "p%02d" % i))
+        cmds.append(("ZSCORE", key, "p%02d" % i))
+    cmds.append(("ZRANGE", key, 0, -1, "WITHSCORES"))
+    cmds.append(("ZREVRANGE", key, 0, 9, "WITHSCORES"))
+    cmds.append(("ZRANGEBYSCORE", key, "-inf", "+inf", "WITHSCORES", "LIMIT", 3, 5))
+    cmds.append(("ZMSCORE", key, "p00", "p05", "nope", "p22"))
+    cmds.append(("ZINCRBY", key, "0.25", "p04"))
+    cmds.append(("ZINCRBY", key, "-123456", "p04"))
+    return cmds
+
+
+def test_score_text_matches_redis(server, redis_ref):
+    # Reply formatting of scores (the integer fast path and its edges), in a
+    # compact set and a large one, under RESP2 and RESP3.
+    filler = [("ZADD", "big") + tuple(x for i in range(300) for x in (i + 2e6, "f%d" % i))]
+    for protocol in (2, 3):
+        compare(server, redis_ref, score_commands("small", protocol) + filler +
+                score_commands("big", protocol) + hello(2))
+
+
+def test_mixed_case_command_names_in_one_pipeline(server, redis_ref):
+    # The command lookup cache keys names as typed: many spellings and
+    # commands interleaved, with prefetch looking ahead at each.
+    rng = random.Random(7)
+    names = ["ZSCORE", "zscore", "ZScore", "zSCORE", "ZREVRANK", "zrevrank", "ZRANK", "GET",
+             "get", "ZCARD", "zcard", "ECHO", "ZRANGE", "zrange"]
+    cmds = preload(500)
+    for _ in range(3000):
+        name = rng.choice(names)
+        m = member(rng.randrange(1000))
+        if name.lower() in ("zscore", "zrevrank", "zrank"):
+            cmds.append((name, "lb", m))
+        elif name.lower() == "get":
+            cmds.append((name, m))
+        elif name.lower() == "zcard":
+            cmds.append((name, "lb"))
+        elif name.lower() == "zrange":
+            cmds.append((name, "lb", 0, 3, "withScores"))
+        else:
+            cmds.append((name, m))
+    compare(server, redis_ref, cmds)

@@ -38,6 +38,11 @@ std::string FormatDouble(double d);
 // Appends FormatDouble(d) to *out without a temporary string.
 void AppendDouble(std::string* out, double d);
 
+// Writes FormatDouble(d) at `out` (no NUL) and returns the end. REQUIRES:
+// `out` has room for kMaxDoubleChars bytes.
+inline constexpr size_t kMaxDoubleChars = 32;
+char* FormatDoubleTo(char* out, double d);
+
 // Formats a long double as INCRBYFLOAT does ("%.17Lf" with trailing zeros and
 // a trailing '.' removed; integers print without a fraction).
 std::string FormatLongDouble(long double d);

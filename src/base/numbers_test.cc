@@ -44,6 +44,23 @@ TEST(NumbersTest, FormatDoubleSpecialValues) {
             Printf17g(std::numeric_limits<double>::denorm_min()));
 }
 
+TEST(NumbersTest, FormatDoubleIntegersMatchPrintf) {
+  // The integer fast path and its edges: 2^53, 1e15..1e17, negatives.
+  const double cases[] = {1, -1, 123456, -999999, 9007199254740992.0, 9007199254740993.0,
+                          -9007199254740992.0, 1e15, 1e16, 99999999999999984.0,
+                          -99999999999999984.0, 1e17, -1e17, 1e18, 0.5, -0.5,
+                          4503599627370495.5, 1e300, -1e-300};
+  for (double d : cases) EXPECT_EQ(FormatDouble(d), Printf17g(d)) << d;
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 100000; i++) {
+    double d = std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 12));
+    if (i % 2) d = -d;
+    ASSERT_EQ(FormatDouble(d), Printf17g(d)) << i;
+  }
+  char buf[kMaxDoubleChars];
+  EXPECT_EQ(std::string(buf, FormatDoubleTo(buf, -123.0)), "-123");
+}
+
 TEST(NumbersTest, ParseInt64IsStrict) {
   int64_t v;
   EXPECT_TRUE(ParseInt64("0", &v) && v == 0);

@@ -133,8 +133,12 @@ void ReplyRankRange(ReplyBuilder& r, const SortedSet& z, uint64_t first, uint64_
                     bool reverse, ListShape shape) {
   ReplyListHeader(r, count, shape);
   if (count == 0) return;
-  z.ForEachInRankRange(first, first + count - 1, reverse,
-                       [&](std::string_view m, double s) { ReplyListItem(r, m, s, shape); });
+  ReplyBatch batch(r);  // one append per few dozen elements
+  z.ForEachInRankRange(first, first + count - 1, reverse, [&](std::string_view m, double s) {
+    if (shape == ListShape::kPairs) batch.ArrayHeader(2);
+    batch.Bulk(m);
+    if (shape != ListShape::kMembers) batch.Double(s);
+  });
 }
 
 std::pair<uint64_t, uint64_t> ScoreRankBounds(const SortedSet& z, const ScoreRange& r) {

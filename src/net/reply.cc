@@ -5,15 +5,55 @@
 
 #include "net/reply.h"
 
+#include <charconv>
+#include <cstring>
+
 #include "base/numbers.h"
 
 namespace rankd {
+namespace {
+
+// Room for the longest header: type byte, 20 digits, CRLF.
+constexpr size_t kMaxHeader = 24;
+// Bulk strings up to this size are composed on the stack and appended once
+// (members, scores: each append is a call and a copy).
+constexpr size_t kSmallBulk = 64;
+
+char* PutHeader(char* p, char type, size_t n) {
+  *p++ = type;
+  p = std::to_chars(p, p + 20, n).ptr;
+  *p++ = '\r';
+  *p++ = '\n';
+  return p;
+}
+
+char* PutBytes(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  p += s.size();
+  *p++ = '\r';
+  *p++ = '\n';
+  return p;
+}
+
+// RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n". Writes at most kMaxDoubleReply bytes.
+constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
+char* PutDouble(char* p, double d, bool resp3) {
+  char num[kMaxDoubleChars];
+  const std::string_view text(num, FormatDoubleTo(num, d) - num);
+  if (resp3) {
+    *p++ = ',';
+  } else {
+    p = PutHeader(p, '$', text.size());
+  }
+  return PutBytes(p, text);
+}
+
+}  // namespace
 
 void ReplyBuilder::Header(char type, size_t n) {
   if (overflowed_) return;
-  buf_.push_back(type);
-  AppendInt64(&buf_, static_cast<int64_t>(n));
-  buf_.append("\r\n", 2);
+  char tmp[kMaxHeader];
+  buf_.append(tmp, PutHeader(tmp, type, n) - tmp);
   CheckLimit();
 }
 
@@ -51,13 +91,23 @@ void ReplyBuilder::Error(std::string_view msg) {
 
 void ReplyBuilder::Integer(int64_t v) {
   if (overflowed_) return;
-  buf_.push_back(':');
-  AppendInt64(&buf_, v);
-  buf_.append("\r\n", 2);
+  char tmp[kMaxHeader];
+  char* p = tmp;
+  *p++ = ':';
+  p = std::to_chars(p, p + 20, v).ptr;
+  *p++ = '\r';
+  *p++ = '\n';
+  buf_.append(tmp, p - tmp);
   CheckLimit();
 }
 
 void ReplyBuilder::Bulk(std::string_view s) {
+  if (overflowed_) return;
+  if (s.size() <= kSmallBulk) {
+    char tmp[kMaxHeader + kSmallBulk + 2];
+    buf_.append(tmp, PutBytes(PutHeader(tmp, '$', s.size()), s) - tmp);
+    return CheckLimit();
+  }
   Header('$', s.size());
   if (overflowed_) return;
   buf_.append(s);
@@ -67,16 +117,9 @@ void ReplyBuilder::Bulk(std::string_view s) {
 
 void ReplyBuilder::Double(double d) {
   if (overflowed_) return;
-  if (resp3()) {
-    buf_.push_back(',');
-    AppendDouble(&buf_, d);
-    buf_.append("\r\n", 2);
-    CheckLimit();
-    return;
-  }
-  std::string s;
-  AppendDouble(&s, d);
-  Bulk(s);
+  char tmp[kMaxDoubleReply];
+  buf_.append(tmp, PutDouble(tmp, d, resp3()) - tmp);
+  CheckLimit();
 }
 
 void ReplyBuilder::Bool(bool b) { Raw(resp3() ? (b ? "#t\r\n" : "#f\r\n") : (b ? ":1\r\n" : ":0\r\n")); }
@@ -121,6 +164,25 @@ void ReplyBuilder::FinishMap(size_t token, size_t n) {
 
 void ReplyBuilder::FinishSet(size_t token, size_t n) {
   Insert(token, (resp3() ? "~" : "*") + FormatInt64(static_cast<int64_t>(n)) + "\r\n");
+}
+
+void ReplyBatch::ArrayHeader(size_t n) { len_ = PutHeader(Room(kMaxHeader), '*', n) - buf_; }
+
+void ReplyBatch::Bulk(std::string_view s) {
+  if (s.size() > kMaxItem) {
+    Flush();
+    return r_.Bulk(s);
+  }
+  len_ = PutBytes(PutHeader(Room(kMaxHeader + kMaxItem + 2), '$', s.size()), s) - buf_;
+}
+
+void ReplyBatch::Double(double d) {
+  len_ = PutDouble(Room(kMaxDoubleReply), d, r_.resp3()) - buf_;
+}
+
+void ReplyBatch::Flush() {
+  if (len_ > 0) r_.Raw(std::string_view(buf_, len_));
+  len_ = 0;
 }
 
 }  // namespace rankd

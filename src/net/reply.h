@@ -112,4 +112,33 @@ class ReplyBuilder {
   ErrorCounts* error_counts_ = nullptr;
 };
 
+// Writes many small replies (the elements of a range) through one stack
+// buffer, handed to the builder when nearly full and on destruction: one
+// append per couple of kilobytes instead of one per element. The bytes are
+// exactly those of the builder's own methods. Nothing else may write to the
+// builder while a batch is open.
+class ReplyBatch {
+ public:
+  explicit ReplyBatch(ReplyBuilder& r) : r_(r) {}
+  ~ReplyBatch() { Flush(); }
+  ReplyBatch(const ReplyBatch&) = delete;
+  ReplyBatch& operator=(const ReplyBatch&) = delete;
+
+  void ArrayHeader(size_t n);   // as ReplyBuilder::ArrayHeader
+  void Bulk(std::string_view s);  // as ReplyBuilder::Bulk
+  void Double(double d);        // as ReplyBuilder::Double
+  void Flush();
+
+ private:
+  static constexpr size_t kSize = 2048;
+  static constexpr size_t kMaxItem = 128;  // larger strings go to the builder
+  char* Room(size_t n) {
+    if (len_ + n > kSize) Flush();
+    return buf_ + len_;
+  }
+  ReplyBuilder& r_;
+  size_t len_ = 0;
+  char buf_[kSize];
+};
+
 }  // namespace rankd

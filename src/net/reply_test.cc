@@ -115,5 +115,40 @@ TEST(ReplyBuilderTest, PastTheLimitEveryAppendIsDropped) {
   EXPECT_FALSE(unlimited.overflowed());
 }
 
+TEST(ReplyBuilderTest, BatchWritesTheBuilderBytes) {
+  // Enough elements to flush several times, members around the size where a
+  // batch hands a string to the builder, scores on both formatting paths.
+  for (int v : {2, 3}) {
+    ReplyBuilder direct(v), batched(v);
+    batched.SimpleString("before");
+    direct.SimpleString("before");
+    {
+      ReplyBatch batch(batched);
+      for (int i = 0; i < 500; i++) {
+        const std::string m(static_cast<size_t>(i % 200), static_cast<char>('a' + i % 26));
+        const double score = i % 3 == 0 ? i * 1000.0 : i / 7.0;
+        direct.ArrayHeader(2);
+        direct.Bulk(m);
+        direct.Double(score);
+        batch.ArrayHeader(2);
+        batch.Bulk(m);
+        batch.Double(score);
+      }
+    }
+    EXPECT_EQ(batched.buffer(), direct.buffer()) << "RESP" << v;
+  }
+}
+
+TEST(ReplyBuilderTest, BatchPastTheLimitIsDropped) {
+  ReplyBuilder r;
+  r.set_limit(100);
+  {
+    ReplyBatch batch(r);
+    for (int i = 0; i < 1000; i++) batch.Bulk("0123456789");
+  }
+  EXPECT_TRUE(r.overflowed());
+  EXPECT_LE(r.buffer().size(), 100u + 2048u);
+}
+
 }  // namespace
 }  // namespace rankd

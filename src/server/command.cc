@@ -47,11 +47,12 @@ void ReplyHelp(ReplyBuilder& reply, std::string_view command,
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  // ASCII folding, as tolower() in the "C" locale the server runs in, without
+  // a library call per byte (every option word of every command comes here).
   if (a.size() != b.size()) return false;
+  auto fold = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; };
   for (size_t i = 0; i < a.size(); i++) {
-    if (tolower(static_cast<unsigned char>(a[i])) != tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
+    if (fold(a[i]) != fold(b[i])) return false;
   }
   return true;
 }

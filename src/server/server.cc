@@ -215,7 +215,9 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
   c.reply_skip = c.reply_skip_next;
   c.reply_skip_next = false;
   // CLIENT CACHING covers the next command (a whole transaction).
-  if (!c.in_multi && !EqualsIgnoreCase(args[0], "client")) c.tracking.caching = false;
+  if (c.tracking.caching && !c.in_multi && !EqualsIgnoreCase(args[0], "client")) {
+    c.tracking.caching = false;
+  }
   tracking_.SendDeferred();
   tracking_.CommandDone();
   if (!blocked_.empty()) ServeReadyKeys();

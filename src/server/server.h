@@ -376,10 +376,18 @@ class Server : public ConnectionHandler {
   std::vector<std::unique_ptr<Database>> dbs_;
   absl::flat_hash_map<std::string, const CommandSpec*, StrHash, StrEq> commands_;
   std::vector<const CommandSpec*> command_list_;
-  // FindCommand's one-entry cache: the last name found, as typed.
-  mutable char last_lookup_name_[32];
-  mutable size_t last_lookup_len_ = 0;
-  mutable const CommandSpec* last_lookup_spec_ = nullptr;
+  // FindCommand's cache of names found, as typed: direct-mapped by length
+  // and first and last byte, so a pipeline mixing a few commands (and
+  // Prefetch looking up the next ones) keeps hitting. Cleared when names change.
+  struct LookupSlot {
+    char name[30];
+    uint8_t len = 0;
+    const CommandSpec* spec = nullptr;
+  };
+  static constexpr size_t kLookupSlots = 16;
+  mutable LookupSlot lookup_cache_[kLookupSlots];
+  void ClearLookupCache() { for (LookupSlot& s : lookup_cache_) s.spec = nullptr; }
+  const CommandSpec* FindCommandSlow(std::string_view name) const;  // the table itself
   // "client|list" and the like, built once so no command copies its name.
   absl::flat_hash_map<const CommandSpec*, std::string> subcommand_names_;
   // Clients blocked per (db, key), first come first served.

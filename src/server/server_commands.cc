@@ -28,7 +28,7 @@ std::string UnknownCommandError(std::span<const std::string_view> args) {
 }  // namespace
 
 void Server::RegisterCommands(std::span<const CommandSpec> table, uint64_t family_categories) {
-  last_lookup_spec_ = nullptr;
+  ClearLookupCache();
   for (const CommandSpec& spec : table) {
     command_ids_.Add(spec, family_categories);
     commands_[spec.name] = &spec;
@@ -45,7 +45,7 @@ std::string Server::RenameCommand(std::string_view from, std::string_view to) {
     for (char& ch : out) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
     return out;
   };
-  last_lookup_spec_ = nullptr;  // names change
+  ClearLookupCache();  // names change
   auto it = commands_.find(lower(from));
   if (it == commands_.end()) return "No such command in rename-command";
   const CommandSpec* spec = it->second;
@@ -61,12 +61,25 @@ std::string Server::RenameCommand(std::string_view from, std::string_view to) {
 }
 
 const CommandSpec* Server::FindCommand(std::string_view name) const {
-  // A pipeline repeats its command name: the last hit, compared byte for
-  // byte as typed, skips lower-casing and hashing.
-  if (name.size() == last_lookup_len_ && last_lookup_spec_ &&
-      std::memcmp(name.data(), last_lookup_name_, name.size()) == 0) {
-    return last_lookup_spec_;
+  // A pipeline repeats its command names: a hit, compared byte for byte as
+  // typed, skips lower-casing and hashing.
+  if (name.empty() || name.size() > sizeof(LookupSlot::name)) return FindCommandSlow(name);
+  LookupSlot& slot = lookup_cache_[(name.size() * 7 + static_cast<uint8_t>(name[0]) +
+                                    static_cast<uint8_t>(name.back())) % kLookupSlots];
+  if (slot.spec && slot.len == name.size() &&
+      std::memcmp(name.data(), slot.name, name.size()) == 0) {
+    return slot.spec;
   }
+  const CommandSpec* spec = FindCommandSlow(name);
+  if (spec) {
+    std::memcpy(slot.name, name.data(), name.size());
+    slot.len = static_cast<uint8_t>(name.size());
+    slot.spec = spec;
+  }
+  return spec;
+}
+
+const CommandSpec* Server::FindCommandSlow(std::string_view name) const {
   char buf[64];
   if (name.size() >= sizeof(buf)) return nullptr;
   for (size_t i = 0; i < name.size(); i++) {
@@ -74,13 +87,7 @@ const CommandSpec* Server::FindCommand(std::string_view name) const {
     buf[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + ('a' - 'A')) : ch;
   }
   auto it = commands_.find(std::string_view(buf, name.size()));
-  if (it == commands_.end()) return nullptr;
-  if (name.size() <= sizeof(last_lookup_name_)) {
-    std::memcpy(last_lookup_name_, name.data(), name.size());
-    last_lookup_len_ = name.size();
-    last_lookup_spec_ = it->second;
-  }
-  return it->second;
+  return it == commands_.end() ? nullptr : it->second;
 }
 
 const CommandSpec* Server::Resolve(std::span<const std::string_view> args,

@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""Server CPU (user+sys from /proc) per request, servers alternating, for A/B checks on a
+busy machine where throughput is too noisy: bench/server_cpu_per_request.py NAME=BIN ...
+(N requests per run [400000], ROUNDS [3]; ZSCORE and ZREVRANGE 0 9 WITHSCORES at -P 16)."""
+import os, shutil, subprocess, sys, time, tempfile, statistics
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import zset_loader
+TICK = os.sysconf('SC_CLK_TCK')
+bins = dict(a.split('=', 1) for a in sys.argv[1:])
+N = int(os.environ.get('N', '400000')); ROUNDS = int(os.environ.get('ROUNDS', '3'))
+TESTS = [("ZSCORE", ["ZSCORE", "lb", "m:00__rand_int__"]),
+         ("ZREVRANGE", ["ZREVRANGE", "lb", "0", "9", "WITHSCORES"])]
+procs = {}
+port = 27700
+for name, b in bins.items():
+    d = tempfile.mkdtemp(prefix='reads16cpu')
+    port += 1
+    p = subprocess.Popen([b, '--port', str(port), '--save', '', '--appendonly', 'no', '--dir', d],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs[name] = (p, port, d)
+time.sleep(1)
+for name, (p, port, _) in procs.items():
+    zset_loader.load_zset('127.0.0.1', port, 'lb', 1_000_000)
+def cpu(pid):
+    f = open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()
+    return (int(f[11]) + int(f[12])) / TICK
+res = {}
+for r in range(ROUNDS):
+    for name, (p, port, _) in procs.items():
+        for label, cmd in TESTS:
+            c0 = cpu(p.pid); t0 = time.time()
+            subprocess.run(['redis-benchmark', '-p', str(port), '-c', '50', '-n', str(N), '-P', '16',
+                            '-r', '1000000', '-q'] + cmd, stdout=subprocess.DEVNULL, check=True)
+            dt = time.time() - t0; dc = cpu(p.pid) - c0
+            res.setdefault((name, label), []).append((dc / N * 1e6, N / dt))
+for label, _ in TESTS:
+    for name in procs:
+        xs = res[(name, label)]
+        print("%-10s %-9s cpu us/req median %.3f  rps median %8.0f   (cpu: %s)" % (
+            label, name, statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs),
+            " ".join("%.3f" % x[0] for x in xs)))
+for p, _, d in procs.values():
+    p.terminate()
+    p.wait()
+    shutil.rmtree(d, ignore_errors=True)
+print(open('/proc/loadavg').read())
