@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -198,7 +199,9 @@ bool NetServer::OverOutputLimit(Connection* c) {
 void NetServer::ProcessInput(Connection* c) {
   ArmOutputLimit(c);
   bool replied = false;
-  Lookahead ahead;
+  // Built only when a second command is buffered: a lone command (pipeline
+  // 1) has nothing to look ahead at.
+  std::optional<Lookahead> ahead;
   while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
     // Per command: an AUTH earlier in the same read lifts the limits of an
     // unauthenticated client for the commands after it, as in Redis (MIGRATE
@@ -219,12 +222,19 @@ void NetServer::ProcessInput(Connection* c) {
       c->CloseAfterReply();
       break;
     }
-    ahead.BeforeCommand(handler_, c, c->in_.data(), pos);
+    if (!ahead && pos < c->in_.size()) ahead.emplace();
+    if (ahead) ahead->BeforeCommand(handler_, c, c->in_.data(), pos);
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
-    ahead.Consumed(pos);
-    if (c->EnforceOutputLimit()) break;
+    if (ahead) ahead->Consumed(pos);
     const size_t out = c->output_buffer_size();
+    // The limits need a closer look (OverOutputLimit) only past one of them.
+    const OutputLimit l = LimitFor(c);
+    if (c->reply_.overflowed() || c->soft_limit_since_ms_ >= 0 ||
+        (l.soft > 0 && out > static_cast<uint64_t>(l.soft)) ||
+        (l.hard > 0 && out > static_cast<uint64_t>(l.hard))) {
+      if (c->EnforceOutputLimit()) break;
+    }
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
       c->throttled_ = true;  // until the client reads (WriteTo)
