@@ -17,13 +17,22 @@ REDIS_SERVER_BIN, BENCH_ROUNDS, BENCH_CLIENTS):
   BENCH_TESTS=ping_mbulk,zscore    a subset (names: ping_inline ping_mbulk get set zscore
                                    zrevrange lpush hset)
   BENCH_PIPELINES [1,16]  BENCH_N [200000]  BENCH_STRACE_N [20000]
+
+  bench/request_cost.py callgrind  user-space instructions per request of each server,
+                                   counted by valgrind's callgrind (zeroed before and
+                                   dumped after each redis-benchmark run of BENCH_CG_N
+                                   [20000] requests): exact and independent of the load
+                                   on the machine, unlike CPU time; kernel work is not
+                                   counted
 """
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -197,5 +206,75 @@ def report(servers, names, pipelines, rps, cpu, sysc, waits):
     sys.stdout.flush()
 
 
+def callgrind_server(name, binary):
+    """Starts `binary` under callgrind; returns (Server, output dir)."""
+    cg_dir = tempfile.mkdtemp(prefix="cg-%s-" % name)
+    srv = sbs.Server(name, ["valgrind", "--tool=callgrind",
+                            "--callgrind-out-file=%s/cg.%%p" % cg_dir, binary])
+    srv.start_timeout = 120
+    return srv.start(), cg_dir
+
+
+def callgrind_main():
+    names = [t for t in os.environ.get("BENCH_TESTS", "ping_mbulk,get,zscore").split(",") if t]
+    pipelines = [int(p) for p in os.environ.get("BENCH_PIPELINES", "1,16").split(",")]
+    n = int(os.environ.get("BENCH_CG_N", "20000"))
+    bins = {"rankd": sbs.RANKD_BIN}
+    if sbs.BASE_BIN:
+        bins["base"] = sbs.BASE_BIN
+    bins["redis"] = sbs.REDIS_BIN
+    ir = {}
+    for sname, binary in bins.items():
+        srv, cg_dir = callgrind_server(sname, binary)
+        try:
+            for name in names:
+                for cmd in TESTS[name][1]:
+                    srv.command(*cmd)
+            for name in names:
+                for p in pipelines:
+                    sbs.log("callgrind %s %s p%d" % (sname, name, p))
+                    ctl = ["callgrind_control"]
+                    subprocess.run(ctl + ["-z", str(srv.proc.pid)], stdout=subprocess.DEVNULL,
+                                   check=True)
+                    bench(srv, TESTS[name][0], p, n)
+                    label = "%s_p%d" % (name, p)
+                    subprocess.run(ctl + ["-d", label, str(srv.proc.pid)],
+                                   stdout=subprocess.DEVNULL, check=True)
+                    ir[(sname, name, p)] = dumped_instructions(cg_dir, label) / n
+        finally:
+            srv.stop()
+            shutil.rmtree(cg_dir, ignore_errors=True)
+    cols = list(bins)
+    print("\n### User-space instructions per request (callgrind), %d clients, %d requests"
+          % (sbs.CLIENTS, n))
+    print("\n| test | P | " + " | ".join(cols) + " | rankd/redis |"
+          + (" rankd/base |" if "base" in cols else ""))
+    print("|---|---:|" + "---:|" * (len(cols) + 1 + ("base" in cols)))
+    for name in names:
+        for p in pipelines:
+            line = "| %s | %d | %s | %s |" % (
+                name, p, " | ".join("%.0f" % ir[(c, name, p)] for c in cols),
+                sbs.ratio(ir[("rankd", name, p)], ir[("redis", name, p)]))
+            if "base" in cols:
+                line += " %s |" % sbs.ratio(ir[("rankd", name, p)], ir[("base", name, p)])
+            print(line)
+
+
+def dumped_instructions(cg_dir, label):
+    """The instruction total of the callgrind dump triggered with `label`."""
+    for fname in os.listdir(cg_dir):
+        with open(os.path.join(cg_dir, fname)) as f:
+            text = f.read()
+        if ("dump " + label + "\n") not in text:
+            continue
+        m = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+        if m:
+            return int(m.group(1))
+    raise RuntimeError("no callgrind dump for %s in %s" % (label, cg_dir))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["callgrind"]:
+        callgrind_main()
+    else:
+        main()

@@ -5,9 +5,16 @@
 
 #include "net/reply.h"
 
+#include <cstring>
+
 #include "base/numbers.h"
 
 namespace rankd {
+namespace {
+
+constexpr size_t kShortReply = 29;  // SimpleString's one-append size
+
+}  // namespace
 
 void ReplyBuilder::Header(char type, size_t n) {
   if (overflowed_) return;
@@ -19,9 +26,18 @@ void ReplyBuilder::Header(char type, size_t n) {
 
 void ReplyBuilder::SimpleString(std::string_view s) {
   if (overflowed_) return;
-  buf_.push_back('+');
-  buf_.append(s);
-  buf_.append("\r\n", 2);
+  if (s.size() <= kShortReply) {
+    // "+OK", "+PONG": framed on the stack and appended once.
+    char line[kShortReply + 3];
+    line[0] = '+';
+    memcpy(line + 1, s.data(), s.size());
+    memcpy(line + 1 + s.size(), "\r\n", 2);
+    buf_.append(line, s.size() + 3);
+  } else {
+    buf_.push_back('+');
+    buf_.append(s);
+    buf_.append("\r\n", 2);
+  }
   CheckLimit();
 }
 
