@@ -32,29 +32,32 @@ constexpr size_t kKeepOutputCapacity = 256 * 1024;
 class Lookahead {
  public:
   void BeforeCommand(ConnectionHandler* h, Connection* c, std::string_view data, size_t cur_end) {
-    if (data.data() != base_ || n_ == 0 || q_[0].end != cur_end) {
+    if (data.data() != base_ || n_ == 0 || Slot(0).end != cur_end) {
       n_ = 0;  // fresh start (or the input moved): peek after this command
+      head_ = 0;
       next_ = cur_end;
       done_ = false;
     } else {
-      q_[0] = q_[1];  // the command about to run leaves the window
-      if (--n_ > 0) Hint(h, c, q_[0], 1);
+      head_ ^= 1;  // the command about to run leaves the window
+      if (--n_ > 0) Hint(h, c, Slot(0), 1);
     }
     base_ = data.data();
     while (n_ < 2 && !done_) {
-      if (!PeekCommand(data, next_, &q_[n_])) {
+      PeekedCommand& p = Slot(n_);
+      if (!PeekCommand(data, next_, &p)) {
         done_ = true;  // incomplete or unusual: stop looking this round
         break;
       }
-      next_ = q_[n_].end;
-      Hint(h, c, q_[n_++], 0);
+      next_ = p.end;
+      n_++;
+      Hint(h, c, p, 0);
     }
   }
   // The command that ended at `pos` ran and was consumed.
   void Consumed(size_t pos) {
     base_ += pos;
     next_ -= pos;
-    for (size_t i = 0; i < n_; i++) q_[i].end -= pos;
+    for (size_t i = 0; i < n_; i++) Slot(i).end -= pos;
   }
 
  private:
@@ -62,9 +65,12 @@ class Lookahead {
     const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
     h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step);
   }
+  // The i-th command of the window (0: the next to run). A ring of two, so
+  // a command leaving the window costs no copy.
+  PeekedCommand& Slot(size_t i) { return q_[(head_ + i) & 1]; }
 
   PeekedCommand q_[2];
-  size_t n_ = 0, next_ = 0;
+  size_t n_ = 0, next_ = 0, head_ = 0;
   const char* base_ = nullptr;
   bool done_ = false;
 };

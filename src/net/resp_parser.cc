@@ -18,19 +18,19 @@ constexpr int64_t kUnauthMaxBulk = 2048;
 constexpr size_t kShortLine = 32;  // FindLineEnd's byte-by-byte window
 
 // Reads a count written the canonical way ("0", or a non-zero digit then
-// digits, at most 18 in all) ending in "\r\n", at in[*i]; the value is at most
+// digits, at most 18 in all) ending in "\r\n", at *p; the value is at most
 // `max`. Anything else (a sign, a leading zero, a NUL, a long or partial
 // line) returns false for the incremental parser to judge.
-inline bool FastCount(std::string_view in, size_t* i, int64_t max, int64_t* out) {
-  size_t j = *i;
-  const size_t end = std::min(in.size(), j + 18);
-  if (j >= end || in[j] < '0' || in[j] > '9') return false;
-  int64_t v = in[j++] - '0';
+inline bool FastCount(const char** p, const char* end, int64_t max, int64_t* out) {
+  const char* q = *p;
+  const char* const digits_end = end - q > 18 ? q + 18 : end;
+  if (q >= digits_end || static_cast<unsigned char>(*q - '0') > 9) return false;
+  int64_t v = *q++ - '0';
   if (v != 0) {
-    while (j < end && in[j] >= '0' && in[j] <= '9') v = v * 10 + (in[j++] - '0');
+    while (q < digits_end && static_cast<unsigned char>(*q - '0') <= 9) v = v * 10 + (*q++ - '0');
   }
-  if (j + 1 >= in.size() || in[j] != '\r' || in[j + 1] != '\n' || v > max) return false;
-  *i = j + 2;
+  if (end - q < 2 || q[0] != '\r' || q[1] != '\n' || v > max) return false;
+  *p = q + 2;
   *out = v;
   return true;
 }
@@ -45,32 +45,34 @@ bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
                              : limits.max_multibulk_len;
   const int64_t max_bulk =
       limits.unauthenticated ? std::min(kUnauthMaxBulk, limits.max_bulk_len) : limits.max_bulk_len;
-  size_t i = 1;  // past the '*'
+  const char* const begin = in.data();
+  const char* const end = begin + in.size();
+  const char* p = begin + 1;  // past the '*'
   int64_t n;
-  if (!FastCount(in, &i, max_args, &n) || n <= 0) return false;
+  if (!FastCount(&p, end, max_args, &n) || n <= 0) return false;
   // Each argument takes at least 6 bytes ("$0\r\n\r\n"): a count the buffer
   // cannot hold is left to the incremental path, which waits for it.
-  if (static_cast<uint64_t>(n) > (in.size() - i) / 6) return false;
-  const size_t first = args->size();
-  uint64_t header_bytes = i;
+  if (static_cast<uint64_t>(n) > static_cast<uint64_t>(end - p) / 6) return false;
+  args->clear();
+  uint64_t header_bytes = static_cast<uint64_t>(p - begin);
   for (int64_t k = 0; k < n; k++) {
-    const size_t start = i;
+    const char* const start = p;
     int64_t len;
-    if (i >= in.size() || in[i] != '$') break;
-    i++;
-    if (!FastCount(in, &i, max_bulk, &len)) break;
-    header_bytes += i - start;
+    if (p >= end || *p != '$') break;
+    p++;
+    if (!FastCount(&p, end, max_bulk, &len)) break;
+    header_bytes += static_cast<uint64_t>(p - start);
     // The body and the two bytes after it (not checked, as in Redis).
-    if (static_cast<uint64_t>(in.size() - i) < static_cast<uint64_t>(len) + 2) break;
-    args->emplace_back(in.data() + i, static_cast<size_t>(len));
-    i += static_cast<size_t>(len) + 2;
+    if (static_cast<uint64_t>(end - p) < static_cast<uint64_t>(len) + 2) break;
+    args->emplace_back(p, static_cast<size_t>(len));
+    p += len + 2;
   }
-  if (args->size() - first != static_cast<size_t>(n)) {
-    args->resize(first);
+  if (args->size() != static_cast<size_t>(n)) {
+    args->clear();
     return false;
   }
   scanned_bytes_ += header_bytes;
-  *pos += i;
+  *pos += static_cast<size_t>(p - begin);
   return true;
 }
 
@@ -119,6 +121,14 @@ RespParser::Result RespParser::Parse(std::string_view buf, size_t* pos,
                                      const Limits& limits) {
   args->clear();
   if (!error_.empty()) return Result::kError;
+  // A whole, canonically written command (what clients send) is taken in
+  // one pass; anything else goes through the incremental steps, from the
+  // start, with the exact Redis behaviour.
+  if (multibulk_left_ == 0 && !line_blocked_ && *pos < buf.size() && buf[*pos] == '*' &&
+      ParseWholeMultibulk(buf.substr(*pos), pos, args, limits)) {
+    scanned_ = 0;  // a search for this header may have begun on fewer bytes
+    return Result::kCommand;
+  }
   for (;;) {
     assert(*pos <= buf.size());
     std::string_view in = buf.substr(*pos);
@@ -156,13 +166,6 @@ RespParser::Result RespParser::ParseMultibulk(std::string_view in, size_t* pos,
                                               std::vector<std::string_view>* args,
                                               const Limits& limits) {
   if (multibulk_left_ == 0) {
-    // A whole, canonically written command (what clients send) is taken in
-    // one pass; anything else goes through the incremental steps below,
-    // from the start, with the exact Redis behaviour.
-    if (!line_blocked_ && ParseWholeMultibulk(in, pos, args, limits)) {
-      scanned_ = 0;  // a search for this header may have begun on fewer bytes
-      return Result::kCommand;
-    }
     const size_t cr = FindLineEnd(in, 0, '\r');
     if (cr == kNpos) {
       if (in.size() > limits.max_inline_len) {
