@@ -67,6 +67,7 @@ class Server:
         self.proc = None
         self.dir = None
         self.port = None
+        self.start_timeout = 10  # seconds to answer PING (more under valgrind)
 
     def start(self):
         self.port = free_port()
@@ -79,7 +80,7 @@ class Server:
             argv += shlex.split(os.environ.get("RANKD_ARGS", ""))
         self.log = open(os.path.join(self.dir, "server.log"), "wb")
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("%s exited during start-up: %s" % (self.name, " ".join(argv)))

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -31,29 +32,32 @@ constexpr size_t kKeepOutputCapacity = 256 * 1024;
 class Lookahead {
  public:
   void BeforeCommand(ConnectionHandler* h, Connection* c, std::string_view data, size_t cur_end) {
-    if (data.data() != base_ || n_ == 0 || q_[0].end != cur_end) {
+    if (data.data() != base_ || n_ == 0 || Slot(0).end != cur_end) {
       n_ = 0;  // fresh start (or the input moved): peek after this command
+      head_ = 0;
       next_ = cur_end;
       done_ = false;
     } else {
-      q_[0] = q_[1];  // the command about to run leaves the window
-      if (--n_ > 0) Hint(h, c, q_[0], 1);
+      head_ ^= 1;  // the command about to run leaves the window
+      if (--n_ > 0) Hint(h, c, Slot(0), 1);
     }
     base_ = data.data();
     while (n_ < 2 && !done_) {
-      if (!PeekCommand(data, next_, &q_[n_])) {
+      PeekedCommand& p = Slot(n_);
+      if (!PeekCommand(data, next_, &p)) {
         done_ = true;  // incomplete or unusual: stop looking this round
         break;
       }
-      next_ = q_[n_].end;
-      Hint(h, c, q_[n_++], 0);
+      next_ = p.end;
+      n_++;
+      Hint(h, c, p, 0);
     }
   }
   // The command that ended at `pos` ran and was consumed.
   void Consumed(size_t pos) {
     base_ += pos;
     next_ -= pos;
-    for (size_t i = 0; i < n_; i++) q_[i].end -= pos;
+    for (size_t i = 0; i < n_; i++) Slot(i).end -= pos;
   }
 
  private:
@@ -61,9 +65,12 @@ class Lookahead {
     const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
     h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step);
   }
+  // The i-th command of the window (0: the next to run). A ring of two, so
+  // a command leaving the window costs no copy.
+  PeekedCommand& Slot(size_t i) { return q_[(head_ + i) & 1]; }
 
   PeekedCommand q_[2];
-  size_t n_ = 0, next_ = 0;
+  size_t n_ = 0, next_ = 0, head_ = 0;
   const char* base_ = nullptr;
   bool done_ = false;
 };
@@ -198,7 +205,9 @@ bool NetServer::OverOutputLimit(Connection* c) {
 void NetServer::ProcessInput(Connection* c) {
   ArmOutputLimit(c);
   bool replied = false;
-  Lookahead ahead;
+  // Built only when a second command is buffered: a lone command (pipeline
+  // 1) has nothing to look ahead at.
+  std::optional<Lookahead> ahead;
   while (!c->paused_ && !c->close_after_reply_ && !c->killed_ && !c->throttled_) {
     // Per command: an AUTH earlier in the same read lifts the limits of an
     // unauthenticated client for the commands after it, as in Redis (MIGRATE
@@ -219,12 +228,19 @@ void NetServer::ProcessInput(Connection* c) {
       c->CloseAfterReply();
       break;
     }
-    ahead.BeforeCommand(handler_, c, c->in_.data(), pos);
+    if (!ahead && pos < c->in_.size()) ahead.emplace();
+    if (ahead) ahead->BeforeCommand(handler_, c, c->in_.data(), pos);
     handler_->OnCommand(c, args_);
     c->in_.Consume(pos);
-    ahead.Consumed(pos);
-    if (c->EnforceOutputLimit()) break;
+    if (ahead) ahead->Consumed(pos);
     const size_t out = c->output_buffer_size();
+    // The limits need a closer look (OverOutputLimit) only past one of them.
+    const OutputLimit l = LimitFor(c);
+    if (c->reply_.overflowed() || c->soft_limit_since_ms_ >= 0 ||
+        (l.soft > 0 && out > static_cast<uint64_t>(l.soft)) ||
+        (l.hard > 0 && out > static_cast<uint64_t>(l.hard))) {
+      if (c->EnforceOutputLimit()) break;
+    }
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
       c->throttled_ = true;  // until the client reads (WriteTo)

@@ -156,6 +156,45 @@ TEST(NetServerTest, KillOtherConnection) {
   EXPECT_FALSE(server.handler().double_close);
 }
 
+// Commands of every small size back to back, so the 16 KB reads end at
+// every kind of place inside one (a count, a bulk header, a body, its CRLF)
+// and the parser takes both its whole-command and its resumed path.
+TEST(NetServerTest, PipelineCutAtEveryOffsetByReads) {
+  ServerThread server;
+  Client c(server.port());
+  std::string request, expected;
+  for (int i = 0; request.size() < 400000; i++) {
+    const std::string arg(static_cast<size_t>(i % 53), static_cast<char>('a' + i % 26));
+    request += Echo(arg);
+    expected += BulkReply(arg);
+  }
+  std::thread writer([&] {
+    // Uneven writes, so the boundaries shift between runs of the loop.
+    for (size_t off = 0, step = 1; off < request.size(); off += step, step = step * 7 % 9001 + 1) {
+      EXPECT_TRUE(c.Send(std::string_view(request).substr(off, step)));
+    }
+  });
+  std::string got = c.Read(expected.size());
+  writer.join();
+  EXPECT_TRUE(got == expected);
+}
+
+// A command sent a byte at a time gets its reply only once complete, and the
+// connection keeps working.
+TEST(NetServerTest, CommandTrickledByteByByte) {
+  ServerThread server;
+  Client c(server.port());
+  const std::string cmd = Echo("hello") + Echo(std::string(40, 'z'));
+  for (size_t i = 0; i + 1 < cmd.size(); i++) {
+    ASSERT_TRUE(c.Send(cmd.substr(i, 1)));
+    if (i % 16 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(c.Read(11), "$5\r\nhello\r\n");
+  EXPECT_FALSE(c.Readable(50));  // the second ECHO lacks its last byte
+  ASSERT_TRUE(c.Send(cmd.substr(cmd.size() - 1)));
+  EXPECT_EQ(c.Read(47), BulkReply(std::string(40, 'z')));
+}
+
 TEST(NetServerTest, LargeReplyToSlowReader) {
   ServerThread server;
   Client c(server.port());

@@ -47,6 +47,7 @@ char* PutDouble(char* p, double d, bool resp3) {
   }
   return PutBytes(p, text);
 }
+constexpr size_t kShortReply = 29;  // SimpleString's one-append size
 
 }  // namespace
 
@@ -59,9 +60,18 @@ void ReplyBuilder::Header(char type, size_t n) {
 
 void ReplyBuilder::SimpleString(std::string_view s) {
   if (overflowed_) return;
-  buf_.push_back('+');
-  buf_.append(s);
-  buf_.append("\r\n", 2);
+  if (s.size() <= kShortReply) {
+    // "+OK", "+PONG": framed on the stack and appended once.
+    char line[kShortReply + 3];
+    line[0] = '+';
+    memcpy(line + 1, s.data(), s.size());
+    memcpy(line + 1 + s.size(), "\r\n", 2);
+    buf_.append(line, s.size() + 3);
+  } else {
+    buf_.push_back('+');
+    buf_.append(s);
+    buf_.append("\r\n", 2);
+  }
   CheckLimit();
 }
 

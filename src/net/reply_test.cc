@@ -19,6 +19,12 @@ std::string Encode(int version, void (*fn)(ReplyBuilder*)) {
 TEST(ReplyBuilderTest, ScalarsAreTheSameInBothVersions) {
   for (int v : {2, 3}) {
     EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Ok(); }), "+OK\r\n");
+    // Short and long simple strings take different paths.
+    for (size_t n : {0, 28, 29, 30, 200}) {
+      ReplyBuilder r(v);
+      r.SimpleString(std::string(n, 's'));
+      EXPECT_EQ(r.buffer(), "+" + std::string(n, 's') + "\r\n");
+    }
     EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Integer(-42); }), ":-42\r\n");
     EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Bulk("a\r\nb"); }), "$4\r\na\r\nb\r\n");
     EXPECT_EQ(Encode(v, [](ReplyBuilder* r) { r->Bulk(""); }), "$0\r\n\r\n");

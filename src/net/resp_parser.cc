@@ -2,6 +2,7 @@
 
 #include "net/resp_parser.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -14,8 +15,66 @@ constexpr size_t kNpos = std::string_view::npos;
 constexpr int64_t kBigArg = 32 * 1024;  // PROTO_MBULK_BIG_ARG
 constexpr int64_t kUnauthMaxArgs = 10;
 constexpr int64_t kUnauthMaxBulk = 2048;
+constexpr size_t kShortLine = 32;  // FindLineEnd's byte-by-byte window
+
+// Reads a count written the canonical way ("0", or a non-zero digit then
+// digits, at most 18 in all) ending in "\r\n", at *p; the value is at most
+// `max`. Anything else (a sign, a leading zero, a NUL, a long or partial
+// line) returns false for the incremental parser to judge.
+inline bool FastCount(const char** p, const char* end, int64_t max, int64_t* out) {
+  const char* q = *p;
+  const char* const digits_end = end - q > 18 ? q + 18 : end;
+  if (q >= digits_end || static_cast<unsigned char>(*q - '0') > 9) return false;
+  int64_t v = *q++ - '0';
+  if (v != 0) {
+    while (q < digits_end && static_cast<unsigned char>(*q - '0') <= 9) v = v * 10 + (*q++ - '0');
+  }
+  if (end - q < 2 || q[0] != '\r' || q[1] != '\n' || v > max) return false;
+  *p = q + 2;
+  *out = v;
+  return true;
+}
 
 }  // namespace
+
+bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
+                                     std::vector<std::string_view>* args,
+                                     const Limits& limits) {
+  const int64_t max_args =
+      limits.unauthenticated ? std::min(kUnauthMaxArgs, limits.max_multibulk_len)
+                             : limits.max_multibulk_len;
+  const int64_t max_bulk =
+      limits.unauthenticated ? std::min(kUnauthMaxBulk, limits.max_bulk_len) : limits.max_bulk_len;
+  const char* const begin = in.data();
+  const char* const end = begin + in.size();
+  const char* p = begin + 1;  // past the '*'
+  int64_t n;
+  if (!FastCount(&p, end, max_args, &n) || n <= 0) return false;
+  // Each argument takes at least 6 bytes ("$0\r\n\r\n"): a count the buffer
+  // cannot hold is left to the incremental path, which waits for it.
+  if (static_cast<uint64_t>(n) > static_cast<uint64_t>(end - p) / 6) return false;
+  args->clear();
+  uint64_t header_bytes = static_cast<uint64_t>(p - begin);
+  for (int64_t k = 0; k < n; k++) {
+    const char* const start = p;
+    int64_t len;
+    if (p >= end || *p != '$') break;
+    p++;
+    if (!FastCount(&p, end, max_bulk, &len)) break;
+    header_bytes += static_cast<uint64_t>(p - start);
+    // The body and the two bytes after it (not checked, as in Redis).
+    if (static_cast<uint64_t>(end - p) < static_cast<uint64_t>(len) + 2) break;
+    args->emplace_back(p, static_cast<size_t>(len));
+    p += len + 2;
+  }
+  if (args->size() != static_cast<size_t>(n)) {
+    args->clear();
+    return false;
+  }
+  scanned_bytes_ += header_bytes;
+  *pos += static_cast<size_t>(p - begin);
+  return true;
+}
 
 RespParser::Result RespParser::Fail(std::string msg) {
   error_ = std::move(msg);
@@ -27,18 +86,34 @@ size_t RespParser::FindLineEnd(std::string_view in, size_t line_start, char deli
   const size_t from = line_start + scanned_;
   if (from >= in.size()) return kNpos;
   const char* base = in.data();
-  const void* hit = memchr(base + from, delim, in.size() - from);
-  const size_t stop = hit ? static_cast<const char*>(hit) - base : in.size();
-  scanned_bytes_ += stop - from;
-  // strchr semantics: a NUL before the delimiter hides it for good.
-  if (memchr(base + from, '\0', stop - from) != nullptr) {
+  // Header lines ("*3", "$5") are a few bytes: one pass over a short window
+  // looks for the delimiter and a NUL together, where two memchr calls cost
+  // more in setup than in scanning. Longer lines go on with memchr.
+  const size_t window_end = std::min(in.size(), from + kShortLine);
+  size_t stop = from;
+  while (stop < window_end && base[stop] != delim && base[stop] != '\0') stop++;
+  bool found = stop < window_end && base[stop] == delim;
+  if (stop < window_end && !found) {  // a NUL first: hides the line end for good
+    scanned_bytes_ += stop - from;
     line_blocked_ = true;
     return kNpos;
   }
+  if (!found && window_end < in.size()) {
+    const void* hit = memchr(base + window_end, delim, in.size() - window_end);
+    stop = hit ? static_cast<const char*>(hit) - base : in.size();
+    found = hit != nullptr;
+    // strchr semantics: a NUL before the delimiter hides it for good.
+    if (memchr(base + window_end, '\0', stop - window_end) != nullptr) {
+      scanned_bytes_ += stop - from;
+      line_blocked_ = true;
+      return kNpos;
+    }
+  }
+  scanned_bytes_ += stop - from;
   // Next search resumes here (at the delimiter itself if found, for the
   // case where the byte after a '\r' has not arrived yet).
   scanned_ = stop - line_start;
-  return hit ? stop : kNpos;
+  return found ? stop : kNpos;
 }
 
 RespParser::Result RespParser::Parse(std::string_view buf, size_t* pos,
@@ -46,6 +121,14 @@ RespParser::Result RespParser::Parse(std::string_view buf, size_t* pos,
                                      const Limits& limits) {
   args->clear();
   if (!error_.empty()) return Result::kError;
+  // A whole, canonically written command (what clients send) is taken in
+  // one pass; anything else goes through the incremental steps, from the
+  // start, with the exact Redis behaviour.
+  if (multibulk_left_ == 0 && !line_blocked_ && *pos < buf.size() && buf[*pos] == '*' &&
+      ParseWholeMultibulk(buf.substr(*pos), pos, args, limits)) {
+    scanned_ = 0;  // a search for this header may have begun on fewer bytes
+    return Result::kCommand;
+  }
   for (;;) {
     assert(*pos <= buf.size());
     std::string_view in = buf.substr(*pos);

@@ -93,6 +93,11 @@ class RespParser {
                      const Limits& limits);
   Result ParseMultibulk(std::string_view in, size_t* pos, std::vector<std::string_view>* args,
                         const Limits& limits);
+  // The common case in one pass: a complete multibulk command with every
+  // count written canonically and within the limits. Returns false for
+  // anything else, with `args` cleared and the parser's state unchanged.
+  bool ParseWholeMultibulk(std::string_view in, size_t* pos, std::vector<std::string_view>* args,
+                           const Limits& limits);
   // Finds `delim` in in[line_start..], searching as strchr would (a NUL
   // first means never), resuming where the previous search stopped.
   // Returns the index in `in`, or npos.

@@ -120,6 +120,33 @@ TEST(RespParserTest, RedisQuirksAreKept) {
             "Protocol error: too big inline request");
 }
 
+// The line-end search scans the first 32 bytes of a line byte by byte and
+// the rest with memchr: the delimiter and a hiding NUL are found on either
+// side of that boundary, whatever the fragmentation.
+TEST(RespParserTest, LineEndsAndNulsAroundTheScanWindow) {
+  for (size_t len : {1, 30, 31, 32, 33, 34, 64, 100, 5000}) {
+    const std::string word(len, 'a');
+    EXPECT_EQ(Commands("ECHO " + word + "\r\nPING\r\n"),
+              (std::vector<Command>{{"ECHO", word}, {"PING"}}))
+        << len;
+    // A NUL at any offset of the line hides its end (strchr semantics).
+    std::string hidden = "ECHO " + word;
+    hidden[hidden.size() - 1] = '\0';
+    Outcome o = ParseAll(hidden + "\r\nPING\r\n");
+    EXPECT_TRUE(o.commands.empty()) << len;
+    EXPECT_EQ(o.error, "") << len;
+    // A NUL after the line end does not.
+    EXPECT_EQ(Commands("ECHO " + word + "\r\n*1\r\n$2\r\n" + std::string("a\0", 2) + "\r\n"),
+              (std::vector<Command>{{"ECHO", word}, {std::string("a\0", 2)}}))
+        << len;
+  }
+  // Multibulk headers with padding zeros are invalid either side of it.
+  EXPECT_EQ(Error("*" + std::string(40, '0') + "1\r\n"),
+            "Protocol error: invalid multibulk length");
+  EXPECT_EQ(Error("*1\r\n$" + std::string(40, '0') + "4\r\nPING\r\n"),
+            "Protocol error: invalid bulk length");
+}
+
 TEST(RespParserTest, Inline) {
   EXPECT_EQ(Commands("PING\r\n"), (std::vector<Command>{{"PING"}}));
   EXPECT_EQ(Commands("PING\nPING\n"), (std::vector<Command>{{"PING"}, {"PING"}}));
@@ -174,6 +201,33 @@ TEST(RespParserTest, Errors) {
   // 64 KB exactly is not "too big" yet.
   EXPECT_EQ(Error("ECHO " + std::string(65536 - 5, 'a')), "");
   EXPECT_EQ(Error("ECHO " + std::string(65536 - 4, 'a')), "Protocol error: too big inline request");
+}
+
+// Complete commands take the one-pass path first: whatever it does not
+// accept must end exactly as the step-by-step parser says.
+TEST(RespParserTest, CompleteCommandsWithOddCountsMatchTheStepwiseParser) {
+  EXPECT_EQ(Error("*01\r\n$4\r\nPING\r\n"), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(Error("*+1\r\n$4\r\nPING\r\n"), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(Error("*1\r\n$04\r\nPING\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Error("*1\r\n$+4\r\nPING\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Error("*1\r\n$-1\r\nPING\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Error("*2\r\n$4\r\nECHO\r\n+a\r\n"), "Protocol error: expected '$', got '+'");
+  EXPECT_EQ(Error("*1\r\n$" + std::string(17, '9') + "\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Error("*1\r\n$" + std::string(19, '9') + "\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Commands("*1\r\n$0\r\n\r\n"), (std::vector<Command>{{""}}));
+  EXPECT_EQ(Commands("*2\r\n$4\r\nECHO\r\n$3\r\nabcxx*1\r\n$4\r\nPING\r\n"),
+            (std::vector<Command>{{"ECHO", "abc"}, {"PING"}}));
+  RespParser::Limits small;
+  small.max_bulk_len = 3;
+  EXPECT_EQ(Error("*1\r\n$4\r\nPING\r\n", small), "Protocol error: invalid bulk length");
+  EXPECT_EQ(Commands("*1\r\n$3\r\nGET\r\n").size(), 1u);
+  RespParser::Limits unauth;
+  unauth.unauthenticated = true;
+  EXPECT_EQ(Error(Encode(Command(11, "a")), unauth),
+            "Protocol error: unauthenticated multibulk length");
+  EXPECT_EQ(ParseAll(Encode(Command(10, "a")), unauth).commands.size(), 1u);
+  EXPECT_EQ(Error(Encode({"AUTH", std::string(2049, 'p')}), unauth),
+            "Protocol error: unauthenticated bulk length");
 }
 
 TEST(RespParserTest, CommandsBeforeAnErrorAreReturned) {
