@@ -67,14 +67,14 @@ void QuickList::GrowLead(Chunk* c, size_t n, const ListLimits& limits) {
   std::string buf(lead + old.size(), '\0');
   std::memcpy(buf.data() + lead, old.data(), old.size());
   c->buf = std::move(buf);
-  c->lead = static_cast<uint32_t>(lead);
+  c->aux = static_cast<uint32_t>(lead);
 }
 
 void QuickList::Trim(Chunk* c) {
   assert(!c->compressed());
-  if (c->lead == 0 && c->buf.capacity() == c->buf.size()) return;
+  if (c->aux == 0 && c->buf.capacity() == c->buf.size()) return;
   c->buf = std::string(c->entries());
-  c->lead = 0;
+  c->aux = 0;
 }
 
 size_t QuickList::Offset(std::string_view buf, size_t count, size_t i) {
@@ -120,9 +120,9 @@ void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
   Chunk& c = chunks_.front();
   assert(!c.compressed());  // Invariant: end chunks are raw.
   const size_t n = packed::EntrySize(v.size());
-  if (c.lead < n) GrowLead(&c, n, limits);
-  c.lead -= static_cast<uint32_t>(n);
-  (void)packed::Write(c.buf.data() + c.lead, v);
+  if (c.aux < n) GrowLead(&c, n, limits);
+  c.aux -= static_cast<uint32_t>(n);  // the lead
+  (void)packed::Write(c.buf.data() + c.aux, v);
   c.count++;
   size_++;
   if (grow) SettleEnds();
@@ -148,7 +148,7 @@ std::string QuickList::PopFront() {
   assert(!c.compressed());
   size_t next;
   std::string out(packed::At(c.entries(), 0, &next));
-  c.lead += static_cast<uint32_t>(next);  // the popped bytes join the lead
+  c.aux += static_cast<uint32_t>(next);  // the popped bytes join the lead
   size_--;
   if (--c.count == 0) {
     chunks_.pop_front();
@@ -164,7 +164,7 @@ std::string QuickList::PopBack() {
   size_t start;
   const std::string_view raw = c.entries();
   std::string out(packed::Before(raw, raw.size(), &start));
-  c.buf.resize(c.lead + start);
+  c.buf.resize(c.lead() + start);
   size_--;
   if (--c.count == 0) {
     chunks_.pop_back();
@@ -295,8 +295,8 @@ size_t QuickList::RemoveIf(Predicate match, uint64_t limit, bool from_tail) {
       if (!drop[e]) kept.append(raw.substr(offs[e], offs[e + 1] - offs[e]));
     }
     c.buf = std::move(kept);
-    c.raw_size = 0;
-    c.lead = 0;
+    c.lzf = 0;
+    c.aux = 0;
     c.count -= static_cast<uint32_t>(hits);
     size_ -= hits;
     removed += hits;

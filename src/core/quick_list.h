@@ -5,8 +5,8 @@
 // costs its bytes plus 2, not a node and a pointer.
 //
 //   chunks_:  [chunk 0] [chunk 1] ... [chunk k]      (std::deque: O(1) at ends)
-//   chunk:    count | raw_size | lead | buf = [lead] entry entry ...  (raw)
-//                                      | buf = LZF(entry entry ...)   (compressed)
+//   chunk:    count | lzf | aux (lead) | buf = [lead] entry entry ...  (raw)
+//               lzf | aux (raw size) | buf = LZF(entry entry ...)   (compressed)
 //
 // Chunk size follows list-max-listpack-size (`fill`): a positive fill caps
 // the entries per chunk (and 8 KB, Redis's safety limit), a negative one the
@@ -129,16 +129,21 @@ class QuickList {
 
  private:
   struct Chunk {
-    std::string buf;        // [lead free bytes] entries, or their LZF form
-    uint32_t count = 0;     // entries
-    uint32_t raw_size = 0;  // 0: buf is raw; else the size of the raw entries
-    uint32_t lead = 0;      // raw only: free bytes before the first entry
-    bool compressed() const { return raw_size != 0; }
+    std::string buf;          // [lead free bytes] entries, or their LZF form
+    uint32_t count : 31 = 0;  // entries
+    uint32_t lzf : 1 = 0;     // buf holds the LZF form
+    // Raw: the lead (free bytes before the first entry). LZF: the size of
+    // the raw entries. One field, so a chunk stays 40 bytes.
+    uint32_t aux = 0;
+    bool compressed() const { return lzf != 0; }
+    uint32_t lead() const { return lzf ? 0 : aux; }
+    uint32_t raw_size() const { return lzf ? aux : 0; }
     // The raw entries. REQUIRES: !compressed().
-    std::string_view entries() const { return std::string_view(buf).substr(lead); }
+    std::string_view entries() const { return std::string_view(buf).substr(aux); }
     // Bytes of the raw entries, compressed or not.
-    size_t raw_bytes() const { return compressed() ? raw_size : buf.size() - lead; }
+    size_t raw_bytes() const { return lzf ? aux : buf.size() - aux; }
   };
+  static_assert(sizeof(Chunk) <= sizeof(std::string) + 8, "a chunk's overhead is per element");
 
   // True when `chunk` may take one more entry of `len` bytes.
   bool Fits(const Chunk& chunk, size_t len, const ListLimits& limits) const;

@@ -30,9 +30,9 @@ bool QuickList::CompressChunk(std::string_view raw, std::string* lzf) {
 std::string_view QuickList::View(size_t ci, std::string* scratch) const {
   const Chunk& c = chunks_[ci];
   if (!c.compressed()) return c.entries();
-  scratch->resize(c.raw_size);
+  scratch->resize(c.raw_size());
   // CHECK: our own compressed bytes fail to decode only if memory is corrupt.
-  if (!LzfDecompress(c.buf, scratch->data(), c.raw_size)) std::abort();
+  if (!LzfDecompress(c.buf, scratch->data(), c.raw_size())) std::abort();
   return *scratch;
 }
 
@@ -42,10 +42,11 @@ std::string& QuickList::Open(size_t ci) {
     std::string raw;
     (void)View(ci, &raw);
     c.buf = std::move(raw);
-    c.raw_size = 0;
-  } else if (c.lead != 0) {
-    c.buf.erase(0, c.lead);  // edits index the entries from buf[0]
-    c.lead = 0;
+    c.lzf = 0;
+    c.aux = 0;
+  } else if (c.aux != 0) {
+    c.buf.erase(0, c.aux);  // edits index the entries from buf[0]
+    c.aux = 0;
   }
   return c.buf;
 }
@@ -63,9 +64,10 @@ void QuickList::Settle(size_t ci) {
   }
   std::string lzf;
   if (c.compressed() || !CompressChunk(c.entries(), &lzf)) return;
-  c.raw_size = static_cast<uint32_t>(c.entries().size());
+  const uint32_t raw = static_cast<uint32_t>(c.entries().size());
   c.buf = std::move(lzf);
-  c.lead = 0;
+  c.lzf = 1;
+  c.aux = raw;
 }
 
 void QuickList::SettleEnds() {
@@ -100,12 +102,11 @@ bool QuickList::CheckInvariants() const {
   std::string scratch, lzf;
   for (size_t ci = 0; ci < chunks_.size(); ci++) {
     const Chunk& c = chunks_[ci];
-    if (c.count == 0 || c.lead > c.buf.size()) return false;
+    if (c.count == 0 || c.lead() > c.buf.size()) return false;
     if (c.compressed()) {
-      if (c.lead != 0) return false;
       if (!Interior(ci)) return false;  // only interior chunks compress
-      scratch.resize(c.raw_size);
-      if (!LzfDecompress(c.buf, scratch.data(), c.raw_size)) return false;
+      scratch.resize(c.raw_size());
+      if (!LzfDecompress(c.buf, scratch.data(), c.raw_size())) return false;
     } else if (Interior(ci) && CompressChunk(c.entries(), &lzf)) {
       return false;  // an interior chunk left raw although it compresses
     }
