@@ -8,7 +8,8 @@
 
     /usr/bin/python3 bench/types_bench.py          # uses build/rankd
 Knobs: BENCH_ROUNDS [3] BENCH_CLIENTS [50] BENCH_N1 [100000] BENCH_N16 [500000]
-BENCH_HASHES [1000000].
+BENCH_HASHES [1000000] (0: skip part 2), RANKD_BASE_BIN (a second rankd, the "before" of
+an A/B, alternating with the other two; see sidebyside.py).
 """
 
 import os
@@ -57,7 +58,7 @@ def main():
     rates = {}
     try:
         mem = {}
-        for name, srv in servers.items():
+        for name, srv in (servers.items() if HASHES else ()):
             sb.log("loading %d profiles into %s ..." % (HASHES, name))
             before = srv.rss()
             load_profiles(srv.port, HASHES)
@@ -67,8 +68,8 @@ def main():
                 raise SystemExit("%s: DBSIZE %r after loading" % (name, dbsize))
         profile_cmds = [("HSET profile field", ["HSET", "user:__rand_int__", "level", "7"]),
                         ("HGETALL profile", ["HGETALL", "user:__rand_int__"])]
-        for rnd in range(sb.ROUNDS):
-            for name in ("rankd", "redis"):
+        for rnd in range(sb.ROUNDS if HASHES else 0):
+            for name in servers:
                 for label, cmd in profile_cmds:
                     for pipeline, n in ((1, N1), (16, N16)):
                         sb.log("round %d %s %s pipeline %d" % (rnd + 1, name, label, pipeline))
@@ -79,7 +80,7 @@ def main():
         for srv in servers.values():
             srv.command("FLUSHALL")
         for rnd in range(sb.ROUNDS):
-            for name in ("rankd", "redis"):
+            for name in servers:
                 for pipeline, n in ((1, N1), (16, N16)):
                     sb.log("round %d %s lists/hset pipeline %d" % (rnd + 1, name, pipeline))
                     got = sb.run_benchmark(servers[name], pipeline, n,
@@ -88,12 +89,14 @@ def main():
                         rates.setdefault((name, test, pipeline), []).append(rps)
         rows = [(t, p, t) for p in (1, 16) for t in LIST_TESTS]
         sb.print_table("redis-benchmark: lists and HSET", rows, rates)
+        if not HASHES:
+            return
         rows = [(label, p, label) for p in (1, 16) for label, _ in profile_cmds]
         sb.print_table("Member profiles: %d hashes of 5 fields" % HASHES, rows, rates)
         print("\n### Memory: %d hashes of 5 fields\n" % HASHES)
         print("| server | RSS growth per hash (bytes) | per field (bytes) |")
         print("|---|---:|---:|")
-        for name in ("rankd", "redis"):
+        for name in servers:
             print("| %s | %.1f | %.1f |" % (name, mem[name] / HASHES, mem[name] / HASHES / 5))
     finally:
         for srv in servers.values():

@@ -1,6 +1,7 @@
 """Differential tests for hashes, lists and SORT (issue 15) against redis-server 7.0, in
 RESP2 and RESP3, with default thresholds, big preloaded values, tiny thresholds
-(conversions all the time), and compressed lists (list-compress-depth 1 and 2). Families the server under test does not know are skipped."""
+(conversions all the time), compressed lists (list-compress-depth 1 and 2), and lists
+grown at the head by LPUSH (head1, head0). Families the server under test does not know are skipped."""
 
 import random
 import warnings
@@ -35,9 +36,11 @@ def big_preload(seed):
     return [Cmd(*h1), Cmd(*l1)]
 
 
-def compressed_lists(depth, fill, length):
+def compressed_lists(depth, fill, length, head=False):
     """list-compress-depth `depth` (set before the lists exist, as Redis fixes
-    the depth when a list is created) and long lists of compressible elements."""
+    the depth when a list is created) and long lists of compressible elements.
+    `head`: the lists grow by LPUSHes of 1-3 elements (the head chunk growing
+    at its front, crossing chunk boundaries), not by one RPUSH."""
     def setup(seed):
         rng = random.Random(seed * 7919 + depth)
         cmds = [Cmd("CONFIG", "SET", "list-compress-depth", str(depth)),
@@ -45,7 +48,13 @@ def compressed_lists(depth, fill, length):
         for key, n in (("l1", length), ("l2", 250)):
             elems = [rng.choice(diffgen_types.COMPRESSIBLE + ["a", "b", "hello"])
                      for _ in range(n)]
-            cmds.append(Cmd("RPUSH", key, *elems))
+            if not head:
+                cmds.append(Cmd("RPUSH", key, *elems))
+                continue
+            while elems:
+                k = rng.randint(1, 3)
+                cmds.append(Cmd("LPUSH", key, *elems[:k]))
+                del elems[:k]
         return cmds
     return setup
 
@@ -58,10 +67,13 @@ SCENARIOS = {
                            Cmd("CONFIG", "SET", "list-max-listpack-size", "2")], {}),
     "depth1": (compressed_lists(1, "4", 600), {"compress": True}),
     "depth2": (compressed_lists(2, "-1", 3000), {"compress": True}),
+    "head1": (compressed_lists(1, "-1", 1500, head=True), {"compress": True}),
+    "head0": (compressed_lists(0, "4", 400, head=True), {"compress": True}),
 }
 SEEDS = {"small": seeds(12), "big": seeds(6), "tiny": seeds(8), "depth1": seeds(6),
-         "depth2": seeds(6)}
-LENGTH = {"small": 700, "big": 500, "tiny": 700, "depth1": 600, "depth2": 600}
+         "depth2": seeds(6), "head1": seeds(4), "head0": seeds(3)}
+LENGTH = {"small": 700, "big": 500, "tiny": 700, "depth1": 600, "depth2": 600, "head1": 600,
+          "head0": 600}
 CASES = [(sc, seed, proto) for sc in SCENARIOS for seed in SEEDS[sc] for proto in (2, 3)]
 
 

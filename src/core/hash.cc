@@ -22,10 +22,10 @@ std::string_view Hash::bytes() const {
   return rep_ ? std::string_view(packed()->data(), packed()->used) : std::string_view();
 }
 
-void Hash::Splice(size_t off, size_t erase, std::string_view insert) {
+char* Hash::Splice(size_t off, size_t erase, size_t insert) {
   const size_t used = rep_ ? packed()->used : 0;
-  const size_t need = used - erase + insert.size();
-  if (!rep_ && need == 0) return;
+  if (erase == insert) return rep_ ? packed()->data() + off : nullptr;  // in place
+  const size_t need = used - erase + insert;
   // The allocation follows the bytes held (the allocator rounds up to its
   // size class): grown before the move, shrunk after it when left mostly
   // empty, so small hashes (the million-profiles case) pay for their bytes,
@@ -39,10 +39,10 @@ void Hash::Splice(size_t off, size_t erase, std::string_view insert) {
   auto capacity = [&] { return malloc_usable_size(packed()) - sizeof(Packed); };
   if (!rep_ || need > capacity()) resize(need);
   char* d = packed()->data();
-  std::memmove(d + off + insert.size(), d + off + erase, used - off - erase);
-  if (!insert.empty()) std::memcpy(d + off, insert.data(), insert.size());
+  std::memmove(d + off + insert, d + off + erase, used - off - erase);
   packed()->used = static_cast<uint32_t>(need);
   if (capacity() > need + need / 4 + 16) resize(need);
+  return packed()->data() + off;
 }
 
 void Hash::Reset() {
@@ -59,8 +59,11 @@ void Hash::Reset() {
 std::unique_ptr<Hash> Hash::Clone() const {
   auto copy = std::make_unique<Hash>();
   if (is_listpack()) {
-    copy->Splice(0, 0, bytes());
-    if (copy->rep_) copy->packed()->count = packed()->count;
+    const std::string_view b = bytes();
+    if (char* d = copy->Splice(0, 0, b.size())) {
+      std::memcpy(d, b.data(), b.size());
+      copy->packed()->count = packed()->count;
+    }
   } else {
     copy->rep_ = reinterpret_cast<uintptr_t>(new ScanTable<Node>()) | kTableBit;
     table()->ForEach([&](Node* n) { copy->InsertNode(n->key(), n->value()); });
@@ -135,12 +138,14 @@ bool Hash::Set(std::string_view field, std::string_view value, const HashLimits&
     size_t vstart, vend;
     (void)packed::At(bytes(), off, &vstart);
     (void)packed::At(bytes(), vstart, &vend);
-    Splice(vstart, vend - vstart, packed::Encode(value));
+    // An equal-length value is rewritten in place (no move, no realloc).
+    (void)packed::Write(Splice(vstart, vend - vstart, packed::EntrySize(value.size())), value);
     return false;
   }
-  std::string pair = packed::Encode(field);
-  pair += packed::Encode(value);
-  Splice(bytes().size(), 0, pair);
+  const size_t flen = packed::EntrySize(field.size());
+  char* d = Splice(bytes().size(), 0, flen + packed::EntrySize(value.size()));
+  (void)packed::Write(d, field);
+  (void)packed::Write(d + flen, value);
   packed()->count++;
   if (packed()->count > limits.max_listpack_entries) ConvertToHashtable();
   return true;
@@ -176,7 +181,7 @@ bool Hash::Delete(std::string_view field) {
       size_t vstart, vend;
       (void)packed::At(bytes(), off, &vstart);
       (void)packed::At(bytes(), vstart, &vend);
-      Splice(off, vend - off, {});
+      (void)Splice(off, vend - off, 0);
       packed()->count--;
     }
   }

@@ -136,9 +136,11 @@ class Hash {
   ScanTable<Node>* table() const { return reinterpret_cast<ScanTable<Node>*>(rep_ & ~kTableBit); }
   // The listpack bytes (empty when none is allocated).
   std::string_view bytes() const;
-  // Replaces `erase` bytes at `off` of the listpack with `insert`, growing
-  // or trimming the allocation so it stays close to the bytes held.
-  void Splice(size_t off, size_t erase, std::string_view insert);
+  // Replaces `erase` bytes at `off` of the listpack with `insert` bytes for
+  // the caller to write at the returned address (nullptr when nothing is
+  // allocated and nothing inserted), growing or trimming the allocation so
+  // it stays close to the bytes held. erase == insert moves nothing.
+  char* Splice(size_t off, size_t erase, size_t insert);
   // Frees the representation and the deadlines.
   void Reset();
   // Offset of the entry whose field is `field` in the listpack, or npos.

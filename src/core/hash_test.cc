@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -73,6 +74,34 @@ TEST(HashTest, ListpackKeepsInsertionOrderAndConverts) {
   Hash g;
   for (int i = 0; i < 4; i++) g.Set(std::to_string(i), "x", limits);  // too many
   EXPECT_EQ(g.EncodingName(), "hashtable");
+}
+
+// Overwrites in a listpack: an equal-length value in place (order and
+// memory unchanged), shorter and longer ones by moving the rest; entries
+// of 128+ bytes use the long entry form.
+TEST(HashTest, ListpackOverwritesKeepOrder) {
+  HashLimits limits{512, 200};
+  Hash h;
+  EXPECT_TRUE(h.Set("a", "111", limits));
+  EXPECT_TRUE(h.Set("b", "222", limits));
+  EXPECT_TRUE(h.Set("c", "333", limits));
+  const size_t mem = h.MemoryUsage();
+  for (int i = 0; i < 100; i++) EXPECT_FALSE(h.Set("b", std::to_string(100 + i % 900), limits));
+  EXPECT_EQ(h.MemoryUsage(), mem);
+  EXPECT_EQ(*h.Get("b"), "199");
+  EXPECT_FALSE(h.Set("a", "", limits));
+  EXPECT_FALSE(h.Set("c", std::string(150, 'x'), limits));
+  EXPECT_FALSE(h.Set("b", std::string(150, 'y'), limits));  // long form, same length
+  EXPECT_FALSE(h.Set("b", "z", limits));
+  std::vector<std::string> order;
+  h.ForEach([&](std::string_view f, std::string_view v) {
+    order.push_back(std::string(f) + "=" + std::string(v));
+  });
+  EXPECT_EQ(order, (std::vector<std::string>{"a=", "b=z", "c=" + std::string(150, 'x')}));
+  EXPECT_TRUE(h.is_listpack());
+  EXPECT_EQ(h.size(), 3u);
+  auto copy = h.Clone();
+  EXPECT_EQ(Contents(*copy), Contents(h));
 }
 
 TEST(HashTest, CloneOfAnEmptiedListpack) {

@@ -26,32 +26,41 @@ constexpr size_t kShort = 0x80;
 // Bytes an entry of `len` bytes takes.
 inline size_t EntrySize(size_t len) { return len < kShort ? len + 2 : len + 10; }
 
+// Writes the entry for `s` at `dst`, which has EntrySize(s.size()) bytes;
+// returns that size.
+inline size_t Write(char* dst, std::string_view s) {
+  const uint32_t len = static_cast<uint32_t>(s.size());
+  if (len < kShort) {
+    dst[0] = static_cast<char>(len);
+    if (len != 0) std::memcpy(dst + 1, s.data(), len);
+    dst[len + 1] = static_cast<char>(len);
+    return len + 2;
+  }
+  dst[0] = static_cast<char>(kShort);
+  std::memcpy(dst + 1, &len, 4);  // little-endian hosts only (x86-64, arm64)
+  std::memcpy(dst + 5, s.data(), len);
+  std::memcpy(dst + 5 + len, &len, 4);
+  dst[len + 9] = static_cast<char>(kShort);
+  return len + 10;
+}
+
 // The encoded entry for `s`.
 inline std::string Encode(std::string_view s) {
-  std::string e;
-  e.reserve(EntrySize(s.size()));
-  const uint32_t len = static_cast<uint32_t>(s.size());
-  char le[4];
-  std::memcpy(le, &len, 4);  // little-endian hosts only (x86-64, arm64)
-  if (len < kShort) {
-    e.push_back(static_cast<char>(len));
-  } else {
-    e.push_back(static_cast<char>(kShort));
-    e.append(le, 4);
-  }
-  e.append(s);
-  if (len < kShort) {
-    e.push_back(static_cast<char>(len));
-  } else {
-    e.append(le, 4);
-    e.push_back(static_cast<char>(kShort));
-  }
+  std::string e(EntrySize(s.size()), '\0');
+  (void)Write(e.data(), s);
   return e;
 }
 
-inline void Append(std::string* buf, std::string_view s) { buf->append(Encode(s)); }
+// Appends / inserts the entry for `s` without a temporary.
+inline void Append(std::string* buf, std::string_view s) {
+  const size_t at = buf->size();
+  buf->resize(at + EntrySize(s.size()));
+  (void)Write(buf->data() + at, s);
+}
 inline void Insert(std::string* buf, size_t off, std::string_view s) {
-  buf->insert(off, Encode(s));
+  const size_t n = EntrySize(s.size());
+  buf->insert(off, n, '\0');
+  (void)Write(buf->data() + off, s);
 }
 
 // The string of the entry at `off`; *next is the offset after it.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <vector>
 
 #include "core/packed.h"
@@ -18,14 +19,18 @@ namespace {
 constexpr size_t kSafetyLimit = 8192;
 constexpr size_t kByteLevels[] = {4096, 8192, 16384, 32768, 65536};
 
-// True when a chunk of `count` entries and `bytes` bytes respects `limits`.
-bool Within(size_t count, size_t bytes, const ListLimits& limits) {
-  if (limits.fill > 0) {
-    return count <= static_cast<uint64_t>(limits.fill) && bytes <= kSafetyLimit;
-  }
+// The most bytes a chunk of two or more entries may hold under `limits`.
+size_t ByteCap(const ListLimits& limits) {
+  if (limits.fill > 0) return kSafetyLimit;
   size_t level = limits.fill == 0 ? 0 : static_cast<size_t>(-limits.fill) - 1;
   level = std::min(level, std::size(kByteLevels) - 1);
-  return bytes <= kByteLevels[level];
+  return kByteLevels[level];
+}
+
+// True when a chunk of `count` entries and `bytes` bytes respects `limits`.
+bool Within(size_t count, size_t bytes, const ListLimits& limits) {
+  if (limits.fill > 0 && count > static_cast<uint64_t>(limits.fill)) return false;
+  return bytes <= ByteCap(limits);
 }
 
 }  // namespace
@@ -48,8 +53,28 @@ size_t QuickList::MemoryUsage() const {
 
 bool QuickList::Fits(const Chunk& chunk, size_t len, const ListLimits& limits) const {
   if (chunk.count == 0) return true;
-  const size_t raw = chunk.compressed() ? chunk.raw_size : chunk.buf.size();
-  return Within(chunk.count + 1, raw + packed::EntrySize(len), limits);
+  return Within(chunk.count + 1, chunk.raw_bytes() + packed::EntrySize(len), limits);
+}
+
+void QuickList::GrowLead(Chunk* c, size_t n, const ListLimits& limits) {
+  assert(!c->compressed());
+  const std::string_view old = c->entries();
+  // Double the chunk, up to what its limit still lets it take (a chunk of
+  // one oversized element gets exactly `n`).
+  const size_t cap = ByteCap(limits);
+  const size_t room = cap > old.size() ? cap - old.size() : 0;
+  const size_t lead = std::max(n, std::min(old.size(), room));
+  std::string buf(lead + old.size(), '\0');
+  std::memcpy(buf.data() + lead, old.data(), old.size());
+  c->buf = std::move(buf);
+  c->aux = static_cast<uint32_t>(lead);
+}
+
+void QuickList::Trim(Chunk* c) {
+  assert(!c->compressed());
+  if (c->aux == 0 && c->buf.capacity() == c->buf.size()) return;
+  c->buf = std::string(c->entries());
+  c->aux = 0;
 }
 
 size_t QuickList::Offset(std::string_view buf, size_t count, size_t i) {
@@ -89,12 +114,15 @@ void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
   const bool grow = chunks_.empty() || !Fits(chunks_.front(), v.size(), limits);
   if (grow) {
     // The full end chunk is final now: give back its growth slack.
-    if (!chunks_.empty()) chunks_.front().buf.shrink_to_fit();
+    if (!chunks_.empty()) Trim(&chunks_.front());
     chunks_.emplace_front();
   }
   Chunk& c = chunks_.front();
   assert(!c.compressed());  // Invariant: end chunks are raw.
-  packed::Insert(&c.buf, 0, v);
+  const size_t n = packed::EntrySize(v.size());
+  if (c.aux < n) GrowLead(&c, n, limits);
+  c.aux -= static_cast<uint32_t>(n);  // the lead
+  (void)packed::Write(c.buf.data() + c.aux, v);
   c.count++;
   size_++;
   if (grow) SettleEnds();
@@ -103,7 +131,7 @@ void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
 void QuickList::PushBack(std::string_view v, const ListLimits& limits) {
   const bool grow = chunks_.empty() || !Fits(chunks_.back(), v.size(), limits);
   if (grow) {
-    if (!chunks_.empty()) chunks_.back().buf.shrink_to_fit();
+    if (!chunks_.empty()) Trim(&chunks_.back());
     chunks_.emplace_back();
   }
   Chunk& c = chunks_.back();
@@ -119,8 +147,8 @@ std::string QuickList::PopFront() {
   Chunk& c = chunks_.front();
   assert(!c.compressed());
   size_t next;
-  std::string out(packed::At(c.buf, 0, &next));
-  c.buf.erase(0, next);
+  std::string out(packed::At(c.entries(), 0, &next));
+  c.aux += static_cast<uint32_t>(next);  // the popped bytes join the lead
   size_--;
   if (--c.count == 0) {
     chunks_.pop_front();
@@ -134,8 +162,9 @@ std::string QuickList::PopBack() {
   Chunk& c = chunks_.back();
   assert(!c.compressed());
   size_t start;
-  std::string out(packed::Before(c.buf, c.buf.size(), &start));
-  c.buf.resize(start);
+  const std::string_view raw = c.entries();
+  std::string out(packed::Before(raw, raw.size(), &start));
+  c.buf.resize(c.lead() + start);
   size_--;
   if (--c.count == 0) {
     chunks_.pop_back();
@@ -180,7 +209,9 @@ void QuickList::Replace(size_t index, std::string_view v, const ListLimits& limi
   const size_t off = Offset(buf, chunks_[ci].count, k);
   size_t next;
   (void)packed::At(buf, off, &next);
-  buf.replace(off, next - off, packed::Encode(v));
+  const size_t n = packed::EntrySize(v.size());
+  if (next - off != n) buf.replace(off, next - off, n, '\0');
+  (void)packed::Write(buf.data() + off, v);
   if (!SplitIfOverfull(ci, limits)) Settle(ci);
 }
 
@@ -264,7 +295,8 @@ size_t QuickList::RemoveIf(Predicate match, uint64_t limit, bool from_tail) {
       if (!drop[e]) kept.append(raw.substr(offs[e], offs[e + 1] - offs[e]));
     }
     c.buf = std::move(kept);
-    c.raw_size = 0;
+    c.lzf = 0;
+    c.aux = 0;
     c.count -= static_cast<uint32_t>(hits);
     size_ -= hits;
     removed += hits;

@@ -5,8 +5,8 @@
 // costs its bytes plus 2, not a node and a pointer.
 //
 //   chunks_:  [chunk 0] [chunk 1] ... [chunk k]      (std::deque: O(1) at ends)
-//   chunk:    count | raw_size | buf = entry entry entry ...   (raw)
-//                               | buf = LZF(entry entry ...)    (compressed)
+//   chunk:    count | lzf | aux (lead) | buf = [lead] entry entry ...  (raw)
+//               lzf | aux (raw size) | buf = LZF(entry entry ...)   (compressed)
 //
 // Chunk size follows list-max-listpack-size (`fill`): a positive fill caps
 // the entries per chunk (and 8 KB, Redis's safety limit), a negative one the
@@ -28,6 +28,15 @@
 // an interior chunk into a scratch buffer and leave it compressed; an edit
 // decompresses it in place and compresses it again before returning.
 // Pushes and pops touch only end chunks, which are raw.
+//
+// The head chunk grows at its front: it keeps `lead` free bytes before its
+// first entry (doubling with the chunk, as std::string's capacity does at
+// the back), so LPUSH writes one entry instead of moving the chunk, and
+// LPOP advances `lead` instead of moving the rest. Any other edit of a chunk
+// (Open) drops the lead first, and a chunk that stops being the head gives
+// its slack back (Trim), so finished chunks hold their entries' bytes only.
+// Chunk boundaries do not depend on the lead: where chunks split (and so
+// DEBUG, DUMP and OBJECT output) is exactly as without it.
 //
 // Invariants: no chunk is empty; size_ is the sum of the counts; only
 // interior chunks are compressed; a raw interior chunk does not compress
@@ -120,14 +129,31 @@ class QuickList {
 
  private:
   struct Chunk {
-    std::string buf;        // the entries, or their LZF form
-    uint32_t count = 0;     // entries
-    uint32_t raw_size = 0;  // 0: buf is raw; else the size of the raw entries
-    bool compressed() const { return raw_size != 0; }
+    std::string buf;          // [lead free bytes] entries, or their LZF form
+    uint32_t count : 31 = 0;  // entries
+    uint32_t lzf : 1 = 0;     // buf holds the LZF form
+    // Raw: the lead (free bytes before the first entry). LZF: the size of
+    // the raw entries. One field, so a chunk stays 40 bytes.
+    uint32_t aux = 0;
+    bool compressed() const { return lzf != 0; }
+    uint32_t lead() const { return lzf ? 0 : aux; }
+    uint32_t raw_size() const { return lzf ? aux : 0; }
+    // The raw entries. REQUIRES: !compressed().
+    std::string_view entries() const { return std::string_view(buf).substr(aux); }
+    // Bytes of the raw entries, compressed or not.
+    size_t raw_bytes() const { return lzf ? aux : buf.size() - aux; }
   };
+  static_assert(sizeof(Chunk) <= sizeof(std::string) + 8, "a chunk's overhead is per element");
 
   // True when `chunk` may take one more entry of `len` bytes.
   bool Fits(const Chunk& chunk, size_t len, const ListLimits& limits) const;
+  // Makes room for `n` more bytes before the first entry of the raw chunk
+  // `c` (c.lead >= n after), reallocating with free space at the front
+  // that doubles with the chunk, so a run of PushFront costs O(1) per push.
+  static void GrowLead(Chunk* c, size_t n, const ListLimits& limits);
+  // Gives back a raw chunk's slack (lead and capacity): called when it
+  // stops being an end chunk that pushes grow.
+  static void Trim(Chunk* c);
   // The chunk holding element `index` and the index inside it.
   size_t Locate(size_t index, size_t* in_chunk) const;
   // Byte offset of entry `i` of the raw entries `buf` holding `count`

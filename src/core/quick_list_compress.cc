@@ -29,10 +29,10 @@ bool QuickList::CompressChunk(std::string_view raw, std::string* lzf) {
 
 std::string_view QuickList::View(size_t ci, std::string* scratch) const {
   const Chunk& c = chunks_[ci];
-  if (!c.compressed()) return c.buf;
-  scratch->resize(c.raw_size);
+  if (!c.compressed()) return c.entries();
+  scratch->resize(c.raw_size());
   // CHECK: our own compressed bytes fail to decode only if memory is corrupt.
-  if (!LzfDecompress(c.buf, scratch->data(), c.raw_size)) std::abort();
+  if (!LzfDecompress(c.buf, scratch->data(), c.raw_size())) std::abort();
   return *scratch;
 }
 
@@ -42,7 +42,11 @@ std::string& QuickList::Open(size_t ci) {
     std::string raw;
     (void)View(ci, &raw);
     c.buf = std::move(raw);
-    c.raw_size = 0;
+    c.lzf = 0;
+    c.aux = 0;
+  } else if (c.aux != 0) {
+    c.buf.erase(0, c.aux);  // edits index the entries from buf[0]
+    c.aux = 0;
   }
   return c.buf;
 }
@@ -59,9 +63,11 @@ void QuickList::Settle(size_t ci) {
     return;
   }
   std::string lzf;
-  if (c.compressed() || !CompressChunk(c.buf, &lzf)) return;
-  c.raw_size = static_cast<uint32_t>(c.buf.size());
+  if (c.compressed() || !CompressChunk(c.entries(), &lzf)) return;
+  const uint32_t raw = static_cast<uint32_t>(c.entries().size());
   c.buf = std::move(lzf);
+  c.lzf = 1;
+  c.aux = raw;
 }
 
 void QuickList::SettleEnds() {
@@ -87,7 +93,7 @@ size_t QuickList::CompressedChunks() const {
 
 size_t QuickList::UncompressedBytes() const {
   size_t bytes = 0;
-  for (const Chunk& c : chunks_) bytes += c.compressed() ? c.raw_size : c.buf.size();
+  for (const Chunk& c : chunks_) bytes += c.raw_bytes();
   return bytes;
 }
 
@@ -96,15 +102,15 @@ bool QuickList::CheckInvariants() const {
   std::string scratch, lzf;
   for (size_t ci = 0; ci < chunks_.size(); ci++) {
     const Chunk& c = chunks_[ci];
-    if (c.count == 0) return false;
+    if (c.count == 0 || c.lead() > c.buf.size()) return false;
     if (c.compressed()) {
       if (!Interior(ci)) return false;  // only interior chunks compress
-      scratch.resize(c.raw_size);
-      if (!LzfDecompress(c.buf, scratch.data(), c.raw_size)) return false;
-    } else if (Interior(ci) && CompressChunk(c.buf, &lzf)) {
+      scratch.resize(c.raw_size());
+      if (!LzfDecompress(c.buf, scratch.data(), c.raw_size())) return false;
+    } else if (Interior(ci) && CompressChunk(c.entries(), &lzf)) {
       return false;  // an interior chunk left raw although it compresses
     }
-    const std::string_view raw = c.compressed() ? std::string_view(scratch) : c.buf;
+    const std::string_view raw = c.compressed() ? std::string_view(scratch) : c.entries();
     size_t off = 0, n = 0;
     while (off < raw.size()) {
       (void)packed::At(raw, off, &off);

@@ -221,6 +221,103 @@ TEST(QuickListTest, LargeElementsGetTheirOwnChunk) {
   EXPECT_TRUE(l.CheckInvariants());
 }
 
+// The head chunk grows at its front (free space before its first entry):
+// chunk boundaries, reads, edits and compression see the same list as one
+// built by PushBack in the opposite order, and a chunk that stops being the
+// head gives its slack back.
+TEST(QuickListTest, HeadPushesKeepChunksAsPushBack) {
+  for (int64_t fill : {-2, -1, 5, 100}) {
+    for (int64_t depth : {0, 1, 2}) {
+      SCOPED_TRACE("fill " + std::to_string(fill) + " depth " + std::to_string(depth));
+      ListLimits limits{fill, depth};
+      QuickList front(depth), back(depth);
+      std::deque<std::string> model;
+      for (int i = 0; i < 5000; i++) {
+        const std::string v = i % 97 == 0 ? std::string(200 + i % 50, 'z') : std::to_string(i);
+        front.PushFront(v, limits);
+        model.push_front(v);
+      }
+      for (const std::string& v : model) back.PushBack(v, limits);
+      ASSERT_TRUE(front.CheckInvariants());
+      EXPECT_EQ(front.size(), 5000u);
+      EXPECT_EQ(front.chunk_count(), back.chunk_count());
+      EXPECT_EQ(front.UncompressedBytes(), back.UncompressedBytes());
+      EXPECT_EQ(All(front), std::vector<std::string>(model.begin(), model.end()));
+      EXPECT_EQ(All(front, true), All(back, true));
+      for (size_t i : {size_t{0}, size_t{1}, size_t{2}, size_t{1637}, size_t{1638}, size_t{4999}}) {
+        EXPECT_EQ(front.At(i), model[i]) << i;
+      }
+      // Every chunk but the head is trimmed: at most the head's slack more.
+      EXPECT_LE(front.MemoryUsage(), back.MemoryUsage() + 8192 + 64);
+      // Edits at the head after head pushes (LSET 0, LINSERT, LREM, LTRIM).
+      front.Replace(0, "head", limits);
+      model[0] = "head";
+      front.Replace(1, std::string(300, 'w'), limits);
+      model[1] = std::string(300, 'w');
+      front.Insert(1, "ins", limits);
+      model.insert(model.begin() + 1, "ins");
+      front.PushFront("again", limits);
+      model.push_front("again");
+      EXPECT_EQ(front.PopFront(), "again");
+      model.pop_front();
+      EXPECT_EQ(front.PopFront(), "head");
+      model.pop_front();
+      front.PushFront("p1", limits);
+      front.PushFront("p2", limits);
+      model.push_front("p1");
+      model.push_front("p2");
+      front.Erase(1, 2);
+      model.erase(model.begin() + 1, model.begin() + 3);
+      EXPECT_EQ(front.RemoveIf([](std::string_view v) { return v == "p2"; }, 1, false), 1u);
+      model.pop_front();
+      for (int i = 0; i < 2000; i++) {  // pops across a chunk boundary, then pushes again
+        ASSERT_EQ(front.PopFront(), model.front());
+        model.pop_front();
+      }
+      for (int i = 0; i < 1000; i++) {
+        front.PushFront("n" + std::to_string(i), limits);
+        model.push_front("n" + std::to_string(i));
+      }
+      ASSERT_TRUE(front.CheckInvariants());
+      EXPECT_EQ(All(front), std::vector<std::string>(model.begin(), model.end()));
+      EXPECT_EQ(front.PopBack(), model.back());
+      model.pop_back();
+      auto copy = front.Clone();
+      EXPECT_EQ(All(*copy), All(front));
+      EXPECT_TRUE(copy->CheckInvariants());
+    }
+  }
+}
+
+// A one-chunk list used from both ends: pushes at the back and pops at the
+// front keep the entries between the lead and the end.
+TEST(QuickListTest, OneChunkUsedFromBothEnds) {
+  ListLimits limits{-2, 0};
+  QuickList l;
+  std::deque<std::string> model;
+  for (int i = 0; i < 300; i++) {
+    const std::string v(i % 7, static_cast<char>('a' + i % 26));
+    if (i % 3 == 0) {
+      l.PushFront(v, limits);
+      model.push_front(v);
+    } else {
+      l.PushBack(v, limits);
+      model.push_back(v);
+    }
+    if (i % 5 == 0 && !model.empty()) {
+      ASSERT_EQ(l.PopFront(), model.front());
+      model.pop_front();
+    }
+    if (i % 11 == 0 && !model.empty()) {
+      ASSERT_EQ(l.PopBack(), model.back());
+      model.pop_back();
+    }
+    ASSERT_TRUE(l.CheckInvariants());
+  }
+  EXPECT_EQ(l.chunk_count(), 1u);
+  EXPECT_EQ(All(l), std::vector<std::string>(model.begin(), model.end()));
+}
+
 // Redis's thresholds: chunks under 48 bytes are never compressed, and a
 // compression that saves fewer than 8 bytes is not kept.
 TEST(QuickListTest, CompressionThresholds) {
