@@ -57,8 +57,8 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
     if (a.opts.xx) return a.opts.incr ? ctx.reply.Null() : ctx.reply.Integer(0);
     // As Redis 7.0: a tree from the start only when the first member is too
     // long for the compact form (or the entries limit is 0).
-    auto created = std::make_unique<SortedSet>(limits, 0, ctx.arg(a.first_pair + 1).size());
-    z = &ctx.db().Insert(key, Value(std::move(created)))->value.zset();
+    Value v = Value::NewZSet(limits, 0, ctx.arg(a.first_pair + 1).size());
+    z = &ctx.db().Insert(key, std::move(v))->value.zset();
   }
   int64_t added = 0, updated = 0, processed = 0;
   double score = 0;
