@@ -161,6 +161,32 @@ TEST(RespParserTest, Inline) {
   EXPECT_EQ(Commands("ECHO " + long_arg + "\n"), (std::vector<Command>{{"ECHO", long_arg}}));
 }
 
+// Lines without quotes or NUL take a no-copy path: it must split exactly
+// as SplitArgs (sdssplitargs) does, blanks of every kind included.
+TEST(RespParserTest, UnquotedInlineSplitsAsSplitArgs) {
+  std::mt19937 rng(5);
+  const std::string alphabet = "ab \t\v\f\r";
+  for (int i = 0; i < 2000; ++i) {
+    std::string line;
+    const int n = 1 + static_cast<int>(rng() % 12);
+    for (int k = 0; k < n; ++k) line += alphabet[rng() % alphabet.size()];
+    if (line.find_first_not_of(" \t\v\f\r") == std::string::npos) continue;  // blank
+    std::optional<std::vector<std::string>> want = SplitArgs(line);
+    ASSERT_TRUE(want.has_value());
+    // A trailing \r belongs to the line end, as in Redis.
+    std::string input = line + "\n";
+    std::vector<Command> got = Commands(input);
+    std::string trimmed = line;
+    if (!trimmed.empty() && trimmed.back() == '\r') trimmed.pop_back();
+    want = SplitArgs(trimmed);
+    if (want->empty()) {
+      EXPECT_TRUE(got.empty()) << testing::PrintToString(line);
+    } else {
+      EXPECT_EQ(got, (std::vector<Command>{*want})) << testing::PrintToString(line);
+    }
+  }
+}
+
 TEST(RespParserTest, InlineQuoting) {
   EXPECT_EQ(Commands("SET k \"a b\"\r\n"), (std::vector<Command>{{"SET", "k", "a b"}}));
   EXPECT_EQ(Commands("ECHO \"\\x41\\x4a\\n\\r\\t\\b\\a\\q\\\\\\\"\"\r\n"),
