@@ -19,7 +19,9 @@ constexpr size_t kMaxHeader = 24;
 // (members, scores: each append is a call and a copy).
 constexpr size_t kSmallBulk = 64;
 
-char* PutHeader(char* p, char type, size_t n) {
+// `type` then the integer and CRLF: a header ("*3", "$5") or an integer reply.
+template <class Int>
+char* PutHeader(char* p, char type, Int n) {
   *p++ = type;
   p = std::to_chars(p, p + 20, n).ptr;
   *p++ = '\r';
@@ -64,9 +66,7 @@ void ReplyBuilder::SimpleString(std::string_view s) {
     // "+OK", "+PONG": framed on the stack and appended once.
     char line[kShortReply + 3];
     line[0] = '+';
-    memcpy(line + 1, s.data(), s.size());
-    memcpy(line + 1 + s.size(), "\r\n", 2);
-    buf_.append(line, s.size() + 3);
+    buf_.append(line, PutBytes(line + 1, s) - line);
   } else {
     buf_.push_back('+');
     buf_.append(s);
@@ -102,12 +102,7 @@ void ReplyBuilder::Error(std::string_view msg) {
 void ReplyBuilder::Integer(int64_t v) {
   if (overflowed_) return;
   char tmp[kMaxHeader];
-  char* p = tmp;
-  *p++ = ':';
-  p = std::to_chars(p, p + 20, v).ptr;
-  *p++ = '\r';
-  *p++ = '\n';
-  buf_.append(tmp, p - tmp);
+  buf_.append(tmp, PutHeader(tmp, ':', v) - tmp);
   CheckLimit();
 }
 

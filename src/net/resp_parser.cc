@@ -153,21 +153,9 @@ RespParser::Result RespParser::ParseInline(std::string_view in, size_t* pos,
   size_t line_end = nl;
   if (nl > 0 && in[nl - 1] == '\r') line_end--;
   const std::string_view line = in.substr(0, line_end);
-  if (line.find_first_of(std::string_view("\"'\0", 3)) == std::string_view::npos) {
-    // No quote and no NUL ("PING", piped redis-cli lines): no word needs
-    // unescaping, so the words are views into the input, as SplitArgs
-    // would split them (blanks skipped before a word; a word ends at
-    // space, \t, \n or \r).
-    const char* p = line.data();
-    const char* const end = p + line.size();
-    for (;;) {
-      while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r'))) p++;
-      if (p == end) break;
-      const char* const word = p;
-      while (p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') p++;
-      args->emplace_back(word, static_cast<size_t>(p - word));
-    }
-  } else {
+  // Most inline lines ("PING") have no quotes: their words are views into
+  // the input; the others are unescaped into inline_.
+  if (!SplitUnquoted(line, args)) {
     if (!SplitArgs(line, &inline_, &spans_)) {
       return Fail("Protocol error: unbalanced quotes in request");
     }

@@ -15,6 +15,9 @@ bool IsHex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+// Where an unquoted word ends (sdssplitargs: \v and \f stay inside it).
+bool EndsWord(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -22,6 +25,19 @@ int HexValue(char c) {
 }
 
 }  // namespace
+
+bool SplitUnquoted(std::string_view line, std::vector<std::string_view>* words) {
+  if (line.find_first_of(std::string_view("\"'\0", 3)) != std::string_view::npos) return false;
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  for (;;) {
+    while (p < end && IsBlank(*p)) p++;
+    if (p == end) return true;
+    const char* const word = p;
+    while (p < end && !EndsWord(*p)) p++;
+    words->emplace_back(word, static_cast<size_t>(p - word));
+  }
+}
 
 bool SplitArgs(std::string_view line, std::string* storage, std::vector<ArgSpan>* spans) {
   storage->clear();

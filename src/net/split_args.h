@@ -37,6 +37,11 @@ struct ArgSpan {
 // O(line.size()).
 bool SplitArgs(std::string_view line, std::string* storage, std::vector<ArgSpan>* spans);
 
+// The same split without copying, for a line with no quote and no NUL (so
+// no word needs unescaping): appends each word to *words as a view into
+// `line`. Returns false, appending nothing, if the line holds a quote or NUL.
+bool SplitUnquoted(std::string_view line, std::vector<std::string_view>* words);
+
 // Convenience form: the arguments as strings, or std::nullopt on unbalanced
 // quotes.
 std::optional<std::vector<std::string>> SplitArgs(std::string_view line);
