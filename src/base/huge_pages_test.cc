@@ -45,11 +45,13 @@ TEST(HugePagesTest, SmallBlocksAreCacheLineAligned) {
   FreeHuge(nullptr, 100);  // a no-op
 }
 
-TEST(HugePagesTest, LargeBlocksAreAlignedAndAdvisedOverTheirWholePages) {
+TEST(HugePagesTest, LargeBlocksAreAlignedAndAdvisedOverTheirWholePagesOnly) {
   const size_t bytes = kHugePageBytes * 2 + 12345;  // a 4 KiB-page tail too
   char* p = static_cast<char*>(AllocHuge(bytes));
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kHugePageBytes, 0u);
   std::memset(p, 7, bytes);
+  EXPECT_EQ(VmFlagsOf(p).find(" hg"), std::string::npos);  // not before AdviseHuge
+  AdviseHuge(p, bytes);
   EXPECT_EQ(p[bytes - 1], 7);
   if (SystemThpMadvise()) {
     EXPECT_NE(VmFlagsOf(p).find(" hg"), std::string::npos) << VmFlagsOf(p);
@@ -59,17 +61,23 @@ TEST(HugePagesTest, LargeBlocksAreAlignedAndAdvisedOverTheirWholePages) {
   FreeHuge(p, bytes);
 }
 
+TEST(HugePagesTest, AdviceCoversOnlyWholePagesOfAnUnalignedRange) {
+  char* p = static_cast<char*>(AllocHuge(kHugePageBytes * 3));
+  AdviseHuge(p + 1, kHugePageBytes * 3 - 1);  // the first page is not whole
+  if (SystemThpMadvise()) {
+    EXPECT_EQ(VmFlagsOf(p).find(" hg"), std::string::npos);
+    EXPECT_NE(VmFlagsOf(p + kHugePageBytes).find(" hg"), std::string::npos);
+  }
+  FreeHuge(p, kHugePageBytes * 3);
+}
+
 TEST(HugePagesTest, FreeingWithdrawsTheAdvice) {
   // The allocator may hand the same range out again for small objects: it
   // must not be backed by huge pages then.
   char* p = static_cast<char*>(AllocHuge(kHugePageBytes));
+  AdviseHuge(p, kHugePageBytes);
   FreeHuge(p, kHugePageBytes);
-  char* q = static_cast<char*>(AllocHuge(kHugePageBytes));
-  if (q == p && SystemThpMadvise()) {
-    EXPECT_NE(VmFlagsOf(q).find(" hg"), std::string::npos);
-  }
-  FreeHuge(q, kHugePageBytes);
-  const std::string flags = VmFlagsOf(q);
+  const std::string flags = VmFlagsOf(p);
   if (!flags.empty()) EXPECT_EQ(flags.find(" hg"), std::string::npos) << flags;
 }
 

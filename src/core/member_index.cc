@@ -42,7 +42,7 @@ void MemberIndex::Allocate(size_t cap) {
   const size_t groups = (cap + SlackFor(cap) + kGroupSlots - 1) / kGroupSlots;
   total_ = groups * kGroupSlots;
   static_assert(alignof(Group) <= 64);
-  groups_ = static_cast<Group*>(AllocHuge(groups * sizeof(Group)));  // huge pages from 2 MiB
+  groups_ = static_cast<Group*>(AllocHuge(groups * sizeof(Group)));
   std::memset(static_cast<void*>(groups_), 0, groups * sizeof(Group));
 }
 
@@ -141,7 +141,12 @@ void MemberIndex::Rehash(size_t new_cap) {
         ok = TryPlace(h, Hash(arena_->Member(h)));
       }
     }
-    if (ok) break;
+    if (ok) {
+      // Filled (memset and placed): huge pages from 2 MiB up, merged in the
+      // background (base/huge_pages.h).
+      AdviseHuge(groups_, total_ / kGroupSlots * sizeof(Group));
+      break;
+    }
     FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group));
     if (new_cap > 64 * (size_ + 16)) {
       std::fprintf(stderr, "rankd: member index cannot place elements (hash flood?)\n");

@@ -106,7 +106,7 @@ RecordArena::Handle RecordArena::Allocate(size_t size) {
 }
 
 char* RecordArena::NewBlock(size_t bytes) {
-  const bool carve = bytes == kMaxBlockBytes && block_bytes_ >= kHugePageBytes;
+  const bool carve = bytes == kMaxBlockBytes && block_bytes_ >= kCarveFromBytes;
   if (!carve) {
     char* b = static_cast<char*>(std::malloc(bytes));
     if (b == nullptr) std::abort();
@@ -122,6 +122,9 @@ char* RecordArena::NewBlock(size_t bytes) {
   }
   char* b = chunks_.back() + chunk_used_;
   chunk_used_ += bytes;
+  // The chunk's last block: it is about to fill, so it may become a huge
+  // page now (in the background, see base/huge_pages.h).
+  if (chunk_used_ == kHugePageBytes) AdviseHuge(chunks_.back(), kHugePageBytes);
   return b;
 }
 

@@ -26,10 +26,13 @@
 // blocks: one set's inline records are limited to 4 GiB (~170M elements of
 // 16-byte members). Exceeding that aborts (CHECK), see New().
 //
-// Blocks of a large arena (one already holding 2 MiB of blocks) are carved
-// 32 at a time out of 2 MiB huge-page chunks (base/huge_pages.h): records
-// are read at random, one TLB entry then covers 32 blocks instead of 16
-// pages per block. Carved blocks are never freed one by one, so the split
+// Blocks of a large arena (one already holding kCarveFromBytes of blocks)
+// are carved 32 at a time out of 2 MiB-aligned chunks, and a chunk whose
+// blocks are all handed out is advised as a huge page (base/huge_pages.h):
+// records are read at random, and one TLB entry then covers 32 blocks
+// instead of 16 pages per block. Only the chunk being carved holds blocks
+// not yet handed out (at most 2 MiB per large set; its untouched pages are
+// not resident). Carved blocks are never freed one by one, so the split
 // is simply "blocks_[0, first_carved_) are malloc'd, the rest carved".
 //
 // Freed records go on an exact-size free list (linked through their first 4
@@ -57,6 +60,8 @@ class RecordArena {
   static constexpr Handle kNoHandle = 0xFFFFFFFFu;
   static constexpr size_t kMaxInlineMember = 1024;
   static constexpr size_t kMaxBlockBytes = size_t{1} << 16;
+  // From this many bytes of blocks on, new blocks come from huge pages.
+  static constexpr size_t kCarveFromBytes = size_t{2} << 20;
 
   // `extra` trailing bytes per record (see above); Swap requires equal ones.
   explicit RecordArena(size_t extra = 0) : extra_(extra) {}
