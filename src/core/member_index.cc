@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "absl/hash/hash.h"
+#include "base/huge_pages.h"
 
 namespace rankd {
 namespace {
@@ -34,14 +35,14 @@ uint64_t MemberIndex::Hash(std::string_view member) {
   return h ^ (h >> 29);
 }
 
-MemberIndex::~MemberIndex() { std::free(groups_); }
+MemberIndex::~MemberIndex() { FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group)); }
 
 void MemberIndex::Allocate(size_t cap) {
   cap_ = cap;
   const size_t groups = (cap + SlackFor(cap) + kGroupSlots - 1) / kGroupSlots;
   total_ = groups * kGroupSlots;
-  groups_ = static_cast<Group*>(std::aligned_alloc(alignof(Group), groups * sizeof(Group)));
-  if (groups_ == nullptr) std::abort();
+  static_assert(alignof(Group) <= 64);
+  groups_ = static_cast<Group*>(AllocHuge(groups * sizeof(Group)));
   std::memset(static_cast<void*>(groups_), 0, groups * sizeof(Group));
 }
 
@@ -123,6 +124,7 @@ bool MemberIndex::TryPlace(Handle h, uint64_t hash) {
 void MemberIndex::Rehash(size_t new_cap) {
   Group* old = groups_;
   const size_t old_groups = total_ / kGroupSlots;
+  const size_t old_bytes = old_groups * sizeof(Group);
   for (;;) {
     Allocate(std::max(new_cap, kMinCapacity));
     bool ok = true;
@@ -139,15 +141,20 @@ void MemberIndex::Rehash(size_t new_cap) {
         ok = TryPlace(h, Hash(arena_->Member(h)));
       }
     }
-    if (ok) break;
-    std::free(groups_);
+    if (ok) {
+      // Filled (memset and placed): huge pages from 2 MiB up, merged in the
+      // background (base/huge_pages.h).
+      AdviseHuge(groups_, total_ / kGroupSlots * sizeof(Group));
+      break;
+    }
+    FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group));
     if (new_cap > 64 * (size_ + 16)) {
       std::fprintf(stderr, "rankd: member index cannot place elements (hash flood?)\n");
       std::abort();  // CHECK
     }
     new_cap = new_cap * 2;
   }
-  std::free(old);
+  FreeHuge(old, old_bytes);
 }
 
 void MemberIndex::Reserve(size_t n) {
@@ -156,7 +163,7 @@ void MemberIndex::Reserve(size_t n) {
 }
 
 void MemberIndex::Clear() {
-  std::free(groups_);
+  FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group));
   groups_ = nullptr;
   cap_ = total_ = size_ = 0;
 }

@@ -5,6 +5,8 @@
 // handles (the member bytes stay in the RecordArena) plus one byte of probe
 // metadata and a 2-bit hash tag per slot, packed 12 slots to a 64-byte
 // cache line: 5.33 bytes per slot, ~6.7 bytes per element on average.
+// From 2 MiB up the slot array is advised as huge pages once a rehash has
+// filled it (base/huge_pages.h).
 // Not thread-safe.
 //
 // Slot layout (one cache line per group of 12 consecutive slots, so a probe

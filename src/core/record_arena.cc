@@ -8,16 +8,22 @@
 #include <cstdlib>
 #include <utility>
 
+#include "base/huge_pages.h"
+
 namespace rankd {
 
 RecordArena::~RecordArena() {
-  for (char* b : blocks_) std::free(b);
+  for (size_t i = 0; i < blocks_.size() && i < first_carved_; ++i) std::free(blocks_[i]);
+  for (char* c : chunks_) FreeHuge(c, kHugePageBytes);
   for (char* p : large_) std::free(p);
 }
 
 void RecordArena::Swap(RecordArena& o) noexcept {
   assert(extra_ == o.extra_);  // Invariant: handles of both stay readable.
   blocks_.swap(o.blocks_);
+  chunks_.swap(o.chunks_);
+  std::swap(first_carved_, o.first_carved_);
+  std::swap(chunk_used_, o.chunk_used_);
   std::swap(tail_used_, o.tail_used_);
   std::swap(tail_cap_, o.tail_cap_);
   std::swap(next_block_, o.next_block_);
@@ -89,9 +95,7 @@ RecordArena::Handle RecordArena::Allocate(size_t size) {
     size_t bytes = next_block_;
     while (bytes < size) bytes *= 2;
     tail_waste_ += tail_cap_ - tail_used_;
-    blocks_.push_back(static_cast<char*>(std::malloc(bytes)));
-    if (blocks_.back() == nullptr) std::abort();
-    block_bytes_ += bytes;
+    blocks_.push_back(NewBlock(bytes));
     tail_used_ = 0;
     tail_cap_ = bytes;
     next_block_ = std::min(next_block_ * 2, kMaxBlockBytes);
@@ -99,6 +103,29 @@ RecordArena::Handle RecordArena::Allocate(size_t size) {
   Handle h = static_cast<Handle>(((blocks_.size() - 1) << 16) | tail_used_);
   tail_used_ += size;
   return h;
+}
+
+char* RecordArena::NewBlock(size_t bytes) {
+  const bool carve = bytes == kMaxBlockBytes && block_bytes_ >= kCarveFromBytes;
+  if (!carve) {
+    char* b = static_cast<char*>(std::malloc(bytes));
+    if (b == nullptr) std::abort();
+    block_bytes_ += bytes;
+    return b;
+  }
+  static_assert(kHugePageBytes % kMaxBlockBytes == 0);
+  if (first_carved_ == SIZE_MAX) first_carved_ = blocks_.size();
+  if (chunks_.empty() || chunk_used_ == kHugePageBytes) {
+    chunks_.push_back(static_cast<char*>(AllocHuge(kHugePageBytes)));
+    chunk_used_ = 0;
+    block_bytes_ += kHugePageBytes;  // the whole chunk is allocated now
+  }
+  char* b = chunks_.back() + chunk_used_;
+  chunk_used_ += bytes;
+  // The chunk's last block: it is about to fill, so it may become a huge
+  // page now (in the background, see base/huge_pages.h).
+  if (chunk_used_ == kHugePageBytes) AdviseHuge(chunks_.back(), kHugePageBytes);
+  return b;
 }
 
 RecordArena::Handle RecordArena::New(std::string_view member, double score) {
@@ -158,7 +185,7 @@ RecordArena::Handle RecordArena::Adopt(RecordArena* from, Handle h) {
 
 size_t RecordArena::MemoryUsage() const {
   // Hash containers: one slot plus one control byte per bucket.
-  return block_bytes_ + large_bytes_ + blocks_.capacity() * sizeof(char*) +
+  return block_bytes_ + large_bytes_ + (blocks_.capacity() + chunks_.capacity()) * sizeof(char*) +
          free_heads_.capacity() * (sizeof(std::pair<uint32_t, Handle>) + 1) +
          large_.capacity() * (sizeof(char*) + 1);
 }

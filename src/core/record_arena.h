@@ -26,6 +26,15 @@
 // blocks: one set's inline records are limited to 4 GiB (~170M elements of
 // 16-byte members). Exceeding that aborts (CHECK), see New().
 //
+// Blocks of a large arena (one already holding kCarveFromBytes of blocks)
+// are carved 32 at a time out of 2 MiB-aligned chunks, and a chunk whose
+// blocks are all handed out is advised as a huge page (base/huge_pages.h):
+// records are read at random, and one TLB entry then covers 32 blocks
+// instead of 16 pages per block. Only the chunk being carved holds blocks
+// not yet handed out (at most 2 MiB per large set; its untouched pages are
+// not resident). Carved blocks are never freed one by one, so the split
+// is simply "blocks_[0, first_carved_) are malloc'd, the rest carved".
+//
 // Freed records go on an exact-size free list (linked through their first 4
 // bytes) and are reused by the next record of the same size. Bytes that no
 // free list reuses show up in waste_bytes(); the owner compacts by moving
@@ -51,6 +60,8 @@ class RecordArena {
   static constexpr Handle kNoHandle = 0xFFFFFFFFu;
   static constexpr size_t kMaxInlineMember = 1024;
   static constexpr size_t kMaxBlockBytes = size_t{1} << 16;
+  // From this many bytes of blocks on, new blocks come from huge pages.
+  static constexpr size_t kCarveFromBytes = size_t{2} << 20;
 
   // `extra` trailing bytes per record (see above); Swap requires equal ones.
   explicit RecordArena(size_t extra = 0) : extra_(extra) {}
@@ -132,8 +143,14 @@ class RecordArena {
   // A slot of `size` bytes, from a free list or the tail block.
   Handle Allocate(size_t size);
 
+  // A new tail block of `bytes`: malloc'd, or carved from a huge chunk.
+  char* NewBlock(size_t bytes);
+
   size_t extra_;  // trailing bytes per record; immutable after construction
   std::vector<char*> blocks_;
+  std::vector<char*> chunks_;  // huge-page chunks, kHugePageBytes each
+  size_t first_carved_ = SIZE_MAX;  // blocks_ index of the first carved block
+  size_t chunk_used_ = 0;           // bytes carved from chunks_.back()
   size_t tail_used_ = 0, tail_cap_ = 0;  // of blocks_.back()
   size_t next_block_ = 256;
   size_t block_bytes_ = 0, live_bytes_ = 0, free_bytes_ = 0, tail_waste_ = 0;

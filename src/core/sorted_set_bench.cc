@@ -24,6 +24,7 @@
 
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -78,6 +79,41 @@ struct Data {
 
 const SortedSetLimits kLimits;
 
+// Bytes of this process's memory in transparent huge pages.
+size_t HugeBytes() {
+  FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  size_t kb = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "AnonHugePages: %zu kB", &kb) == 1) break;
+  }
+  std::fclose(f);
+  return kb << 10;
+}
+
+// A long-lived set's memory: the arena and index ask for huge pages once
+// filled and the kernel's khugepaged merges them in the background
+// (base/huge_pages.h), ~20-30 s for a 1M set at its default pace. Waits
+// until the huge-page total has not grown for longer than khugepaged's
+// sleep between scans (at most 90 s), so that the 1M figures are those of
+// a set that has been there a while.
+void SettleHugePages() {
+  int sleep_ms = 10000;
+  if (FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "r")) {
+    if (std::fscanf(f, "%d", &sleep_ms) != 1) sleep_ms = 10000;
+    std::fclose(f);
+  }
+  const int quiet_s = sleep_ms / 1000 + 3;
+  size_t last = HugeBytes();
+  for (int waited = 0, still = 0; waited < 90 && still < quiet_s; ++waited) {
+    sleep(1);
+    const size_t now = HugeBytes();
+    still = now == last ? still + 1 : 0;
+    last = now;
+  }
+}
+
 struct Fixture {
   std::unique_ptr<Data> data;
   std::unique_ptr<SortedSet> set;
@@ -94,6 +130,7 @@ Fixture& Get(size_t n) {
     f.set = std::make_unique<SortedSet>(kLimits);
     for (size_t i = 0; i < n; ++i) f.set->Add(f.data->member(i), f.data->scores[i], {}, kLimits);
     f.bytes_per_elem = static_cast<double>(AllocatedBytes() - before) / n;
+    if (n >= 1000000) SettleHugePages();
   }
   return f;
 }
@@ -108,6 +145,7 @@ void PerOp(benchmark::State& state, uint64_t ops) {
 
 void Report(benchmark::State& state, const Fixture& f) {
   state.counters["bytes_per_elem"] = f.bytes_per_elem;
+  state.counters["huge_mb"] = static_cast<double>(HugeBytes() >> 20);
   state.counters["usage_per_elem"] =
       static_cast<double>(f.set->MemoryUsage()) / static_cast<double>(f.set->size());
 }

@@ -124,5 +124,33 @@ TEST(RecordArenaTest, AdoptMovesRecordsAndOutOfLineBuffers) {
   to.Free(nb);  // `to` owns the big buffer now; `from` must not free it again
 }
 
+TEST(RecordArenaTest, LargeArenasCarveBlocksFromHugeChunksAndStayReadable) {
+  // 400,000 25-byte records: ~10 MB, so blocks past the first 2 MiB come out
+  // of huge-page chunks. Every record reads back, frees are reused, and
+  // Swap and Adopt carry carved blocks like malloc'd ones.
+  RecordArena a;
+  std::vector<RecordArena::Handle> hs;
+  char name[17];
+  for (int i = 0; i < 400000; ++i) {
+    std::snprintf(name, sizeof name, "%016d", i);
+    hs.push_back(a.New(name, i));
+  }
+  EXPECT_GE(a.MemoryUsage(), a.live_bytes());
+  EXPECT_LT(a.MemoryUsage(), a.live_bytes() + (size_t{5} << 20));  // < one chunk + bookkeeping
+  for (int i = 0; i < 400000; i += 997) {
+    std::snprintf(name, sizeof name, "%016d", i);
+    ASSERT_EQ(a.Member(hs[i]), name);
+    ASSERT_EQ(a.Score(hs[i]), i);
+  }
+  a.Free(hs[399999]);
+  EXPECT_EQ(a.New("x000000000000000", -1), hs[399999]);
+  RecordArena b;
+  b.Swap(a);
+  EXPECT_EQ(b.Member(hs[123456]), "0000000000123456");
+  RecordArena c;
+  const RecordArena::Handle moved = c.Adopt(&b, hs[300000]);
+  EXPECT_EQ(c.Member(moved), "0000000000300000");
+}
+
 }  // namespace
 }  // namespace rankd
