@@ -47,6 +47,13 @@
 // ~69% of plain splitting); erasure refills minimum-size nodes on the way
 // down by borrowing from or merging with a sibling.
 //
+// Key changes (a score update) do not erase and re-insert: LocateAndPartition
+// descends to the old and the new place together and keeps both paths, and
+// Move shifts the value inside its leaf or carries it from leaf A to leaf B,
+// fixing counts below the node where the paths part and separators where a
+// first value changes. Only when A would drop below kLeafMin or B is full
+// does the caller fall back to EraseAt + InsertAt (see counted_btree_move.h).
+//
 // Hints: if Less has `H HintOf(Value)`, inner nodes cache that for every
 // separator (a copy of the data the comparator would fetch first, e.g. the
 // score a handle points to). A search predicate with `int Decide(H)`

@@ -1,7 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // TreeSet::UpdateScore against a std::set model (issue 16): moves inside a
-// leaf (CountedBTree::MoveInLeaf), moves across leaves, moves of a leaf's
+// leaf and across leaves (CountedBTree::Move), moves of a leaf's
 // first and last element, score ties with separators decided by members
 // that share long prefixes, and -0.0 against 0.0 (equal scores: the member
 // decides, as in Redis). After each batch the tree's invariants (order,
