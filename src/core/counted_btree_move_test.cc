@@ -134,27 +134,39 @@ template <typename S>
 class CountedBTreeMoveTest : public ::testing::Test {
  protected:
   using Tree = typename S::TreeType;
-  // Integer keys in [0, range): ties, decided by the index.
-  std::unique_ptr<Harness<Tree>> Build(std::mt19937_64& rng, uint32_t range) {
+  // S::n values with integer keys in [0, range) (ties: the index decides),
+  // drawn from rng_ seeded with `seed`.
+  std::unique_ptr<Harness<Tree>> Build(uint64_t seed, uint32_t range) {
+    std::printf("CountedBTreeMoveTest seed=%llu\n", static_cast<unsigned long long>(seed));
+    rng_.seed(seed);
     std::vector<double> keys(S::n);
-    for (double& k : keys) k = static_cast<double>(rng() % range);
+    for (double& k : keys) k = static_cast<double>(rng_() % range);
     auto h = std::make_unique<Harness<Tree>>(keys);
     EXPECT_EQ(h->tree.height(), S::height);
     return h;
   }
+  // `steps` times: (value, new key) = next(), checked; then the whole order.
+  void Run(Harness<Tree>& h, int steps, const std::function<std::pair<uint32_t, double>()>& next) {
+    for (int step = 0; step < steps && !this->HasFatalFailure(); ++step) {
+      const auto [v, key] = next();
+      h.Set(v, key);
+    }
+    h.ExpectSameOrder();
+  }
+  std::mt19937_64 rng_;
 };
 TYPED_TEST_SUITE(CountedBTreeMoveTest, Shapes);
 
 TYPED_TEST(CountedBTreeMoveTest, RandomKeysTiesAndEnds) {
-  const uint64_t seed = 11;
-  std::printf("CountedBTreeMoveTest seed=%llu\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 rng(seed);
   const uint32_t n = TypeParam::n;
-  auto h = this->Build(rng, n / 4 + 1);
-  for (int step = 0; step < 6000 && !this->HasFatalFailure(); ++step) {
+  auto h = this->Build(11, n / 4 + 1);
+  auto& rng = this->rng_;
+  int step = 0;
+  this->Run(*h, 6000, [&] {
     uint32_t v = static_cast<uint32_t>(rng() % n);
     if (step % 10 == 0) v = h->tree.At(0);      // the first value
     if (step % 10 == 1) v = h->tree.At(n - 1);  // the last value
+    ++step;
     double key = h->keys[v];
     const double lo = h->model.begin()->first, hi = h->model.rbegin()->first;
     switch (rng() % 7) {
@@ -166,42 +178,38 @@ TYPED_TEST(CountedBTreeMoveTest, RandomKeysTiesAndEnds) {
       case 5: break;                                                 // same key
       default: key = h->keys[h->tree.At(rng() % n)]; break;          // tie with a random one
     }
-    h->Set(v, key);
-  }
-  h->ExpectSameOrder();
+    return std::pair(v, key);
+  });
   EXPECT_GT(h->across, 100u);
   EXPECT_GT(h->in_leaf, 100u);
 }
 
 TYPED_TEST(CountedBTreeMoveTest, IntoOneNarrowRangeFillsTargets) {
-  std::mt19937_64 rng(12);
-  const uint32_t n = TypeParam::n;
-  auto h = this->Build(rng, 1000);
   // Everything moves into (500, 501): the leaves there fill, Move refuses a
   // full one and InsertAt splits it; the leaves left behind drain.
-  for (uint32_t step = 0; step < std::min(n, 3000u) && !this->HasFatalFailure(); ++step) {
-    const uint32_t v = static_cast<uint32_t>(rng() % n);
-    h->Set(v, 500.0 + static_cast<double>(rng() % 1000000 + 1) / 1e6 * 0.999);
-  }
-  h->ExpectSameOrder();
+  auto h = this->Build(12, 1000);
+  this->Run(*h, static_cast<int>(std::min(TypeParam::n, 3000u)), [&] {
+    auto& rng = this->rng_;
+    return std::pair(static_cast<uint32_t>(rng() % TypeParam::n),
+                     500.0 + static_cast<double>(rng() % 1000000 + 1) / 1e6 * 0.999);
+  });
   EXPECT_GT(h->across, 10u);
   EXPECT_GT(h->fallback, 0u);
 }
 
 TYPED_TEST(CountedBTreeMoveTest, OutOfOneRankWindowDrainsSources) {
-  std::mt19937_64 rng(13);
   const uint32_t n = TypeParam::n;
-  auto h = this->Build(rng, 1000);
+  auto h = this->Build(13, 1000);
+  auto& rng = this->rng_;
   // Values at ranks near n/2 move far away: their leaves drain to the
   // minimum, Move refuses to take more from them and EraseAt refills them.
   const uint64_t window = std::min<uint64_t>(n / 4, 3 * TestFixture::Tree::kLeafCap);
-  for (int step = 0; step < 2000 && !this->HasFatalFailure(); ++step) {
+  this->Run(*h, 2000, [&] {
     const uint32_t v = h->tree.At(n / 2 + rng() % window);
-    const double key = rng() % 2 ? static_cast<double>(rng() % 100)      // far below
+    const double key = rng() % 2 ? static_cast<double>(rng() % 100)           // far below
                                  : 900.0 + static_cast<double>(rng() % 100);  // far above
-    h->Set(v, key);
-  }
-  h->ExpectSameOrder();
+    return std::pair(v, key);
+  });
   EXPECT_GT(h->across, 10u);
   EXPECT_GT(h->fallback, 0u);
 }
