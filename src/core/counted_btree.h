@@ -385,9 +385,11 @@ class CountedBTree {
   // with `bounds`, narrows them.
   template <typename Pred>
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
+  // Starts loading child i of `node` (at height h) and adds the counts
+  // before it to *before.
+  static void EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before);
   // One level of DescendByPred: picks the child of `node` (at height h),
-  // starts loading it, adds the counts before it to *before, and returns
-  // its index.
+  // enters it (EnterChild) and returns its index.
   template <typename Pred>
   static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                               LeafBounds* bounds);

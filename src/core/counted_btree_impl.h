@@ -74,9 +74,14 @@ template <typename Pred>
 uint32_t RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                                   LeafBounds* bounds) {
   const uint32_t child = ChildByPred(node, h, pred, bounds);
-  PrefetchNode(node->children[child], h - 1);  // overlaps the child's misses with the sum below
-  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
+  EnterChild(node, child, h, before);
   return child;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before) {
+  PrefetchNode(node->children[i], h - 1);  // overlaps the child's misses with the sum below
+  for (uint32_t j = 0; j < i; ++j) *before += node->counts[j];
 }
 
 RANKD_BTREE_TMPL

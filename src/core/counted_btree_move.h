@@ -7,8 +7,10 @@
 //   LocateAndPartition  two descents, interleaved level by level: A by the
 //                       old key to the value's leaf (found there by
 //                       equality), B by the new key to its leaf and slot
-//                       (one LeafPartition). Both paths are kept in the
-//                       Relocation (node + child index per level).
+//                       (one LeafPartition); while they share a node and
+//                       child, B loads and sums nothing of its own. Both
+//                       paths are kept in the Relocation (node + child
+//                       index per level).
 //   Move                same leaf: memmove inside it. Different leaves,
 //                       when A keeps >= kLeafMin and B has room: out of A,
 //                       into B at the slot B's search found; counts change
@@ -47,7 +49,12 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
     InnerNode* na = AsInner(a);
     InnerNode* nb = AsInner(b);
     const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, nullptr);
-    const uint32_t ib = DescendStep(nb, h, pred, &before_b, &bounds_b);
+    const uint32_t ib = ChildByPred(nb, h, pred, &bounds_b);
+    if (na == nb && ib == ia) {
+      before_b = before_a;  // one path still: its child is loading, its sum is done
+    } else {
+      EnterChild(nb, ib, h, &before_b);
+    }
     r->from_path_[d] = {na, ia};
     r->to_path_[d] = {nb, ib};
     a = na->children[ia];
