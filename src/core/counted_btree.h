@@ -47,6 +47,13 @@
 // ~69% of plain splitting); erasure refills minimum-size nodes on the way
 // down by borrowing from or merging with a sibling.
 //
+// Key changes (a score update) do not erase and re-insert: LocateAndPartition
+// descends to the old and the new place together and keeps both paths, and
+// Move shifts the value inside its leaf or carries it from leaf A to leaf B,
+// fixing counts below the node where the paths part and separators where a
+// first value changes. Only when A would drop below kLeafMin or B is full
+// does the caller fall back to EraseAt + InsertAt (see counted_btree_move.h).
+//
 // Hints: if Less has `H HintOf(Value)`, inner nodes cache that for every
 // separator (a copy of the data the comparator would fetch first, e.g. the
 // score a handle points to). A search predicate with `int Decide(H)`
@@ -168,6 +175,16 @@ class CountedBTree {
   static_assert(sizeof(LeafNode) <= kLeafBytes, "leaf must fit its byte budget");
   static_assert(sizeof(InnerNode) <= kInnerBytes, "inner node must fit its byte budget");
 
+ private:
+  // One level of a root-to-leaf path: the node and the child taken.
+  struct PathStep {
+    InnerNode* node;
+    uint32_t index;
+  };
+  static constexpr int kMaxHeight = 32;
+
+ public:
+
   // A position in the leaf chain; valid until the next mutation.
   class Cursor {
    public:
@@ -241,17 +258,30 @@ class CountedBTree {
   template <typename Pred>
   uint64_t InsertWhere(Pred pred, Value v);
 
-  // Where a present value sits (see LocateAndPartition), with what the
-  // parents' hints say about its leaf: every value of the leaf has a hint
-  // >= lo (when has_lo; absent for the first leaf) and every value after
-  // the leaf a hint >= hi (when has_hi; absent for the last leaf). A value
-  // whose new hint is strictly inside (lo, hi) still belongs in this leaf.
-  struct Spot {
-    uint64_t rank;  // of the value
-    uint32_t pos;   // its index in the leaf
-    const LeafNode* leaf;
-    bool has_lo, has_hi;
-    Hint lo, hi;
+  // A present value's place and the place of its new key, found together
+  // by LocateAndPartition, with both root-to-leaf paths: Move() relocates
+  // the value along them with no further descent. Valid until the next
+  // mutation of the tree.
+  class Relocation {
+   public:
+    uint64_t from;  // the value's rank
+    uint64_t to;    // PartitionPoint(pred), counting the value at `from`
+    // The rank the value gets once moved (for EraseAt + InsertAt).
+    uint64_t final_rank() const { return to > from ? to - 1 : to; }
+    // Whether Move() applies: both places are in one leaf, or the value's
+    // leaf keeps >= kLeafMin values without it and the target leaf has room.
+    bool direct() const {
+      return from_leaf_ == to_leaf_ || (from_leaf_->n > kLeafMin && to_leaf_->n < kLeafCap);
+    }
+    bool in_one_leaf() const { return from_leaf_ == to_leaf_; }
+
+   private:
+    friend class CountedBTree;
+    LeafNode* from_leaf_;
+    LeafNode* to_leaf_;
+    uint32_t from_pos_, to_pos_;  // indices in the leaves (to_pos_ as `to`)
+    int depth_;                   // height() when located
+    PathStep from_path_[kMaxHeight], to_path_[kMaxHeight];
   };
   // Finds present `v` and, in the same pass, PartitionPoint(pred): the two
   // descents go down level by level together, so their cache misses
@@ -261,17 +291,16 @@ class CountedBTree {
   // leaf for v by equality, so that leaf costs no pred calls.
   // REQUIRES: v present; both predicates monotone. O(log n).
   template <typename PredA, typename PredB>
-  std::pair<Spot, uint64_t> LocateAndPartition(PredA at_or_before, Value v, PredB pred) const;
-  // Moves the value at `s` to its new place inside the same leaf after its
-  // order key changed: `before(x)` == "x sorts before the moved value's new
-  // key". Fixes separators if the leaf's first value changes; touches no
-  // other node's values and no counts. REQUIRES: `s` from
-  // LocateAndPartition with no mutation since; the new key sorts after
-  // every value of the leaves before and before every value of the leaves
-  // after (e.g. its new hint is strictly inside (lo, hi)); no groups.
-  // O(leaf), plus O(log n) if the leaf's first value changes.
-  template <typename Pred>
-  void MoveInLeaf(const Spot& s, Pred before);
+  void LocateAndPartition(PredA at_or_before, Value v, PredB pred, Relocation* r) const;
+  // Moves the value located by `r` to its new place after its order key
+  // changed (HintOf already gives the new key's hint), without
+  // erase-plus-insert: inside the leaf, or out of its leaf into the target
+  // leaf, adjusting counts only on the two paths below the node where they
+  // part, and separators (with hints) only where a leaf's first value
+  // changes. Nothing is split, refilled or merged.
+  // REQUIRES: r->direct(), from LocateAndPartition with no mutation since;
+  // no groups. O(leaf + log n), no Less.
+  void Move(const Relocation& r);
 
   // Re-reads the hint of the value at `rank` wherever it is a separator.
   // Call after changing what HintOf returns for that value without changing
@@ -315,11 +344,6 @@ class CountedBTree {
   std::string CheckInvariants() const;
 
  private:
-  struct PathStep {
-    InnerNode* node;
-    uint32_t index;
-  };
-  static constexpr int kMaxHeight = 32;
 
   static LeafNode* AsLeaf(void* p) { return static_cast<LeafNode*>(p); }
   static InnerNode* AsInner(void* p) { return static_cast<InnerNode*>(p); }
@@ -341,22 +365,34 @@ class CountedBTree {
   void FreeInner(InnerNode* node);
   void FreeSubtree(void* p, int h);
 
+  // What the parents' hints say about a leaf reached by a descent: every
+  // value of the leaf has a hint >= lo (lo is the leaf's first hint; unset
+  // at height 0) and every value after the leaf a hint >= hi (when has_hi;
+  // absent for the last leaf).
+  struct LeafBounds {
+    bool has_hi;
+    Hint lo, hi;
+  };
   // The descent PartitionPoint and RankOfPresent share: through the inner
   // nodes to the leaf holding the first value for which `pred` is false (or
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
-  // With `spot`, also records the leaf's bounds (Spot::lo/hi).
+  // With `bounds`, also records the leaf's bounds.
   template <typename Pred>
-  const LeafNode* DescendByPred(Pred& pred, uint64_t* before, Spot* spot = nullptr) const;
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before,
+                                LeafBounds* bounds = nullptr) const;
   // The child of `node` (at height h) that DescendByPred goes down to;
-  // with `spot`, narrows its bounds.
+  // with `bounds`, narrows them.
   template <typename Pred>
-  static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, Spot* spot);
+  static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
+  // Starts loading child i of `node` (at height h) and adds the counts
+  // before it to *before.
+  static void EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before);
   // One level of DescendByPred: picks the child of `node` (at height h),
-  // starts loading it, and returns it.
+  // enters it (EnterChild) and returns its index.
   template <typename Pred>
-  static void* DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
-                           Spot* spot);
+  static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                              LeafBounds* bounds);
   // PartitionPoint inside one leaf, over vals[0, n).
   // `guess` (or -1): where the answer probably is, from Guess.
   template <typename Pred>
@@ -367,10 +403,16 @@ class CountedBTree {
   // first hint and the next leaf's (`bounds`, from DescendByPred). Exact
   // for evenly spread scores; a guess only: LeafPartition checks it.
   template <typename Pred>
-  int Guess(const Pred& pred, const Spot& bounds, uint32_t n) const;
-  // Sets the separator of every ancestor whose subtree starts at `rank`
-  // to `v` (and its hint). O(log n), no Less.
-  void ResetSeparators(uint64_t rank, Value v);
+  int Guess(const Pred& pred, const LeafBounds& bounds, uint32_t n) const;
+  // A leaf reached by `path` (depth steps) now starts with `v` (a new
+  // value, or one whose hint changed): sets the separator of every
+  // ancestor whose subtree starts there. O(depth), no Less.
+  void SetFirstKey(const PathStep* path, int depth, Value v) const {
+    for (int d = depth - 1; d >= 0; --d) {
+      SetKey(path[d].node, path[d].index, v);
+      if (path[d].index != 0) break;
+    }
+  }
 
   // The index of `v` in `leaf`, or leaf->n if absent.
   static uint32_t IndexIn(const LeafNode* leaf, Value v);

@@ -71,18 +71,23 @@ void RANKD_BTREE::Clear() {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-void* RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
-                               Spot* spot) {
-  const uint32_t child = ChildByPred(node, h, pred, spot);
-  void* p = node->children[child];
-  PrefetchNode(p, h - 1);  // overlaps the child's misses with the sum below
-  for (uint32_t j = 0; j < child; ++j) *before += node->counts[j];
-  return p;
+uint32_t RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                                  LeafBounds* bounds) {
+  const uint32_t child = ChildByPred(node, h, pred, bounds);
+  EnterChild(node, child, h, before);
+  return child;
+}
+
+RANKD_BTREE_TMPL
+void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before) {
+  PrefetchNode(node->children[i], h - 1);  // overlaps the child's misses with the sum below
+  for (uint32_t j = 0; j < i; ++j) *before += node->counts[j];
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred, Spot* spot) {
+uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred,
+                                  LeafBounds* bounds) {
   // keys[0] is never tested: everything before child 0 is nothing.
   uint32_t lo = 1, hi = node->n;
   while (lo < hi) {
@@ -95,9 +100,9 @@ uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred, Spot
     if (decided) lo = mid + 1; else hi = mid;
   }
   const uint32_t child = lo - 1;
-  if (spot != nullptr) {  // deeper levels give tighter bounds
-    if (child + 1 < node->n) spot->has_hi = true, spot->hi = node->hints[child + 1];
-    if (h == 1) spot->lo = node->hints[child];
+  if (bounds != nullptr) {  // deeper levels give tighter bounds
+    if (child + 1 < node->n) bounds->has_hi = true, bounds->hi = node->hints[child + 1];
+    if (h == 1) bounds->lo = node->hints[child];
   }
   return child;
 }
@@ -105,10 +110,13 @@ uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred, Spot
 RANKD_BTREE_TMPL
 template <typename Pred>
 const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
-                                                               Spot* spot) const {
+                                                               LeafBounds* bounds) const {
   void* p = root_;
   PrefetchNode(p, height_);
-  for (int h = height_; h > 0; --h) p = DescendStep(AsInner(p), h, pred, before, spot);
+  for (int h = height_; h > 0; --h) {
+    const InnerNode* node = AsInner(p);
+    p = node->children[DescendStep(node, h, pred, before, bounds)];
+  }
   return AsLeaf(p);
 }
 
@@ -117,14 +125,14 @@ template <typename Pred>
 uint64_t RANKD_BTREE::PartitionPoint(Pred pred) const {
   if (root_ == nullptr) return 0;
   uint64_t before = 0;
-  Spot bounds{};
+  LeafBounds bounds{};
   const LeafNode* leaf = DescendByPred(pred, &before, &bounds);
   return before + LeafPartition(leaf, leaf->n, pred, Guess(pred, bounds, leaf->n));
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-int RANKD_BTREE::Guess(const Pred& pred, const Spot& bounds, uint32_t n) const {
+int RANKD_BTREE::Guess(const Pred& pred, const LeafBounds& bounds, uint32_t n) const {
   if constexpr (std::is_floating_point_v<Hint> && requires { Hint(pred.Target()); }) {
     // lo is the leaf's first hint (set at height 1), hi the next leaf's.
     if (height_ == 0 || !bounds.has_hi || !(bounds.lo < bounds.hi)) return -1;
@@ -148,7 +156,7 @@ uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred
     // still says on which side it lies.
     constexpr uint32_t kWindow = 20;
     bool loaded = false;
-    if (guess >= 0 && n > kWindow) {
+    if (kLeafCap > kWindow && guess >= 0 && n > kWindow) {  // constant: no window in tiny leaves
       const uint32_t g = std::min<uint32_t>(static_cast<uint32_t>(guess), n);
       const uint32_t a = g > kWindow / 2 ? std::min(g - kWindow / 2, n - kWindow) : 0;
       const uint32_t b = a + kWindow;  // the answer is in [a, b] iff both ends agree
@@ -319,12 +327,7 @@ void RANKD_BTREE::InsertInLeaf(LeafNode* leaf, uint32_t rank, uint64_t global_ra
       if (IsHead(&v, leaf->next->vals[0]) != (leaf->next->heads & 1)) FlipHead(global_rank + 1);
     }
   }
-  if (rank == 0) {  // The leaf's minimum changed: fix separators upward.
-    for (int d = depth - 1; d >= 0; --d) {
-      SetKey(path[d].node, path[d].index, v);
-      if (path[d].index != 0) break;
-    }
-  }
+  if (rank == 0) SetFirstKey(path, depth, v);  // the leaf's minimum changed
 }
 
 RANKD_BTREE_TMPL
@@ -379,12 +382,7 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
       if (IsHead(pred, leaf->next->vals[0]) != (leaf->next->heads & 1)) FlipHead(global_rank);
     }
   }
-  if (rank == 0) {
-    for (int d = depth - 1; d >= 0; --d) {
-      SetKey(path[d].node, path[d].index, leaf->vals[0]);
-      if (path[d].index != 0) break;
-    }
-  }
+  if (rank == 0) SetFirstKey(path, depth, leaf->vals[0]);
   while (height_ > 0 && AsInner(root_)->n == 1) {
     InnerNode* old = AsInner(root_);
     root_ = old->children[0];

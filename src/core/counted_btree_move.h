@@ -1,12 +1,28 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// CountedBTree updates by search (issue 16): InsertWhere searches and
-// inserts in one descent; LocateAndPartition finds a
-// present value, the hint bounds of its leaf and the rank of a new key in
-// one interleaved descent; MoveInLeaf moves a value whose key changed to
-// its new slot inside the same leaf, with no erase-plus-insert: no counts
-// change, no node is split or refilled, and separators change only when
-// the leaf's first value does.
+// CountedBTree updates by search (issue 16). InsertWhere searches and
+// inserts in one descent. A changed key (a score update) is handled by
+// LocateAndPartition + Move:
+//
+//   LocateAndPartition  two descents, interleaved level by level: A by the
+//                       old key to the value's leaf (found there by
+//                       equality), B by the new key to its leaf and slot
+//                       (one LeafPartition); while they share a node and
+//                       child, B loads and sums nothing of its own. Both
+//                       paths are kept in the Relocation (node + child
+//                       index per level).
+//   Move                same leaf: memmove inside it. Different leaves,
+//                       when A keeps >= kLeafMin and B has room: out of A,
+//                       into B at the slot B's search found; counts change
+//                       only below the node where the paths part (-1 on
+//                       A's side, +1 on B's), separators only where A's or
+//                       B's first value changes. No second search, no
+//                       split/borrow/merge, no Less.
+//
+// Otherwise (A at its minimum, B full) callers fall back to EraseAt +
+// InsertAt, which rebalance. Move needs no groups: the group bits of a
+// value's neighbours at both ends would change (leaderboards use erase +
+// insert).
 // Included only by core/counted_btree.h; see the design block there.
 
 #pragma once
@@ -21,27 +37,38 @@ namespace rankd {
 
 RANKD_BTREE_TMPL
 template <typename PredA, typename PredB>
-std::pair<typename RANKD_BTREE::Spot, uint64_t> RANKD_BTREE::LocateAndPartition(
-    PredA at_or_before, V v, PredB pred) const {
+void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Relocation* r) const {
   assert(root_ != nullptr);
-  Spot s{};
-  Spot bounds_b{};
+  LeafBounds bounds_b{};
   uint64_t before_a = 0, before_b = 0;
   void* a = root_;
   void* b = root_;
   PrefetchNode(root_, height_);
-  for (int h = height_; h > 0; --h) {
-    a = DescendStep(AsInner(a), h, at_or_before, &before_a, &s);
-    b = DescendStep(AsInner(b), h, pred, &before_b, &bounds_b);
+  int d = 0;
+  for (int h = height_; h > 0; --h, ++d) {
+    InnerNode* na = AsInner(a);
+    InnerNode* nb = AsInner(b);
+    const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, nullptr);
+    const uint32_t ib = ChildByPred(nb, h, pred, &bounds_b);
+    if (na == nb && ib == ia) {
+      before_b = before_a;  // one path still: its child is loading, its sum is done
+    } else {
+      EnterChild(nb, ib, h, &before_b);
+    }
+    r->from_path_[d] = {na, ia};
+    r->to_path_[d] = {nb, ib};
+    a = na->children[ia];
+    b = nb->children[ib];
   }
-  s.leaf = AsLeaf(a);
-  s.has_lo = s.leaf->prev != nullptr;
-  const uint32_t i = IndexIn(s.leaf, v);
-  assert(i < s.leaf->n);
-  s.pos = i;
-  s.rank = before_a + i;
-  const LeafNode* leaf_b = AsLeaf(b);
-  return {s, before_b + LeafPartition(leaf_b, leaf_b->n, pred, Guess(pred, bounds_b, leaf_b->n))};
+  r->depth_ = d;
+  r->from_leaf_ = AsLeaf(a);
+  r->from_pos_ = IndexIn(r->from_leaf_, v);
+  assert(r->from_pos_ < r->from_leaf_->n);
+  r->from = before_a + r->from_pos_;
+  LeafNode* leaf_b = AsLeaf(b);
+  r->to_leaf_ = leaf_b;
+  r->to_pos_ = LeafPartition(leaf_b, leaf_b->n, pred, Guess(pred, bounds_b, leaf_b->n));
+  r->to = before_b + r->to_pos_;
 }
 
 RANKD_BTREE_TMPL
@@ -51,7 +78,7 @@ uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
   PathStep path[kMaxHeight];
   int depth = 0;
   uint64_t before = 0;
-  Spot bounds{};
+  LeafBounds bounds{};
   void* p = root_;
   PrefetchNode(p, height_);
   for (int h = height_; h > 0; --h) {
@@ -74,31 +101,47 @@ uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
 }
 
 RANKD_BTREE_TMPL
-template <typename Pred>
-void RANKD_BTREE::MoveInLeaf(const Spot& s, Pred before) {
+void RANKD_BTREE::Move(const Relocation& r) {
   static_assert(!kGroups, "group bits would need to move too");
-  LeafNode* leaf = const_cast<LeafNode*>(s.leaf);
-  const V v = leaf->vals[s.pos];
-  const uint32_t n = leaf->n;
-  // Take v out, find its new slot among the other n - 1, put it back.
-  std::memmove(&leaf->vals[s.pos], &leaf->vals[s.pos + 1], (n - s.pos - 1) * sizeof(V));
-  const uint32_t to = LeafPartition(leaf, n - 1, before);
-  std::memmove(&leaf->vals[to + 1], &leaf->vals[to], (n - 1 - to) * sizeof(V));
-  leaf->vals[to] = v;
-  // The leaf's first value (a separator above) changed, or kept its place
-  // with a new hint.
-  if (s.pos == 0 || to == 0) ResetSeparators(s.rank - s.pos, leaf->vals[0]);
-}
-
-RANKD_BTREE_TMPL
-void RANKD_BTREE::ResetSeparators(uint64_t rank, V v) {
-  void* p = root_;
-  for (int h = height_; h > 0; --h) {
-    InnerNode* node = AsInner(p);
-    uint32_t i = ChildForRank(node, &rank);
-    if (rank == 0) SetKey(node, i, v);
-    p = node->children[i];
+  assert(r.direct() && r.depth_ == height_);
+  LeafNode* from = r.from_leaf_;
+  LeafNode* to = r.to_leaf_;
+  const uint32_t a = r.from_pos_;
+  const V v = from->vals[a];
+  if (from == to) {
+    // to_pos_ counts v at its old place: one less past it.
+    const uint32_t b = r.to_pos_ > a ? r.to_pos_ - 1 : r.to_pos_;
+    if (b > a) {
+      std::memmove(&from->vals[a], &from->vals[a + 1], (b - a) * sizeof(V));
+    } else if (b < a) {
+      std::memmove(&from->vals[b + 1], &from->vals[b], (a - b) * sizeof(V));
+    }
+    from->vals[b] = v;
+    // A new first value, or the same one with a new hint.
+    if (a == 0 || b == 0) SetFirstKey(r.from_path_, r.depth_, from->vals[0]);
+    return;
   }
+  // Invariant: different leaves, so height() > 0 and `from` is not the root.
+  assert(from->n > kLeafMin && to->n < kLeafCap);
+  std::memmove(&from->vals[a], &from->vals[a + 1], (from->n - a - 1) * sizeof(V));
+  from->n--;
+  const uint32_t b = r.to_pos_;
+  std::memmove(&to->vals[b + 1], &to->vals[b], (to->n - b) * sizeof(V));
+  to->vals[b] = v;
+  to->n++;
+  // The paths share the nodes above the first level whose child differs;
+  // there and below, A's side loses v and B's side gains it.
+  int d = 0;
+  while (r.from_path_[d].index == r.to_path_[d].index) ++d;
+  assert(d < r.depth_);  // Invariant: the leaves differ, so the paths part
+  for (; d < r.depth_; ++d) {
+    r.from_path_[d].node->counts[r.from_path_[d].index]--;
+    r.to_path_[d].node->counts[r.to_path_[d].index]++;
+  }
+  // At most one of these reaches above the parting node: the leaf whose
+  // first value changed is then the first of the shared subtree there.
+  if (a == 0) SetFirstKey(r.from_path_, r.depth_, from->vals[0]);
+  if (b == 0) SetFirstKey(r.to_path_, r.depth_, v);
 }
 
 #undef RANKD_BTREE

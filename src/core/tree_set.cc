@@ -66,20 +66,18 @@ void TreeSet::Append(std::string_view member, double score) {
 
 void TreeSet::UpdateScore(Handle h, double score) {
   const std::string_view member = arena_.Member(h);
-  // The old place and the new one, searched together. `to` counts h at its
-  // old place if that sorts before the new (score, member).
-  const auto [spot, to] = tree_.LocateAndPartition(
-      ElementBound{&arena_, arena_.Score(h), member, true}, h, ElementBound{&arena_, score, member});
-  // A score strictly inside the leaf's bounds (from the parents' cached
-  // scores, no record read) keeps the element in this leaf: move it there.
-  if ((!spot.has_lo || spot.lo < score) && (!spot.has_hi || score < spot.hi)) {
-    arena_.SetScore(h, score);
-    tree_.MoveInLeaf(spot, ElementBound{&arena_, score, member});
+  // The old place and the new one, searched together, both paths kept.
+  Tree::Relocation r;
+  tree_.LocateAndPartition(ElementBound{&arena_, arena_.Score(h), member, true}, h,
+                           ElementBound{&arena_, score, member}, &r);
+  if (r.direct()) {  // same leaf, or neither leaf needs rebalancing
+    arena_.SetScore(h, score);  // before Move: it may make h a separator
+    tree_.Move(r);
     return;
   }
-  tree_.EraseAt(spot.rank);  // positional; separators re-read the old score
+  tree_.EraseAt(r.from);  // positional; separators re-read the old score
   arena_.SetScore(h, score);
-  tree_.InsertAt(to > spot.rank ? to - 1 : to, h);
+  tree_.InsertAt(r.final_rank(), h);
 }
 
 void TreeSet::Remove(Handle h, uint64_t hash) {

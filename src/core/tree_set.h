@@ -27,6 +27,13 @@
 // Lifetime: string_views handed out point into the arena and stay valid
 // until the next mutation (a removal may compact the arena, moving every
 // record). Not thread-safe.
+//
+// UpdateScore (ZINCRBY, ZADD of a present member) searches the old and the
+// new place in one interleaved descent and moves the handle there directly
+// (inside its leaf, or from its leaf into the target leaf, fixing counts and
+// separators on the two paths only); it erases and re-inserts only when the
+// source leaf is at its minimum fill or the target leaf is full (~2% of
+// ZINCRBY steps of +-1000 at 1M). The record stays where it is.
 
 #pragma once
 

@@ -1,16 +1,25 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // TreeSet::UpdateScore against a std::set model (issue 16): moves inside a
-// leaf (CountedBTree::MoveInLeaf), moves across leaves, moves of a leaf's
+// leaf and across leaves (CountedBTree::Move), moves of a leaf's
 // first and last element, score ties with separators decided by members
 // that share long prefixes, and -0.0 against 0.0 (equal scores: the member
 // decides, as in Redis). After each batch the tree's invariants (order,
 // separators, hints) and every rank are checked against the model.
+// ZincrbyStepsAcrossLeaves checks after every step, in a tree of two
+// levels and one of three: ZINCRBY-like steps that mostly land in another
+// leaf (CountedBTree::Move across leaves, or EraseAt + InsertAt when the
+// source leaf is at its minimum or the target full), score ties broken by
+// the member, and moves of the first and last element.
 
 #include <gtest/gtest.h>
 
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
+
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <set>
 #include <string>
@@ -131,6 +140,53 @@ TEST(TreeSetMoveTest, NegativeZeroEqualsZeroAndMemberDecides) {
   ExpectSame(t, model);
   EXPECT_EQ(t.CountScoreBelow(0.0, false), t.CountScoreBelow(-0.0, false));
   EXPECT_EQ(t.CountScoreBelow(0.0, true), t.CountScoreBelow(-0.0, true));
+}
+
+// Order-statistic model: (score, member) with ranks.
+using RankedModel =
+    __gnu_pbds::tree<std::pair<double, std::string>, __gnu_pbds::null_type,
+                     std::less<std::pair<double, std::string>>, __gnu_pbds::rb_tree_tag,
+                     __gnu_pbds::tree_order_statistics_node_update>;
+
+TEST(TreeSetMoveTest, ZincrbyStepsAcrossLeavesCheckedEachStep) {
+  // 3,000 elements: a root above ~30 leaves (two levels); 12,000: three.
+  for (const int n : {3000, 12000}) {
+    std::printf("TreeSetMoveTest n=%d seed=5\n", n);
+    std::mt19937_64 rng(5);
+    TreeSet t;
+    RankedModel model;
+    // Scores 0..n-1 in steps of 1 with every 4th a tie: ~100 elements a leaf.
+    for (int i = 0; i < n; ++i) {
+      const double s = static_cast<double>((rng() % n) & ~uint64_t{3});
+      t.Insert(Name(i), MemberIndex::Hash(Name(i)), s);
+      model.insert({s, Name(i)});
+    }
+    ASSERT_EQ(t.CheckInvariants(), "");
+    const int check_every = n > 5000 ? 32 : 1;
+    for (int step = 0; step < 4000; ++step) {
+      std::string m = Name(static_cast<int>(rng() % n));
+      if (step % 16 == 0) m = model.begin()->second;   // the first element
+      if (step % 16 == 1) m = model.rbegin()->second;  // the last element
+      const TreeSet::Handle h = t.Find(m, MemberIndex::Hash(m));
+      const double old = t.ScoreOf(h);
+      double s = old + static_cast<double>(rng() % 801) - 400;  // usually another leaf
+      if (step % 5 == 0) s = std::floor(s / 4) * 4;             // a tie with others
+      if (step % 16 == 2) s = model.begin()->first - 1;         // before the first
+      if (step % 16 == 3) s = model.rbegin()->first + 1;        // after the last
+      model.erase({old, m});
+      model.insert({s, m});
+      t.UpdateScore(h, s);
+      const uint64_t rank = model.order_of_key({s, m});
+      ASSERT_EQ(t.RankOf(h), rank) << "step " << step;
+      ASSERT_EQ(t.At(rank).first, m) << "step " << step;
+      ASSERT_EQ(t.At(rank).second, s) << "step " << step;
+      if (step % check_every == 0) {
+        ASSERT_EQ(t.CheckInvariants(), "") << "step " << step;
+      }
+    }
+    Model plain(model.begin(), model.end());
+    ExpectSame(t, plain);
+  }
 }
 
 }  // namespace
