@@ -375,8 +375,7 @@ void Database::SwapContents(Database& other) {
   if (other.on_swap) other.on_swap(other.index_);
 }
 
-void Database::Touch(std::string_view key) {
-  ++*mod_counter_;
+void Database::TouchSlow(std::string_view key) {
   if (!watched_.empty()) {
     auto it = watched_.find(key);
     if (it != watched_.end()) {

@@ -175,8 +175,15 @@ class Database {
   void SwapContents(Database& other);
 
   // --- Modification signals ---
-  // Marks `key` modified: WATCHers dirty; blocked clients' key ready.
-  void Touch(std::string_view key);
+  // Marks `key` modified: WATCHers dirty; blocked clients' key ready. The
+  // common case (nobody watches or waits on a key of this database, nobody
+  // listens to touches) is a few inline checks.
+  void Touch(std::string_view key) {
+    ++*mod_counter_;
+    if (!watched_.empty() || !blocked_keys_.empty() || (on_touch && touch_listened_())) {
+      TouchSlow(key);
+    }
+  }
   void Watch(std::string_view key, Watcher* w);
   void Unwatch(std::string_view key, Watcher* w);
   // Queues `key` for its blocked clients to be retried, without marking it
@@ -233,6 +240,10 @@ class Database {
   // Called by every Touch (after WATCH and blocked-key bookkeeping) and by
   // Clear: the hub's "key changed" / "everything gone" signals.
   std::function<void(int db, std::string_view key)> on_touch;
+  // Whether on_touch has anything to do now; Touch skips the call when not.
+  // Unset: always call it. REQUIRES: cheap and without effects.
+  bool (*touch_listened)(const void* arg) = nullptr;
+  const void* touch_listened_arg = nullptr;
   std::function<void(int db)> on_flush;
   // Called by SwapContents for both databases (SWAPDB, a load): every key
   // may now hold something else.
@@ -301,6 +312,10 @@ class Database {
   }
   void RemoveFromExpiring(Entry* e);
   void TouchWatchedExisting(const Database* replacement);
+  void TouchSlow(std::string_view key);  // Touch past its inline checks
+  bool touch_listened_() const {
+    return touch_listened == nullptr || touch_listened(touch_listened_arg);
+  }
   // Registers `e` in field_ttl_keys_ when it is a hash with field deadlines.
   void NoteIfFieldDeadlines(const Entry* e) {
     if (e->value.type() == ValueType::kHash && e->value.hash().has_field_deadlines()) {
