@@ -79,7 +79,7 @@ class Database {
   // True if `key` is stored but its deadline has passed (not yet deleted).
   // EXEC uses it: a WATCHed key that expired counts as modified.
   bool IsExpiredButPresent(std::string_view key) const {
-    const Entry* e = table_.Find(key);
+    const Entry* e = Lookup(key);
     return e && IsExpired(e);
   }
 
@@ -323,8 +323,30 @@ class Database {
     }
   }
 
+  // table_.Find behind a one-entry cache of the last key found: a pipeline
+  // names the same key again and again (a leaderboard), and each command
+  // looks it up up to three times (two prefetch steps and the command).
+  // Every removal from table_ goes through Unlink / UnlinkNode, and every
+  // wholesale change (Clear, SwapContents) clears the cache, so hot_ never
+  // points at a freed entry.
+  Entry* Lookup(std::string_view key) const {
+    if (hot_ != nullptr && hot_->key() == key) return hot_;
+    Entry* e = table_.Find(key);
+    if (e != nullptr) hot_ = e;
+    return e;
+  }
+  Entry* Unlink(std::string_view key) {
+    hot_ = nullptr;
+    return table_.Remove(key);
+  }
+  void UnlinkNode(Entry* e) {
+    hot_ = nullptr;
+    table_.RemoveNode(e);
+  }
+
   int index_;
   ScanTable<Entry> table_;
+  mutable Entry* hot_ = nullptr;  // Lookup's cache
   // Deadlines live beside the entries (only keys with a TTL pay for one):
   // the entry's kHasExpire flag says whether it has one here.
   struct Deadline {
