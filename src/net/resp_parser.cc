@@ -76,8 +76,7 @@ bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
   return true;
 }
 
-bool RespParser::TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos,
-                            std::vector<std::string_view>* args) {
+bool RespParser::TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos) {
   // The limits as ParseWholeMultibulk applies them.
   const int64_t max_args =
       limits.unauthenticated ? std::min(kUnauthMaxArgs, limits.max_multibulk_len)
@@ -89,7 +88,6 @@ bool RespParser::TakePeeked(const PeekedCommand& p, const Limits& limits, size_t
       !error_.empty()) {
     return false;
   }
-  args->assign(p.args, p.args + p.argc);
   *pos += p.size;
   scanned_ = 0;
   return true;

@@ -77,15 +77,15 @@ class RespParser {
 
   // Takes the command that PeekCommand (net/resp_peek.h) read at buf[*pos]
   // as Parse would return it, without reading it again (the pipeline
-  // look-ahead has already read it): `args` gets its arguments and *pos
-  // moves past it. The peeked shape is a subset of what Parse's one-pass
-  // path accepts, with the same result, so this is exact whenever the
-  // parser is between commands and `limits` admit the command's argument
-  // count and lengths. Returns false, changing nothing, otherwise (and when
-  // `p` kept fewer arguments than the command has): then call Parse.
-  // REQUIRES: `p` was peeked at buf[*pos] of the bytes Parse would be given.
-  bool TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos,
-                  std::vector<std::string_view>* args);
+  // look-ahead has already read it): its arguments are p.args[0, p.argc),
+  // and *pos moves past it. The peeked shape is a subset of what Parse's
+  // one-pass path accepts, with the same result, so this is exact whenever
+  // the parser is between commands and `limits` admit the command's
+  // argument count and lengths. Returns false, changing nothing, otherwise
+  // (and when `p` kept fewer arguments than the command has): then call
+  // Parse. REQUIRES: `p` was peeked at buf[*pos] of the bytes Parse would
+  // be given.
+  bool TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos);
 
   const std::string& error() const { return error_; }
 

@@ -99,7 +99,8 @@ TEST(RespPeek, TakePeekedMatchesParse) {
       const RespParser::Result ra = parse_all.Parse(buf, &pos_a, &args_a, limits);
       PeekedCommand p;
       const bool peeked = PeekCommand(buf, pos_b, &p);
-      if (peeked && take_peeked.TakePeeked(p, limits, &pos_b, &args_b)) {
+      if (peeked && take_peeked.TakePeeked(p, limits, &pos_b)) {
+        args_b.assign(p.args, p.args + p.argc);
         taken++;
         ASSERT_EQ(ra, RespParser::Result::kCommand) << buf;
       } else {
