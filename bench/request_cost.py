@@ -15,7 +15,8 @@ REDIS_SERVER_BIN, BENCH_ROUNDS, BENCH_CLIENTS):
 
   bench/request_cost.py            PING_INLINE, PING_MBULK, GET, ZSCORE, at pipeline 1 and 16
   BENCH_TESTS=ping_mbulk,zscore    a subset (names: ping_inline ping_mbulk get set zscore
-                                   zrevrange lpush hset)
+                                   zrevrange lpush hset, and zscore_big zincrby_big on a
+                                   10,000-member key)
   BENCH_PIPELINES [1,16]  BENCH_N [200000]  BENCH_STRACE_N [20000]
 
   bench/request_cost.py callgrind  user-space instructions per request of each server,
@@ -41,6 +42,10 @@ import sidebyside as sbs  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
+# ZADD big 0 m:00000000000000 1 m:00000000000001 ... (10,000 members)
+BIG_ZADD = tuple(["ZADD", "big"] + [x for i in range(10000)
+                                    for x in (str(i), "m:00%012d" % i)])
+
 # name -> (redis-benchmark arguments, setup commands)
 TESTS = {
     "ping_inline": (["-t", "ping_inline"], []),
@@ -52,6 +57,10 @@ TESTS = {
     "zscore": (["ZSCORE", "zs", "m:5"], [("ZADD", "zs", "1", "m:1", "2", "m:5", "3", "m:9")]),
     "zrevrange": (["ZREVRANGE", "zs", "0", "9", "WITHSCORES"],
                   [("ZADD", "zs", "1", "m:1", "2", "m:5", "3", "m:9")]),
+    # A 10,000-member key (past the listpack limits: the member index and the tree), hit
+    # at random members of bench/zset_loader.py's 16-byte form.
+    "zscore_big": (["-r", "10000", "ZSCORE", "big", "m:00__rand_int__"], [BIG_ZADD]),
+    "zincrby_big": (["-r", "10000", "ZINCRBY", "big", "1", "m:00__rand_int__"], [BIG_ZADD]),
 }
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Server CPU (user+sys from /proc) per request, servers alternating, for A/B checks on a
 busy machine where throughput is too noisy: bench/server_cpu_per_request.py NAME=BIN ...
-(N requests per run [400000], ROUNDS [3]; ZSCORE and ZREVRANGE 0 9 WITHSCORES at -P 16)."""
+(N requests per run [400000], ROUNDS [3]; ZSCORE, ZINCRBY and ZREVRANGE 0 9 WITHSCORES at -P 16 on
+a 1M-member key; TESTS=ZSCORE,ZINCRBY picks some)."""
 import os, shutil, subprocess, sys, time, tempfile, statistics
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zset_loader
@@ -9,7 +10,10 @@ TICK = os.sysconf('SC_CLK_TCK')
 bins = dict(a.split('=', 1) for a in sys.argv[1:])
 N = int(os.environ.get('N', '400000')); ROUNDS = int(os.environ.get('ROUNDS', '3'))
 TESTS = [("ZSCORE", ["ZSCORE", "lb", "m:00__rand_int__"]),
+         ("ZINCRBY", ["ZINCRBY", "lb", "1", "m:00__rand_int__"]),
          ("ZREVRANGE", ["ZREVRANGE", "lb", "0", "9", "WITHSCORES"])]
+if os.environ.get('TESTS'):  # e.g. TESTS=ZSCORE,ZINCRBY
+    TESTS = [t for t in TESTS if t[0] in os.environ['TESTS'].split(',')]
 procs = {}
 port = 27700
 for name, b in bins.items():

@@ -17,6 +17,24 @@ namespace {
 // than this are rejected, as Redis rejects them (MAX_LONG_DOUBLE_CHARS).
 constexpr size_t kMaxNumberChars = 5 * 1024;
 
+// A plain integer ("5", "-12", "+007": an optional sign, then 1 to 15
+// digits) is exactly representable, so its double is the one strtod would
+// give, "-0" included; scores and increments are mostly written this way.
+// False for anything else, which goes to strtod.
+inline bool ParseSmallInteger(std::string_view s, double* out) {
+  size_t i = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size() || s.size() - i > 15) return false;
+  uint64_t v = 0;
+  for (; i < s.size(); i++) {
+    const unsigned d = static_cast<unsigned char>(s[i]) - unsigned{'0'};
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
+  const double d = static_cast<double>(v);
+  *out = s[0] == '-' ? -d : d;
+  return true;
+}
+
 }  // namespace
 
 bool ParseInt64(std::string_view s, int64_t* out) {
@@ -51,6 +69,7 @@ bool ParseInt64(std::string_view s, int64_t* out) {
 }
 
 bool ParseDouble(std::string_view s, double* out) {
+  if (ParseSmallInteger(s, out)) return true;
   if (s.empty() || s.size() >= kMaxNumberChars || isspace(static_cast<unsigned char>(s[0]))) {
     return false;
   }
@@ -70,6 +89,7 @@ bool ParseDouble(std::string_view s, double* out) {
 }
 
 bool ParseDoubleLoose(std::string_view s, double* out) {
+  if (ParseSmallInteger(s, out)) return true;
   if (s.size() >= kMaxNumberChars) return false;
   char buf[kMaxNumberChars];
   s.copy(buf, s.size());

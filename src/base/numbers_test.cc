@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -80,6 +82,36 @@ TEST(NumbersTest, ParseDoubleFollowsRedisString2d) {
     EXPECT_FALSE(ParseDouble(bad, &d)) << bad;
   }
   EXPECT_FALSE(ParseDouble(std::string_view("1\0", 2), &d));
+}
+
+// Plain integers skip strtod (ParseSmallInteger): the result must be strtod's,
+// bit for bit (the sign of a zero included), at every length around the cut.
+TEST(NumbersTest, ParseDoubleIntegersMatchStrtod) {
+  std::mt19937_64 rng(16);
+  std::vector<std::string> inputs = {"0", "-0", "+0", "00", "-00", "007", "+5", "-", "+", "--1",
+                                     "1-", "999999999999999", "9999999999999999",
+                                     "-9999999999999999", "123456789012345678901"};
+  for (int i = 0; i < 20000; i++) {
+    std::string s;
+    const int sign = static_cast<int>(rng() % 4);
+    if (sign == 1) s += '-';
+    if (sign == 2) s += '+';
+    const int digits = 1 + static_cast<int>(rng() % 19);
+    for (int k = 0; k < digits; k++) s += static_cast<char>('0' + rng() % 10);
+    if (rng() % 50 == 0) s[rng() % s.size()] = "x. ,"[rng() % 4];
+    inputs.push_back(s);
+  }
+  for (const std::string& s : inputs) {
+    char* end;
+    const double want = strtod(s.c_str(), &end);
+    const bool loose_ok = end == s.c_str() + s.size();  // leading blanks allowed
+    const bool want_ok = loose_ok && !s.empty() && s[0] != ' ';
+    double got = 12345, got_loose = 12345;
+    ASSERT_EQ(ParseDouble(s, &got), want_ok) << s;
+    ASSERT_EQ(ParseDoubleLoose(s, &got_loose), loose_ok) << s;
+    if (loose_ok) ASSERT_EQ(std::memcmp(&got_loose, &want, sizeof(double)), 0) << s;
+    if (want_ok) ASSERT_EQ(std::memcmp(&got, &want, sizeof(double)), 0) << s;
+  }
 }
 
 TEST(NumbersTest, ParseDoubleLooseAcceptsWhatRangeBoundsAccept) {

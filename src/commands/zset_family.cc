@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "commands/families.h"
@@ -35,13 +36,29 @@ std::mt19937_64& Rng() {
 
 // ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...],
 // and ZINCRBY key increment member (the same parser with INCR preset).
+// INCR replies with the sum it computed (Redis's newscore: old + incr, or
+// incr for a new member), which may differ from the stored bits in the sign
+// of a zero. Add's result has what it takes: kUpdated stored exactly old +
+// incr; kUnchanged kept the old bits (r.score) because old + incr compared
+// equal to them, so the sum is recomputed from them; kAdded stored incr, or
+// 0 for a -0 into a compact set. (Skipped and NaN results reply nil or an
+// error, not a score.)
+double IncrReply(const AddResult& r, double incr) {
+  switch (r.kind) {
+    case AddResult::Kind::kAdded: return incr;
+    case AddResult::Kind::kUnchanged: return r.score + incr;
+    default: return r.score;
+  }
+}
+
 void ZAddGeneric(CommandContext& ctx, bool incr_command) {
   ZAddArgs a;
   if (std::string_view e = ParseZAddArgs(ctx.args, incr_command, &a); !e.empty()) {
     return ctx.reply.Error(e);
   }
-  // All scores first: the command applies fully or not at all.
-  std::vector<double> scores(a.pairs);
+  // All scores first: the command applies fully or not at all. A few
+  // pairs (ZINCRBY, most ZADDs) need no heap.
+  absl::InlinedVector<double, 4> scores(a.pairs);
   for (size_t i = 0; i < a.pairs; i++) {
     if (!ParseDouble(ctx.arg(a.first_pair + 2 * i), &scores[i])) {
       return ctx.reply.Error(err::kNotFloat);
@@ -65,10 +82,11 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
   bool nan = false;
   for (size_t i = 0; i < a.pairs && !nan; i++) {
     std::string_view member = ctx.arg(a.first_pair + 2 * i + 1);
-    // The old score matters only for INCR's reply and for a -0 (rare).
+    // The old score matters only for a -0 (rare); INCR's reply is derived
+    // from the result below, so the member is looked up once.
     const bool neg_zero = scores[i] == 0 && std::signbit(scores[i]);
     std::optional<double> old;
-    if (a.opts.incr || neg_zero) old = z->Score(member);
+    if (neg_zero) old = z->Score(member);
     double stored = neg_zero ? ScoreToStore(*z, member, old.has_value(), scores[i], limits)
                              : scores[i];
     AddResult r = z->Add(member, stored, a.opts, limits);
@@ -90,9 +108,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr_command) {
         nan = true;
         break;
     }
-    // INCR replies with the sum it computed (Redis's newscore), which may
-    // differ from the stored bits in the sign of a zero.
-    score = a.opts.incr ? (old ? *old + scores[i] : scores[i]) : r.score;
+    score = a.opts.incr ? IncrReply(r, scores[i]) : r.score;
   }
   if (created && z->empty()) {
     ctx.db().Delete(key);  // never left behind, even by a failed first write

@@ -16,13 +16,13 @@ bool Database::IsExpired(const Entry* e) const {
 }
 
 Database::Entry* Database::Find(std::string_view key, bool touch_access) {
-  Entry* e = table_.Find(key);
+  Entry* e = Lookup(key);
   if (!e) return nullptr;
   if (IsExpired(e)) {
     if (expiry_paused_) return nullptr;
     if (on_expired) on_expired(index_, key);
     std::string k(key);  // `key` may point into the entry
-    Dispose(table_.Remove(k), lazy_->expire);
+    Dispose(Unlink(k), lazy_->expire);
     expired_count_++;
     Touch(k);
     return nullptr;
@@ -40,14 +40,14 @@ Database::Entry* Database::Find(std::string_view key, bool touch_access) {
 }
 
 const Database::Entry* Database::Peek(std::string_view key) const {
-  const Entry* e = table_.Find(key);
+  const Entry* e = Lookup(key);
   return e && !IsExpired(e) ? e : nullptr;
 }
 
 Database::Entry* Database::Insert(std::string_view key, Value value) {
   // Paused expiry leaves expired entries in place: a write replaces them.
-  if (expiry_paused_ && table_.Find(key)) {
-    Dispose(table_.Remove(std::string(key)), lazy_->server_del);
+  if (expiry_paused_ && Lookup(key)) {
+    Dispose(Unlink(std::string(key)), lazy_->server_del);
   }
   Entry* e = Entry::Make(key, std::move(value), NewAccessStamp(*lfu_));
   table_.Insert(e);
@@ -83,50 +83,50 @@ void Database::Prefetch(std::string_view key, std::string_view member, int step)
   }
   // Sorted-set commands name one key many times over: its entry is hot, so
   // one lookup (which loads bucket and chain anyway) replaces the hints.
-  const Entry* e = table_.Find(key);
+  const Entry* e = Lookup(key);
   if (e && e->value.type() == ValueType::kZSet) e->value.zset().PrefetchMember(member, step);
 }
 
 bool Database::Delete(std::string_view key) {
   if (!Find(key, false)) return false;
-  Dispose(table_.Remove(key), lazy_->server_del);
+  Dispose(Unlink(key), lazy_->server_del);
   return true;
 }
 
 bool Database::DeleteExpired(std::string_view key) {
   if (!Find(key, false)) return false;
-  Dispose(table_.Remove(key), lazy_->expire);
+  Dispose(Unlink(key), lazy_->expire);
   return true;
 }
 
 bool Database::DeleteSync(std::string_view key) {
   if (!Find(key, false)) return false;
-  Free(table_.Remove(key));
+  Free(Unlink(key));
   return true;
 }
 
 bool Database::DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes) {
   if (!Find(key, false)) return false;
-  Release(table_.Remove(key), &freer, count_bytes);
+  Release(Unlink(key), &freer, count_bytes);
   return true;
 }
 
 void Database::DeleteEntry(Entry* e, LazyFreer* freer) {
-  table_.RemoveNode(e);
+  UnlinkNode(e);
   Release(e, freer, /*count_bytes=*/true);
 }
 
 Database::Entry* Database::Detach(std::string_view key) {
   if (!Find(key, false)) return nullptr;
-  Entry* e = table_.Remove(key);
+  Entry* e = Unlink(key);
   RemoveFromExpiring(e);
   IndexMemberExpire(e, -1);  // member deadlines travel in the value
   return e;
 }
 
 void Database::Attach(Entry* e) {
-  if (expiry_paused_ && table_.Find(e->key())) {
-    Dispose(table_.Remove(std::string(e->key())), lazy_->server_del);
+  if (expiry_paused_ && Lookup(e->key())) {
+    Dispose(Unlink(std::string(e->key())), lazy_->server_del);
   }
   table_.Insert(e);
   NoteIfFieldDeadlines(e);
@@ -210,7 +210,7 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
   if (alive) {
     SyncMemberExpire(e);
   } else {
-    Free(table_.Remove(k));
+    Free(Unlink(k));
   }
   if (!gone.empty()) {
     if (on_members_expired) on_members_expired(index_, k, gone);
@@ -265,7 +265,7 @@ size_t Database::ActiveExpire(int64_t budget_us) {
       if (ExpireMs(e) > now) continue;
       std::string k(e->key());
       if (on_expired) on_expired(index_, k);
-      Dispose(table_.Remove(k), lazy_->expire);
+      Dispose(Unlink(k), lazy_->expire);
       Touch(k);
       expired_in_sample++;
     }
@@ -344,6 +344,7 @@ void Database::Clear(LazyFreer* freer) {
   scheduled_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
+  hot_ = nullptr;
   if (freer && table_.size() > 0) {
     // Redis emptyDbAsync: the old table goes whole, counted as its keys.
     const size_t keys = table_.size();
@@ -358,6 +359,7 @@ void Database::SwapContents(Database& other) {
   TouchWatchedExisting(&other);
   other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
+  hot_ = other.hot_ = nullptr;
   std::swap(expiring_, other.expiring_);
   std::swap(deadlines_, other.deadlines_);
   std::swap(member_deadline_, other.member_deadline_);
@@ -375,8 +377,7 @@ void Database::SwapContents(Database& other) {
   if (other.on_swap) other.on_swap(other.index_);
 }
 
-void Database::Touch(std::string_view key) {
-  ++*mod_counter_;
+void Database::TouchSlow(std::string_view key) {
   if (!watched_.empty()) {
     auto it = watched_.find(key);
     if (it != watched_.end()) {
@@ -399,7 +400,7 @@ void Database::TouchWatchedExisting(const Database* replacement) {
   // As Redis: only a watched key that exists here (or will exist, from the
   // database swapped in) is modified by emptying or swapping.
   for (auto& [key, watchers] : watched_) {
-    if (!table_.Find(key) && !(replacement && replacement->table_.Find(key))) continue;
+    if (!Lookup(key) && !(replacement && replacement->Lookup(key))) continue;
     for (Watcher* w : watchers) w->dirty = true;
   }
 }

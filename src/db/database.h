@@ -79,7 +79,7 @@ class Database {
   // True if `key` is stored but its deadline has passed (not yet deleted).
   // EXEC uses it: a WATCHed key that expired counts as modified.
   bool IsExpiredButPresent(std::string_view key) const {
-    const Entry* e = table_.Find(key);
+    const Entry* e = Lookup(key);
     return e && IsExpired(e);
   }
 
@@ -175,8 +175,15 @@ class Database {
   void SwapContents(Database& other);
 
   // --- Modification signals ---
-  // Marks `key` modified: WATCHers dirty; blocked clients' key ready.
-  void Touch(std::string_view key);
+  // Marks `key` modified: WATCHers dirty; blocked clients' key ready. The
+  // common case (nobody watches or waits on a key of this database, nobody
+  // listens to touches) is a few inline checks.
+  void Touch(std::string_view key) {
+    ++*mod_counter_;
+    if (!watched_.empty() || !blocked_keys_.empty() || (on_touch && touch_listened_())) {
+      TouchSlow(key);
+    }
+  }
   void Watch(std::string_view key, Watcher* w);
   void Unwatch(std::string_view key, Watcher* w);
   // Queues `key` for its blocked clients to be retried, without marking it
@@ -233,6 +240,10 @@ class Database {
   // Called by every Touch (after WATCH and blocked-key bookkeeping) and by
   // Clear: the hub's "key changed" / "everything gone" signals.
   std::function<void(int db, std::string_view key)> on_touch;
+  // Whether on_touch has anything to do now; Touch skips the call when not.
+  // Unset: always call it. REQUIRES: cheap and without effects.
+  bool (*touch_listened)(const void* arg) = nullptr;
+  const void* touch_listened_arg = nullptr;
   std::function<void(int db)> on_flush;
   // Called by SwapContents for both databases (SWAPDB, a load): every key
   // may now hold something else.
@@ -301,6 +312,10 @@ class Database {
   }
   void RemoveFromExpiring(Entry* e);
   void TouchWatchedExisting(const Database* replacement);
+  void TouchSlow(std::string_view key);  // Touch past its inline checks
+  bool touch_listened_() const {
+    return touch_listened == nullptr || touch_listened(touch_listened_arg);
+  }
   // Registers `e` in field_ttl_keys_ when it is a hash with field deadlines.
   void NoteIfFieldDeadlines(const Entry* e) {
     if (e->value.type() == ValueType::kHash && e->value.hash().has_field_deadlines()) {
@@ -308,8 +323,30 @@ class Database {
     }
   }
 
+  // table_.Find behind a one-entry cache of the last key found: a pipeline
+  // names the same key again and again (a leaderboard), and each command
+  // looks it up up to three times (two prefetch steps and the command).
+  // Every removal from table_ goes through Unlink / UnlinkNode, and every
+  // wholesale change (Clear, SwapContents) clears the cache, so hot_ never
+  // points at a freed entry.
+  Entry* Lookup(std::string_view key) const {
+    if (hot_ != nullptr && hot_->key() == key) return hot_;
+    Entry* e = table_.Find(key);
+    if (e != nullptr) hot_ = e;
+    return e;
+  }
+  Entry* Unlink(std::string_view key) {
+    hot_ = nullptr;
+    return table_.Remove(key);
+  }
+  void UnlinkNode(Entry* e) {
+    hot_ = nullptr;
+    table_.RemoveNode(e);
+  }
+
   int index_;
   ScanTable<Entry> table_;
+  mutable Entry* hot_ = nullptr;  // Lookup's cache
   // Deadlines live beside the entries (only keys with a TTL pay for one):
   // the entry's kHasExpire flag says whether it has one here.
   struct Deadline {

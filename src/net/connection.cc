@@ -28,18 +28,33 @@ constexpr size_t kKeepOutputCapacity = 256 * 1024;
 // peeked from the read buffer (net/resp_peek.h) and hinted to the handler,
 // step 0 on arrival two commands ahead, step 1 when next. Offsets are
 // relative to the start of the unconsumed input, whose address is checked
-// before each command so nothing stale is ever hinted.
+// before each command so nothing stale is ever hinted or taken. A ring of
+// three: the window's two, and the command taken from it that is running,
+// whose arguments the handler reads in place while the window moves on.
 class Lookahead {
  public:
+  // When the command at the start of `data` is the one peeked next, lets
+  // the parser take it as read (RespParser::TakePeeked) instead of parsing
+  // it again; *args then views the peeked arguments, which stay put until
+  // the command after it is taken. False: parse it.
+  bool TakeNext(std::string_view data, RespParser* parser, const RespParser::Limits& limits,
+                size_t* pos, std::span<const std::string_view>* args) {
+    if (data.data() != base_ || n_ == 0) return false;
+    const PeekedCommand& p = Slot(0);
+    if (p.end != p.size || !parser->TakePeeked(p, limits, pos)) return false;
+    *args = std::span<const std::string_view>(p.args, p.argc);
+    return true;
+  }
+
   void BeforeCommand(ConnectionHandler* h, Connection* c, std::string_view data, size_t cur_end) {
     if (data.data() != base_ || n_ == 0 || Slot(0).end != cur_end) {
       n_ = 0;  // fresh start (or the input moved): peek after this command
-      head_ = 0;
+      head_ = Next(head_);  // never over the slot a running command may use
       next_ = cur_end;
       done_ = false;
     } else {
-      head_ ^= 1;  // the command about to run leaves the window
-      if (--n_ > 0) Hint(h, c, Slot(0), 1);
+      head_ = Next(head_);  // the command about to run leaves the window
+      if (--n_ > 0) Hint(h, c, 0, 1);
     }
     base_ = data.data();
     while (n_ < 2 && !done_) {
@@ -49,8 +64,9 @@ class Lookahead {
         break;
       }
       next_ = p.end;
+      Memo(n_) = 0;
       n_++;
-      Hint(h, c, p, 0);
+      Hint(h, c, n_ - 1, 0);
     }
   }
   // The command that ended at `pos` ran and was consumed.
@@ -61,15 +77,19 @@ class Lookahead {
   }
 
  private:
-  static void Hint(ConnectionHandler* h, Connection* c, const PeekedCommand& p, int step) {
+  void Hint(ConnectionHandler* h, Connection* c, size_t i, int step) {
+    const PeekedCommand& p = Slot(i);
     const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
-    h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step);
+    h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step, &Memo(i));
   }
-  // The i-th command of the window (0: the next to run). A ring of two, so
-  // a command leaving the window costs no copy.
-  PeekedCommand& Slot(size_t i) { return q_[(head_ + i) & 1]; }
+  // The i-th command of the window (0: the next to run), and the handler's
+  // memo for it. A command leaving the window costs no copy.
+  static size_t Next(size_t k) { return k == 2 ? 0 : k + 1; }
+  PeekedCommand& Slot(size_t i) { return q_[i == 0 ? head_ : Next(head_)]; }
+  uintptr_t& Memo(size_t i) { return memo_[i == 0 ? head_ : Next(head_)]; }
 
-  PeekedCommand q_[2];
+  PeekedCommand q_[3];
+  uintptr_t memo_[3] = {0, 0, 0};
   size_t n_ = 0, next_ = 0, head_ = 0;
   const char* base_ = nullptr;
   bool done_ = false;
@@ -214,7 +234,12 @@ void NetServer::ProcessInput(Connection* c) {
     // pipelines AUTH before large RESTOREs).
     const RespParser::Limits parser_limits = ParserLimits(c);
     size_t pos = 0;
-    const RespParser::Result r = c->parser_.Parse(c->in_.data(), &pos, &args_, parser_limits);
+    std::span<const std::string_view> args;
+    RespParser::Result r = RespParser::Result::kCommand;
+    if (!ahead || !ahead->TakeNext(c->in_.data(), &c->parser_, parser_limits, &pos, &args)) {
+      r = c->parser_.Parse(c->in_.data(), &pos, &args_, parser_limits);
+      args = args_;
+    }
     if (r == RespParser::Result::kNeedMore) {
       c->in_.Consume(pos);
       break;
@@ -230,7 +255,7 @@ void NetServer::ProcessInput(Connection* c) {
     }
     if (!ahead && pos < c->in_.size()) ahead.emplace();
     if (ahead) ahead->BeforeCommand(handler_, c, c->in_.data(), pos);
-    handler_->OnCommand(c, args_);
+    handler_->OnCommand(c, args);
     c->in_.Consume(pos);
     if (ahead) ahead->Consumed(pos);
     const size_t out = c->output_buffer_size();

@@ -189,11 +189,13 @@ class ConnectionHandler {
   // current one of `c` is already complete in its read buffer. The handler
   // may start loading what it will touch: step 0 when it is two commands
   // away, step 1 when it is the next one. `args` holds its first few
-  // arguments (of `argc`), valid only during the call. A hint: it must not
-  // change any state or reply; the command itself runs later through
-  // OnCommand as usual.
+  // arguments (of `argc`), valid only during the call. `*memo` is 0 at step
+  // 0; at step 1 it holds what the handler left there at step 0 for the same
+  // command (what it worked out from the arguments, so the second look is
+  // cheaper). A hint: it must not change any state or reply; the command
+  // itself runs later through OnCommand as usual.
   virtual void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
-                        int step) {}
+                        int step, uintptr_t* memo) {}
   // Once per loop iteration, after commands ran and before replies are
   // written: the point where the append-only log is fsynced. No reply byte
   // produced before this call reaches a socket before it returns.

@@ -76,6 +76,23 @@ bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
   return true;
 }
 
+bool RespParser::TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos) {
+  // The limits as ParseWholeMultibulk applies them.
+  const int64_t max_args =
+      limits.unauthenticated ? std::min(kUnauthMaxArgs, limits.max_multibulk_len)
+                             : limits.max_multibulk_len;
+  const int64_t max_bulk =
+      limits.unauthenticated ? std::min(kUnauthMaxBulk, limits.max_bulk_len) : limits.max_bulk_len;
+  if (p.argc > PeekedCommand::kMaxArgs || static_cast<int64_t>(p.argc) > max_args ||
+      static_cast<int64_t>(p.max_len) > max_bulk || multibulk_left_ != 0 || line_blocked_ ||
+      !error_.empty()) {
+    return false;
+  }
+  *pos += p.size;
+  scanned_ = 0;
+  return true;
+}
+
 RespParser::Result RespParser::Fail(std::string msg) {
   error_ = std::move(msg);
   return Result::kError;

@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "net/resp_peek.h"
 #include "net/split_args.h"
 
 namespace rankd {
@@ -73,6 +74,18 @@ class RespParser {
   // Cost: O(new bytes) per call, amortised; a bulk body is never scanned.
   Result Parse(std::string_view buf, size_t* pos, std::vector<std::string_view>* args,
                const Limits& limits);
+
+  // Takes the command that PeekCommand (net/resp_peek.h) read at buf[*pos]
+  // as Parse would return it, without reading it again (the pipeline
+  // look-ahead has already read it): its arguments are p.args[0, p.argc),
+  // and *pos moves past it. The peeked shape is a subset of what Parse's
+  // one-pass path accepts, with the same result, so this is exact whenever
+  // the parser is between commands and `limits` admit the command's
+  // argument count and lengths. Returns false, changing nothing, otherwise
+  // (and when `p` kept fewer arguments than the command has): then call
+  // Parse. REQUIRES: `p` was peeked at buf[*pos] of the bytes Parse would
+  // be given.
+  bool TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos);
 
   const std::string& error() const { return error_; }
 

@@ -5,9 +5,11 @@
 // prefetching, issue 16): while one command runs, the next ones' keys and
 // members are already known, so what they will touch can start loading.
 // It accepts only the plain, well-formed shape ("*N\r\n" then N times
-// "$len\r\n<bytes>\r\n", N and each len small) and gives up on anything
-// else; RespParser (net/resp_parser.h) stays the one authority on what a
-// command is, and a peeked command is only ever a hint.
+// "$len\r\n<bytes>\r\n", N and each len small and written canonically: no
+// sign, no leading zero) and gives up on anything else. That shape is a
+// subset of what RespParser's one-pass path accepts, so a peeked command is
+// what the parser would read there; RespParser::TakePeeked (net/resp_parser.h)
+// decides when the parser may take it as read instead of parsing it again.
 
 #pragma once
 
@@ -21,12 +23,19 @@ struct PeekedCommand {
   std::string_view args[kMaxArgs];  // the first min(argc, kMaxArgs) arguments
   size_t argc = 0;                  // arguments the command has
   size_t end = 0;                   // offset in the buffer just past it
+  size_t size = 0;                  // its bytes (end minus where it starts)
+  size_t max_len = 0;               // the length of its longest argument
 };
 
+// The limits of what PeekCommand accepts.
+inline constexpr size_t kMaxPeekArgs = 1024;
+inline constexpr size_t kMaxPeekBulk = 64 * 1024;
+
 // Reads the command starting at data[pos]. False (out unspecified) when the
-// bytes there are not a complete plain multibulk command of at most 1,024
-// arguments of at most 64 KiB each: an inline command, a partial one, a
-// protocol error, "*0". Never reads outside `data`.
+// bytes there are not a complete plain multibulk command of at most
+// kMaxPeekArgs arguments of at most kMaxPeekBulk bytes each: an inline
+// command, a partial one, a protocol error, "*0", a count with a leading
+// zero. Never reads outside `data`.
 bool PeekCommand(std::string_view data, size_t pos, PeekedCommand* out);
 
 }  // namespace rankd

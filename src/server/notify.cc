@@ -60,7 +60,10 @@ std::string FormatNotifyFlags(int64_t flags) {
 void KeyChanged(CommandContext& ctx, Database& db, std::string_view key, NotifyClass cls,
                 std::string_view event) {
   db.Touch(key);
-  ctx.server.NotifyKeyspaceEvent(cls, event, key, db.index());
+  // Most servers publish no keyspace events: skip the call.
+  if (ctx.server.config().notify_keyspace_events & cls) {
+    ctx.server.NotifyKeyspaceEvent(cls, event, key, db.index());
+  }
 }
 
 void KeyEvent(CommandContext& ctx, Database& db, NotifyClass cls, std::string_view event,

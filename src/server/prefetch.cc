@@ -28,17 +28,30 @@ size_t MemberArg(const CommandSpec& spec, size_t argc) {
 
 }  // namespace
 
+static_assert(PeekedCommand::kMaxArgs <= 8, "the memo packs argument positions in 3 bits");
+
 void Server::Prefetch(Connection* conn, std::span<const std::string_view> args, size_t argc,
-                      int step) {
+                      int step, uintptr_t* memo) {
   const Client* c = static_cast<const Client*>(conn->user_data);
   if (!c || !c->authenticated || c->in_multi) return;
-  const CommandSpec* spec = FindCommand(args[0]);
-  if (!spec || spec->first_key <= 0 || !ArityAccepts(spec->arity, argc)) return;
-  const size_t key = static_cast<size_t>(spec->first_key);
-  if (key >= args.size()) return;
-  const size_t member = MemberArg(*spec, argc);
+  // What the arguments say (which is the key, which the member) depends on
+  // them alone: worked out at step 0 and kept in *memo for step 1, as
+  // kNothing or 2 + key * 8 + member (both below PeekedCommand::kMaxArgs).
+  constexpr uintptr_t kNothing = 1;
+  if (*memo == 0) {
+    *memo = kNothing;
+    const CommandSpec* spec = FindCommand(args[0]);
+    if (!spec || spec->first_key <= 0 || !ArityAccepts(spec->arity, argc)) return;
+    const size_t key = static_cast<size_t>(spec->first_key);
+    if (key >= args.size()) return;
+    size_t member = MemberArg(*spec, argc);
+    if (member <= key || member >= args.size()) member = 0;
+    *memo = 2 + key * 8 + member;
+  }
+  if (*memo == kNothing) return;
+  const size_t key = (*memo - 2) / 8, member = (*memo - 2) % 8;
   dbs_[static_cast<size_t>(c->db_index)]->Prefetch(
-      args[key], member > key && member < args.size() ? args[member] : std::string_view(), step);
+      args[key], member != 0 ? args[member] : std::string_view(), step);
 }
 
 }  // namespace rankd

@@ -320,7 +320,7 @@ class Server : public ConnectionHandler {
   void OnClose(Connection* c) override;
   // Group prefetching hint for a pipelined command (server/prefetch.cc).
   void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
-                int step) override;
+                int step, uintptr_t* memo) override;
   void BeforeFlush() override;
 
  private:

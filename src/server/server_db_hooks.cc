@@ -28,6 +28,12 @@ void Server::ConnectDatabase(Database& d) {
     tracking_.KeyChanged(key, current_client_);
     board_watch_.KeyChanged(db, key);
   };
+  // The common write: no tracking client, no LB.WATCH: Touch skips on_touch.
+  d.touch_listened = [](const void* arg) {
+    const Server* s = static_cast<const Server*>(arg);
+    return !s->tracking_.idle() || s->board_watch_.watched_boards() > 0;
+  };
+  d.touch_listened_arg = this;
   d.on_flush = [this](int db) {
     tracking_.Flushed();
     board_watch_.DbChanged(db);

@@ -73,6 +73,8 @@ class Tracking {
   // `key` changed; `cause` is the client whose command changed it (nullptr:
   // expiry, or no client).
   void KeyChanged(std::string_view key, const Client* cause);
+  // True when no client tracks a key or a prefix: KeyChanged has nothing to do.
+  bool idle() const { return table_.empty() && prefixes_.empty(); }
   // Every key is gone (FLUSHDB, FLUSHALL): a null invalidation to every
   // tracking client, once per command.
   void Flushed();
