@@ -35,7 +35,7 @@ uint64_t MemberIndex::Hash(std::string_view member) {
   return h ^ (h >> 29);
 }
 
-MemberIndex::~MemberIndex() { FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group)); }
+MemberIndex::~MemberIndex() { FreeHuge(groups_, GroupBytes()); }
 
 void MemberIndex::Allocate(size_t cap) {
   cap_ = cap;
@@ -144,10 +144,10 @@ void MemberIndex::Rehash(size_t new_cap) {
     if (ok) {
       // Filled (memset and placed): huge pages from 2 MiB up, merged in the
       // background (base/huge_pages.h).
-      AdviseHuge(groups_, total_ / kGroupSlots * sizeof(Group));
+      AdviseHuge(groups_, GroupBytes());
       break;
     }
-    FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group));
+    FreeHuge(groups_, GroupBytes());
     if (new_cap > 64 * (size_ + 16)) {
       std::fprintf(stderr, "rankd: member index cannot place elements (hash flood?)\n");
       std::abort();  // CHECK
@@ -163,7 +163,7 @@ void MemberIndex::Reserve(size_t n) {
 }
 
 void MemberIndex::Clear() {
-  FreeHuge(groups_, total_ / kGroupSlots * sizeof(Group));
+  FreeHuge(groups_, GroupBytes());
   groups_ = nullptr;
   cap_ = total_ = size_ = 0;
 }

@@ -103,7 +103,7 @@ class MemberIndex {
   void MapHandles(absl::FunctionRef<Handle(Handle)> fn);
 
   // Bytes of the slot groups. O(1).
-  size_t MemoryUsage() const { return total_ / kGroupSlots * sizeof(Group); }
+  size_t MemoryUsage() const { return GroupBytes(); }
 
   // "" if every element sits at or after its home, homes ascend, each
   // element is found by its own bytes, tags match, and size() matches;
@@ -138,6 +138,7 @@ class MemberIndex {
   // Rebuilds with `new_cap` home slots (grows further if placement fails).
   void Rehash(size_t new_cap);
   void Allocate(size_t cap);
+  size_t GroupBytes() const { return total_ / kGroupSlots * sizeof(Group); }  // of groups_
 
   const RecordArena* arena_;
   Group* groups_ = nullptr;  // total_ / kGroupSlots groups

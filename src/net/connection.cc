@@ -258,14 +258,8 @@ void NetServer::ProcessInput(Connection* c) {
     handler_->OnCommand(c, args);
     c->in_.Consume(pos);
     if (ahead) ahead->Consumed(pos);
+    if (c->EnforceOutputLimit()) break;
     const size_t out = c->output_buffer_size();
-    // The limits need a closer look (OverOutputLimit) only past one of them.
-    const OutputLimit l = LimitFor(c);
-    if (c->reply_.overflowed() || c->soft_limit_since_ms_ >= 0 ||
-        (l.soft > 0 && out > static_cast<uint64_t>(l.soft)) ||
-        (l.hard > 0 && out > static_cast<uint64_t>(l.hard))) {
-      if (c->EnforceOutputLimit()) break;
-    }
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {
       c->throttled_ = true;  // until the client reads (WriteTo)

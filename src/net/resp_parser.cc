@@ -17,22 +17,20 @@ constexpr int64_t kUnauthMaxArgs = 10;
 constexpr int64_t kUnauthMaxBulk = 2048;
 constexpr size_t kShortLine = 32;  // FindLineEnd's byte-by-byte window
 
-// Reads a count written the canonical way ("0", or a non-zero digit then
-// digits, at most 18 in all) ending in "\r\n", at *p; the value is at most
-// `max`. Anything else (a sign, a leading zero, a NUL, a long or partial
-// line) returns false for the incremental parser to judge.
-inline bool FastCount(const char** p, const char* end, int64_t max, int64_t* out) {
-  const char* q = *p;
-  const char* const digits_end = end - q > 18 ? q + 18 : end;
-  if (q >= digits_end || static_cast<unsigned char>(*q - '0') > 9) return false;
-  int64_t v = *q++ - '0';
-  if (v != 0) {
-    while (q < digits_end && static_cast<unsigned char>(*q - '0') <= 9) v = v * 10 + (*q++ - '0');
+// The most arguments and the longest argument `limits` admit: what the
+// one-pass path and TakePeeked check (the stepwise path checks the same two
+// bounds in turn, to report which one failed).
+struct MaxCounts {
+  uint64_t args, bulk;
+};
+MaxCounts Effective(const RespParser::Limits& limits) {
+  int64_t args = limits.max_multibulk_len, bulk = limits.max_bulk_len;
+  if (limits.unauthenticated) {
+    args = std::min(kUnauthMaxArgs, args);
+    bulk = std::min(kUnauthMaxBulk, bulk);
   }
-  if (end - q < 2 || q[0] != '\r' || q[1] != '\n' || v > max) return false;
-  *p = q + 2;
-  *out = v;
-  return true;
+  return {static_cast<uint64_t>(std::max<int64_t>(args, 0)),
+          static_cast<uint64_t>(std::max<int64_t>(bulk, 0))};
 }
 
 }  // namespace
@@ -40,30 +38,26 @@ inline bool FastCount(const char** p, const char* end, int64_t max, int64_t* out
 bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
                                      std::vector<std::string_view>* args,
                                      const Limits& limits) {
-  const int64_t max_args =
-      limits.unauthenticated ? std::min(kUnauthMaxArgs, limits.max_multibulk_len)
-                             : limits.max_multibulk_len;
-  const int64_t max_bulk =
-      limits.unauthenticated ? std::min(kUnauthMaxBulk, limits.max_bulk_len) : limits.max_bulk_len;
+  const auto [max_args, max_bulk] = Effective(limits);
   const char* const begin = in.data();
   const char* const end = begin + in.size();
   const char* p = begin + 1;  // past the '*'
-  int64_t n;
-  if (!FastCount(&p, end, max_args, &n) || n <= 0) return false;
+  uint64_t n;
+  if (!ReadCanonicalCount(&p, end, max_args, &n) || n == 0) return false;
   // Each argument takes at least 6 bytes ("$0\r\n\r\n"): a count the buffer
   // cannot hold is left to the incremental path, which waits for it.
-  if (static_cast<uint64_t>(n) > static_cast<uint64_t>(end - p) / 6) return false;
+  if (n > static_cast<uint64_t>(end - p) / 6) return false;
   args->clear();
   uint64_t header_bytes = static_cast<uint64_t>(p - begin);
-  for (int64_t k = 0; k < n; k++) {
+  for (uint64_t k = 0; k < n; k++) {
     const char* const start = p;
-    int64_t len;
+    uint64_t len;
     if (p >= end || *p != '$') break;
     p++;
-    if (!FastCount(&p, end, max_bulk, &len)) break;
+    if (!ReadCanonicalCount(&p, end, max_bulk, &len)) break;
     header_bytes += static_cast<uint64_t>(p - start);
     // The body and the two bytes after it (not checked, as in Redis).
-    if (static_cast<uint64_t>(end - p) < static_cast<uint64_t>(len) + 2) break;
+    if (static_cast<uint64_t>(end - p) < len + 2) break;
     args->emplace_back(p, static_cast<size_t>(len));
     p += len + 2;
   }
@@ -77,14 +71,8 @@ bool RespParser::ParseWholeMultibulk(std::string_view in, size_t* pos,
 }
 
 bool RespParser::TakePeeked(const PeekedCommand& p, const Limits& limits, size_t* pos) {
-  // The limits as ParseWholeMultibulk applies them.
-  const int64_t max_args =
-      limits.unauthenticated ? std::min(kUnauthMaxArgs, limits.max_multibulk_len)
-                             : limits.max_multibulk_len;
-  const int64_t max_bulk =
-      limits.unauthenticated ? std::min(kUnauthMaxBulk, limits.max_bulk_len) : limits.max_bulk_len;
-  if (p.argc > PeekedCommand::kMaxArgs || static_cast<int64_t>(p.argc) > max_args ||
-      static_cast<int64_t>(p.max_len) > max_bulk || multibulk_left_ != 0 || line_blocked_ ||
+  const auto [max_args, max_bulk] = Effective(limits);
+  if (p.argc > PeekedCommand::kMaxArgs || p.argc > max_args || p.max_len > max_bulk || multibulk_left_ != 0 || line_blocked_ ||
       !error_.empty()) {
     return false;
   }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace rankd {
@@ -30,6 +31,30 @@ struct PeekedCommand {
 // The limits of what PeekCommand accepts.
 inline constexpr size_t kMaxPeekArgs = 1024;
 inline constexpr size_t kMaxPeekBulk = 64 * 1024;
+
+// Reads a count written canonically ("0", or a non-zero digit then
+// digits, at most 18 in all, so it cannot overflow) and the "\r\n" after
+// it, at *p (just past the '*' or '$'); the value must be at most `max`.
+// On success moves *p past the "\r\n". False, changing nothing, for
+// anything else (a sign, a leading zero, a NUL, a long or partial line):
+// PeekCommand then gives up, and RespParser leaves the command to its
+// stepwise path, which reports Redis's error. Pointers rather than
+// string_view indexing: this runs for every pipelined command.
+inline bool ReadCanonicalCount(const char** p, const char* end, uint64_t max, uint64_t* out) {
+  const char* q = *p;
+  const char* const digits_end = end - q > 18 ? q + 18 : end;
+  if (q >= digits_end || static_cast<unsigned char>(*q - '0') > 9) return false;
+  uint64_t v = static_cast<uint64_t>(*q++ - '0');
+  if (v != 0) {
+    while (q < digits_end && static_cast<unsigned char>(*q - '0') <= 9) {
+      v = v * 10 + static_cast<uint64_t>(*q++ - '0');
+    }
+  }
+  if (end - q < 2 || q[0] != '\r' || q[1] != '\n' || v > max) return false;
+  *p = q + 2;
+  *out = v;
+  return true;
+}
 
 // Reads the command starting at data[pos]. False (out unspecified) when the
 // bytes there are not a complete plain multibulk command of at most

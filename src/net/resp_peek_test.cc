@@ -2,8 +2,11 @@
 
 #include "net/resp_peek.h"
 
+#include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -113,6 +116,34 @@ TEST(RespPeek, TakePeekedMatchesParse) {
     }
   }
   EXPECT_GT(taken, 3000);  // the common case is taken
+}
+
+}  // namespace
+}  // namespace rankd
+
+namespace rankd {
+namespace {
+
+// The one count reader of PeekCommand and the parser's one-pass path.
+TEST(ReadCanonicalCountTest, AcceptsOnlyCanonicalCountsWithinMaxAndMovesPastTheLine) {
+  auto read = [](std::string_view s, uint64_t max) -> std::optional<std::pair<uint64_t, size_t>> {
+    const char* p = s.data();
+    uint64_t v = 0;
+    if (!ReadCanonicalCount(&p, s.data() + s.size(), max, &v)) return std::nullopt;
+    return std::make_pair(v, static_cast<size_t>(p - s.data()));
+  };
+  EXPECT_EQ(read("0\r\nx", 10), std::make_pair(uint64_t{0}, size_t{3}));
+  EXPECT_EQ(read("10\r\n", 10), std::make_pair(uint64_t{10}, size_t{4}));
+  EXPECT_EQ(read("11\r\n", 10), std::nullopt);  // over max
+  EXPECT_EQ(read("01\r\n", 10), std::nullopt);  // leading zero
+  EXPECT_EQ(read("+1\r\n", 10), std::nullopt);
+  EXPECT_EQ(read("-1\r\n", 10), std::nullopt);
+  EXPECT_EQ(read("1\r", 10), std::nullopt);  // partial line
+  EXPECT_EQ(read("1\n", 10), std::nullopt);
+  EXPECT_EQ(read("", 10), std::nullopt);
+  EXPECT_EQ(read(std::string(18, '9') + "\r\n", UINT64_MAX),
+            std::make_pair(uint64_t{999999999999999999}, size_t{20}));
+  EXPECT_EQ(read("1" + std::string(18, '0') + "\r\n", UINT64_MAX), std::nullopt);  // 19 digits
 }
 
 }  // namespace

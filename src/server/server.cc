@@ -404,9 +404,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
       duration / 1000 >= config_.latency_monitor_threshold) {
     latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);
   }
-  // Record's own threshold check, first here: most commands are fast.
-  if (duration >= config_.slowlog_log_slower_than && config_.slowlog_log_slower_than >= 0 &&
-      (!(spec.flags & kBlocking) || !c.blocked.active)) {
+  if (!(spec.flags & kBlocking) || !c.blocked.active) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);

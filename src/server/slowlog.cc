@@ -8,10 +8,8 @@
 
 namespace rankd {
 
-void SlowLog::Record(std::span<const std::string_view> args, int64_t duration_us,
-                     int64_t threshold_us, size_t max_len, std::string_view peer,
-                     std::string_view client_name) {
-  if (threshold_us < 0 || duration_us < threshold_us) return;
+void SlowLog::Add(std::span<const std::string_view> args, int64_t duration_us, size_t max_len,
+                  std::string_view peer, std::string_view client_name) {
   constexpr size_t kMaxArgs = 32, kMaxArgLen = 128;
   Entry e{next_id_++, static_cast<int64_t>(time(nullptr)), duration_us, {}, std::string(peer),
           std::string(client_name)};
