@@ -2,7 +2,8 @@
 """Server CPU (user+sys from /proc) per request, servers alternating, for A/B checks on a
 busy machine where throughput is too noisy: bench/server_cpu_per_request.py NAME=BIN ...
 (N requests per run [400000], ROUNDS [3]; ZSCORE, ZINCRBY and ZREVRANGE 0 9 WITHSCORES at -P 16 on
-a 1M-member key; TESTS=ZSCORE,ZINCRBY picks some)."""
+a 1M-member key; TESTS=ZSCORE,ZINCRBY picks some; SETTLE=seconds to wait after loading, e.g. 40
+for khugepaged to merge rankd's huge pages, as bench/sidebyside.py does)."""
 import os, shutil, subprocess, sys, time, tempfile, statistics
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zset_loader
@@ -25,23 +26,25 @@ for name, b in bins.items():
 time.sleep(1)
 for name, (p, port, _) in procs.items():
     zset_loader.load_zset('127.0.0.1', port, 'lb', 1_000_000)
-def cpu(pid):
+time.sleep(float(os.environ.get('SETTLE', '0')))
+def cpu(pid, user_only=False):
     f = open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()
-    return (int(f[11]) + int(f[12])) / TICK
+    return (int(f[11]) + (0 if user_only else int(f[12]))) / TICK
 res = {}
 for r in range(ROUNDS):
     for name, (p, port, _) in procs.items():
         for label, cmd in TESTS:
-            c0 = cpu(p.pid); t0 = time.time()
+            c0 = cpu(p.pid); u0 = cpu(p.pid, True); t0 = time.time()
             subprocess.run(['redis-benchmark', '-p', str(port), '-c', '50', '-n', str(N), '-P', '16',
                             '-r', '1000000', '-q'] + cmd, stdout=subprocess.DEVNULL, check=True)
-            dt = time.time() - t0; dc = cpu(p.pid) - c0
-            res.setdefault((name, label), []).append((dc / N * 1e6, N / dt))
+            dt = time.time() - t0; dc = cpu(p.pid) - c0; du = cpu(p.pid, True) - u0
+            res.setdefault((name, label), []).append((dc / N * 1e6, N / dt, du / N * 1e6))
 for label, _ in TESTS:
     for name in procs:
         xs = res[(name, label)]
-        print("%-10s %-9s cpu us/req median %.3f  rps median %8.0f   (cpu: %s)" % (
-            label, name, statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs),
+        print("%-10s %-9s cpu us/req median %.3f (user %.3f)  rps median %8.0f   (cpu: %s)" % (
+            label, name, statistics.median(x[0] for x in xs), statistics.median(x[2] for x in xs),
+            statistics.median(x[1] for x in xs),
             " ".join("%.3f" % x[0] for x in xs)))
 for p, _, d in procs.values():
     p.terminate()

@@ -84,7 +84,7 @@ MemberIndex::Handle MemberIndex::Find(std::string_view member, uint64_t hash) co
   return RecordArena::kNoHandle;
 }
 
-void MemberIndex::PrefetchCandidates(uint64_t hash) const {
+void MemberIndex::PrefetchCandidates(uint64_t hash, size_t member_len) const {
   // Find's walk without the byte comparisons: at most two candidates.
   if (size_ == 0) return;
   const size_t home = Home(hash);
@@ -98,7 +98,7 @@ void MemberIndex::PrefetchCandidates(uint64_t hash) const {
     const size_t h = i - (d - 1);
     if (h > home) break;
     if (h == home && ((g->tags >> (2 * k)) & 3u) == tag) {
-      arena_->Prefetch(g->handles[k]);
+      arena_->PrefetchRecord(g->handles[k], member_len);
       --left;
     }
     if (++k == kGroupSlots) k = 0, ++g;

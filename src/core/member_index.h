@@ -53,6 +53,7 @@
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
+#include "base/prefetch.h"
 #include "core/record_arena.h"
 
 namespace rankd {
@@ -77,12 +78,15 @@ class MemberIndex {
   Handle Find(std::string_view member, uint64_t hash) const;
   // Group prefetching (issue 16): hints that change nothing. PrefetchSlot
   // starts loading the line holding `hash`'s home slot; PrefetchCandidates,
-  // called once that line has had time to arrive (a command later), reads
-  // it and starts loading the records of the residents Find would compare.
+  // called once that line has arrived (the group's step-0 batch was
+  // flushed, base/prefetch.h), reads it and starts loading the records of
+  // the residents Find would compare.
   void PrefetchSlot(uint64_t hash) const {
-    if (size_ != 0) __builtin_prefetch(&groups_[Home(hash) / kGroupSlots]);
+    if (size_ != 0) Prefetch(&groups_[Home(hash) / kGroupSlots]);
   }
-  void PrefetchCandidates(uint64_t hash) const;
+  // `member_len`: the member's length, to load all of a record that crosses
+  // a line (Find compares the bytes).
+  void PrefetchCandidates(uint64_t hash, size_t member_len) const;
   // Adds `h`. REQUIRES: its member is absent; hash == Hash(its member).
   // May grow the table (rehashing reads every member once).
   void Insert(Handle h, uint64_t hash);

@@ -50,6 +50,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "base/prefetch.h"
 
 namespace rankd {
 
@@ -93,7 +94,16 @@ class RecordArena {
   }
   // Starts loading the record's first line (its score, usually its length).
   // (A second prefetch for records straddling a line measured slower.)
-  void Prefetch(Handle h) const { __builtin_prefetch(Ptr(h)); }
+  void Prefetch(Handle h) const { rankd::Prefetch(Ptr(h)); }
+  // Prefetch, and the next line too when a record with a `member_len`-byte
+  // member starting at h would cross into it (group prefetching of lookups,
+  // whose Find compares the member bytes).
+  void PrefetchRecord(Handle h, size_t member_len) const {
+    const char* p = Ptr(h);
+    rankd::Prefetch(p);
+    const uintptr_t last = reinterpret_cast<uintptr_t>(p) + sizeof(double) + member_len;
+    if ((last >> 6) != (reinterpret_cast<uintptr_t>(p) >> 6)) PrefetchNear(reinterpret_cast<const char*>(last));
+  }
   // The record's `extra` trailing bytes (see the layout). O(1).
   char* Extra(Handle h) const;
   size_t extra() const { return extra_; }

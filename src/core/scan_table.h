@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/hash/hash.h"
+#include "base/prefetch.h"
 
 namespace rankd {
 
@@ -63,10 +64,10 @@ class ScanTable {
   // loading `key`'s bucket slot; or, once that slot is cached, the first
   // node of its chain.
   void PrefetchBucket(std::string_view key) const {
-    __builtin_prefetch(&buckets_[Hash(key) & mask()]);
+    Prefetch(&buckets_[Hash(key) & mask()]);
   }
   void PrefetchChainHead(std::string_view key) const {
-    if (const Node* head = buckets_[Hash(key) & mask()]) __builtin_prefetch(head);
+    if (const Node* head = buckets_[Hash(key) & mask()]) Prefetch(head);
   }
 
   // Takes ownership of `node`. REQUIRES: no node with the same key.

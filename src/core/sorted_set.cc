@@ -253,7 +253,7 @@ bool SortedSet::Remove(std::string_view member) {
 
 void SortedSet::PrefetchMember(std::string_view member, int step) const {
   if (const TreeSet* t = tree(); t && !lb()) {
-    t->PrefetchMember(MemberIndex::Hash(member), step);
+    t->PrefetchMember(MemberIndex::Hash(member), member.size(), step);
   }
 }
 

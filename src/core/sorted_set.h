@@ -148,9 +148,11 @@ class SortedSet {
   std::optional<double> Score(std::string_view member) const;
 
   // Group prefetching (issue 16): starts loading what a lookup of `member`
-  // will touch, in two steps issued a command apart: step 0 the member
-  // index slot, step 1 (its line arrived meanwhile) the records that slot
-  // names. A hint only: changes nothing, no-op for small (compact) sets.
+  // will touch, in two steps: step 0 the member index slot, step 1 (once
+  // its line arrived) the records that slot names, all of each record's
+  // bytes if it were as long as `member`. Only live addresses are hinted
+  // (base/prefetch.h). A hint only: changes nothing, no-op for small
+  // (compact) sets.
   void PrefetchMember(std::string_view member, int step) const;
 
   // The member's 0-based ascending rank, or nullopt. O(log n).

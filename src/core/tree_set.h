@@ -76,11 +76,11 @@ class TreeSet {
   double ScoreOf(Handle h) const { return arena_.Score(h); }
   // Group prefetching hint (SortedSet::PrefetchMember): step 0 the index
   // slot, step 1 the candidate records. Changes nothing.
-  void PrefetchMember(uint64_t hash, int step) const {
+  void PrefetchMember(uint64_t hash, size_t member_len, int step) const {
     if (step == 0) {
       index_.PrefetchSlot(hash);
     } else {
-      index_.PrefetchCandidates(hash);
+      index_.PrefetchCandidates(hash, member_len);
     }
   }
   std::string_view MemberOf(Handle h) const { return arena_.Member(h); }

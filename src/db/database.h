@@ -71,8 +71,9 @@ class Database {
 
   // Group prefetching (issue 16): starts loading what a command on `key`
   // (and, for a sorted set, on its `member`; "" for none) will touch, in
-  // two steps issued a command apart: step 0 the key's bucket and the
-  // member's index slot, step 1 the key's entry and the member's records.
+  // two steps, step 1 once step 0's loads arrived: step 0 the key's bucket
+  // and the member's index slot, step 1 the key's entry and the member's
+  // records. Only live addresses are hinted (base/prefetch.h).
   // A hint only: no expiry, no access time, nothing changes.
   void Prefetch(std::string_view key, std::string_view member, int step) const;
 

@@ -187,13 +187,16 @@ class ConnectionHandler {
   virtual void OnClose(Connection* c) = 0;
   // Group prefetching (issue 16): a command that will run after the
   // current one of `c` is already complete in its read buffer. The handler
-  // may start loading what it will touch: step 0 when it is two commands
-  // away, step 1 when it is the next one. `args` holds its first few
-  // arguments (of `argc`), valid only during the call. `*memo` is 0 at step
-  // 0; at step 1 it holds what the handler left there at step 0 for the same
-  // command (what it worked out from the arguments, so the second look is
-  // cheaper). A hint: it must not change any state or reply; the command
-  // itself runs later through OnCommand as usual.
+  // may start loading what it will touch, in two steps: step 0 (first
+  // loads), then, once step 0's loads have arrived, step 1 (loads that read
+  // what step 0 brought). Commands are hinted a group at a time inside a
+  // PrefetchBatch (base/prefetch.h), so the addresses hinted must be live
+  // memory. `args` holds its first few arguments (of `argc`), valid only
+  // during the call. `*memo` is 0 at step 0; at step 1 it holds what the
+  // handler left there at step 0 for the same command (what it worked out
+  // from the arguments, so the second look is cheaper). A hint: it must not
+  // change any state or reply; the command itself runs later through
+  // OnCommand as usual.
   virtual void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
                         int step, uintptr_t* memo) {}
   // Once per loop iteration, after commands ran and before replies are

@@ -2,7 +2,9 @@
 //
 // Group prefetching across a pipeline (issue 16). When one read brings many
 // commands, the connection (net/connection.cc) shows the server each one
-// twice before it runs: two commands ahead (step 0) and one ahead (step 1).
+// twice before it runs, a group of commands at a time: step 0 for the
+// group, its loads flushed together, then step 1 (see PrefetchBatch in
+// base/prefetch.h).
 // Here the command's key, and for sorted-set lookups its member, go to
 // Database::Prefetch, which starts loading the keyspace bucket and entry and
 // the member's index slot and records. The command later runs through
