@@ -24,6 +24,7 @@ constexpr int64_t kMaxDelayMs = 24 * 3600 * 1000;
 }  // namespace
 
 void Server::ArmMemberExpiry() {
+  if (repl_->is_replica()) return;  // the primary's ZREMs remove them
   int64_t next = -1;
   for (const auto& db : dbs_) {
     const int64_t t = db->next_member_expire();

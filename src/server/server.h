@@ -411,6 +411,9 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;
+  // Shared by the databases: how expiry behaves on a replica (set by Call
+  // for each command, and by Cron).
+  ReplicaExpiry replica_expiry_;
   bool hold_period_rolls_ = false;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
