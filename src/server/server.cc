@@ -147,7 +147,7 @@ void Server::Cron() {
     // No expiry while clients are paused (Redis: the dataset must not change).
     if (pause_mode_ == PauseMode::kNone) {
       if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
-      if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
+      if (active_expire_ && db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
       if (db->has_scheduled_boards()) db->ActiveViews();  // SNAPSHOT EVERY
     }
   }
