@@ -168,20 +168,26 @@ def test_promoted_replica_expires_keys_itself(make_pair, kind):
     assert rep.keys("*") == [b"other"]
 
 
+def expiring_member(p, key, scores, ms=200):
+    """Creates sorted set `key` with `scores`, its first member due in `ms`; returns
+    that member's deadline (unix ms)."""
+    p.zadd(key, scores)
+    first = next(iter(scores))
+    assert p.execute_command("ZPEXPIRE", key, ms, "MEMBERS", 1, first) == [1]
+    return p.execute_command("ZPEXPIRETIME", key, "MEMBERS", 1, first)[0]
+
+
 @pytest.mark.skipif(target_is_redis(), reason="ZEXPIRE is rankd's; HEXPIRE is Redis 7.4's")
 def test_member_and_field_expiry_waits_for_the_primary(make_pair):
     primary, replica, p, rep = make_pair("under_test")
     # Holds back the primary's ZREM / HDEL (its member timer and field cron).
     assert p.execute_command("DEBUG", "SET-ACTIVE-EXPIRE", "0") == b"OK"
-    p.zadd("z", {"a": 1, "b": 2})
-    assert p.execute_command("ZPEXPIRE", "z", 200, "MEMBERS", 1, "a") == [1]
+    expiring_member(p, "z", {"a": 1, "b": 2})
     p.hset("h", mapping={"f": "1", "g": "2"})
     assert p.execute_command("HPEXPIRE", "h", 200, "FIELDS", 1, "f") == [1]
-    p.zadd("gone", {"only": 1})
-    assert p.execute_command("ZPEXPIRE", "gone", 200, "MEMBERS", 1, "only") == [1]
+    deadline = expiring_member(p, "gone", {"only": 1})
     synced(p)
-    deadline = max(p.execute_command("ZPEXPIRETIME", "gone", "MEMBERS", 1, "only")[0],
-                   p.execute_command("HPEXPIRETIME", "h", "FIELDS", 1, "f")[0])
+    deadline = max(deadline, p.execute_command("HPEXPIRETIME", "h", "FIELDS", 1, "f")[0])
     sleep_past(deadline, margin_ms=300)  # the replica's cron and timers had their turn
     # The replica removed nothing itself: its data is still the primary's.
     assert rep.zrange("z", 0, -1, withscores=True) == [(b"a", 1.0), (b"b", 2.0)]
@@ -202,10 +208,9 @@ def test_member_and_field_expiry_waits_for_the_primary(make_pair):
 def test_promoted_replica_expires_members_itself(make_pair):
     primary, replica, p, rep = make_pair("under_test")
     assert p.execute_command("DEBUG", "SET-ACTIVE-EXPIRE", "0") == b"OK"
-    p.zadd("z", {"a": 1, "b": 2})
-    assert p.execute_command("ZPEXPIRE", "z", 200, "MEMBERS", 1, "a") == [1]
+    deadline = expiring_member(p, "z", {"a": 1, "b": 2})
     synced(p)
-    sleep_past(p.execute_command("ZPEXPIRETIME", "z", "MEMBERS", 1, "a")[0])
+    sleep_past(deadline)
     assert rep.zcard("z") == 2
     assert rep.execute_command("REPLICAOF", "NO", "ONE") == b"OK"
     wait_for(lambda: rep.info("stats")["expired_members"] == 1,
