@@ -12,26 +12,29 @@
 namespace rankd {
 
 bool Database::IsExpired(const Entry* e) const {
-  return e->has(Entry::kHasExpire) && !expiry_suspended_ && ExpireMs(e) <= WallMs();
+  return e->has(Entry::kHasExpire) && !expiry_suspended_ && !replica_->from_primary &&
+         ExpireMs(e) <= WallMs();
+}
+
+void Database::ExpireKey(const std::string& k) {
+  if (on_expired) on_expired(index_, k);
+  Dispose(Unlink(k), lazy_->expire);
+  expired_count_++;
+  Touch(k);
 }
 
 Database::Entry* Database::Find(std::string_view key, bool touch_access) {
   Entry* e = Lookup(key);
   if (!e) return nullptr;
   if (IsExpired(e)) {
-    if (expiry_paused_) return nullptr;
-    if (on_expired) on_expired(index_, key);
-    std::string k(key);  // `key` may point into the entry
-    Dispose(Unlink(k), lazy_->expire);
-    expired_count_++;
-    Touch(k);
+    if (DeletesExpired()) ExpireKey(std::string(key));  // `key` may point into the entry
     return nullptr;
   }
   if (e->value.type() == ValueType::kZSet) {
     if (e->value.zset().periodic()) MaybeRollPeriods(e);
     if (e->value.zset().snapshot_every_ms() > 0) MaybeTakeView(e);
   }
-  if (e->has(Entry::kHasMemberExpire) && MembersDue(e, WallMs()) &&
+  if (e->has(Entry::kHasMemberExpire) && !replica_->replica && MembersDue(e, WallMs()) &&
       !ReclaimMembers(e, WallMs())) {
     return nullptr;
   }
@@ -45,8 +48,9 @@ const Database::Entry* Database::Peek(std::string_view key) const {
 }
 
 Database::Entry* Database::Insert(std::string_view key, Value value) {
-  // Paused expiry leaves expired entries in place: a write replaces them.
-  if (expiry_paused_ && Lookup(key)) {
+  // Paused expiry (and a replica) leaves expired entries in place: a write
+  // replaces them.
+  if ((expiry_paused_ || replica_->replica) && Lookup(key)) {
     Dispose(Unlink(std::string(key)), lazy_->server_del);
   }
   Entry* e = Entry::Make(key, std::move(value), NewAccessStamp(*lfu_));
@@ -88,7 +92,7 @@ void Database::Prefetch(std::string_view key, std::string_view member, int step)
 }
 
 bool Database::Delete(std::string_view key) {
-  if (!Find(key, false)) return false;
+  if (!FindToDelete(key)) return false;
   Dispose(Unlink(key), lazy_->server_del);
   return true;
 }
@@ -100,13 +104,13 @@ bool Database::DeleteExpired(std::string_view key) {
 }
 
 bool Database::DeleteSync(std::string_view key) {
-  if (!Find(key, false)) return false;
+  if (!FindToDelete(key)) return false;
   Free(Unlink(key));
   return true;
 }
 
 bool Database::DeleteLazily(std::string_view key, LazyFreer& freer, bool count_bytes) {
-  if (!Find(key, false)) return false;
+  if (!FindToDelete(key)) return false;
   Release(Unlink(key), &freer, count_bytes);
   return true;
 }
@@ -125,7 +129,7 @@ Database::Entry* Database::Detach(std::string_view key) {
 }
 
 void Database::Attach(Entry* e) {
-  if (expiry_paused_ && Lookup(e->key())) {
+  if ((expiry_paused_ || replica_->replica) && Lookup(e->key())) {
     Dispose(Unlink(std::string(e->key())), lazy_->server_del);
   }
   table_.Insert(e);
@@ -137,6 +141,7 @@ void Database::Attach(Entry* e) {
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {
   if (expire_ms < 0) return RemoveFromExpiring(e);
+  if (replica_->local_write) replica_ttl_keys_.emplace(e->key());
   if (e->has(Entry::kHasExpire)) {
     deadlines_.find(e)->second.ms = expire_ms;
     return;
@@ -232,6 +237,7 @@ void Database::MaybeRollPeriods(Entry* e) {
 }
 
 size_t Database::ActiveExpireMembers(int64_t budget_us) {
+  if (replica_->replica) return 0;  // the primary's ZREMs remove them
   // Members per step: many members of one key due together are reclaimed
   // over several steps (and loop iterations), not in one long stall.
   constexpr size_t kMembersPerStep = 256;
@@ -254,6 +260,7 @@ size_t Database::ActiveExpireMembers(int64_t budget_us) {
 }
 
 size_t Database::ActiveExpire(int64_t budget_us) {
+  if (replica_->replica) return ExpireReplicaKeys();
   constexpr size_t kSample = 20;
   const int64_t deadline = MonoUs() + budget_us;
   size_t deleted = 0;
@@ -263,14 +270,10 @@ size_t Database::ActiveExpire(int64_t budget_us) {
     for (size_t i = 0; i < kSample && !expiring_.empty(); i++) {
       Entry* e = expiring_[rng_() % expiring_.size()];
       if (ExpireMs(e) > now) continue;
-      std::string k(e->key());
-      if (on_expired) on_expired(index_, k);
-      Dispose(Unlink(k), lazy_->expire);
-      Touch(k);
+      ExpireKey(std::string(e->key()));
       expired_in_sample++;
     }
     deleted += expired_in_sample;
-    expired_count_ += expired_in_sample;
     if (expired_in_sample * 4 < kSample || MonoUs() > deadline) break;
   }
   return deleted;
@@ -319,6 +322,9 @@ Database::Entry* Database::Random() {
   for (int tries = 0; tries < 100 && table_.size() > 0; tries++) {
     Entry* e = table_.Random(rng_);
     if (!IsExpired(e) && !MembersDue(e, WallMs())) return e;
+    // Redis dbRandomKey: on a replica whose keys all have deadlines (none
+    // of them deleted here) the last try is answered, expired or not.
+    if (replica_->replica && tries == 99 && expiring_.size() == table_.size()) return e;
     if (Entry* live = Find(std::string(e->key()), false)) return live;
   }
   return nullptr;
@@ -341,6 +347,7 @@ void Database::Clear(LazyFreer* freer) {
   expiring_.clear();
   deadlines_.clear();
   field_ttl_keys_.clear();
+  replica_ttl_keys_.clear();
   scheduled_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
@@ -364,6 +371,7 @@ void Database::SwapContents(Database& other) {
   std::swap(deadlines_, other.deadlines_);
   std::swap(member_deadline_, other.member_deadline_);
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
+  std::swap(replica_ttl_keys_, other.replica_ttl_keys_);
   std::swap(scheduled_boards_, other.scheduled_boards_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;

@@ -18,6 +18,9 @@
 // touches the key; a key whose last member expires is deleted. Commands that
 // change member deadlines call SyncMemberExpire afterwards.
 //
+// On a replica (Redis 7.0 expireIfNeeded with masterhost set) nothing
+// expires by itself: see ReplicaExpiry and db/replica_expiry.cc.
+//
 // Modification signals: commands call Touch(key) after changing a key (Redis
 // signalModifiedKey). That marks WATCHers dirty and, when a client is blocked
 // on the key, queues it as ready for the server to serve after the command.
@@ -50,6 +53,27 @@ struct Watcher {
   bool dirty = false;
 };
 
+// How expiry behaves on a replica. The server owns one, shared by its
+// databases, and updates it as its role and the running command change.
+struct ReplicaExpiry {
+  // This server replicates a primary. Its keys past their deadline read as
+  // missing to its own clients (GET, EXISTS, TTL, KEYS, SCAN) but stay in
+  // place (DBSIZE counts them) until the primary's DEL arrives; due sorted
+  // set members and hash fields are not removed here either (the primary's
+  // ZREM / HDEL remove them), so the data stays the primary's.
+  bool replica = false;
+  // The running command comes from the primary's stream (or the log
+  // replay): nothing is expired for it, so it acts on a key the primary
+  // still has as the primary did (Redis: "keys are never expired for the
+  // master").
+  bool from_primary = false;
+  // The running command is a write of the replica's own client (a writable
+  // replica): a key past its deadline that it looks up is deleted (Redis
+  // lookupKeyWrite), and a deadline it sets is the replica's own to expire
+  // (Redis slaveKeysWithExpire: ActiveExpire on a replica).
+  bool local_write = false;
+};
+
 class Database {
  public:
   using Entry = KeyEntry;  // db/entry.h
@@ -63,7 +87,8 @@ class Database {
   size_t expires_size() const { return expiring_.size(); }
 
   // The live entry for `key`, or nullptr if absent or expired (an expired key
-  // is deleted here). Updates the access time unless `touch_access` is false.
+  // is deleted here, except while paused and on a replica: ReplicaExpiry).
+  // Updates the access time unless `touch_access` is false.
   Entry* Find(std::string_view key, bool touch_access = true);
   // Like Find but never deletes and never updates access time (read-only
   // inspection: returns nullptr for expired keys too).
@@ -146,7 +171,9 @@ class Database {
 
   // Expiry of keys nobody reads: samples keys with deadlines and deletes the
   // expired ones, until fewer than a quarter of a sample are expired or
-  // `budget_us` runs out. Returns how many keys were deleted.
+  // `budget_us` runs out. Returns how many keys were deleted. On a replica
+  // only the keys whose deadline a local write set expire (all of them
+  // that are due, as Redis expireSlaveKeys); the rest wait for the primary.
   size_t ActiveExpire(int64_t budget_us);
 
   // One SCAN step over keys; visits live entries only.
@@ -166,6 +193,9 @@ class Database {
   // (db/lazy_free.h). `p` must outlive the database; default: none.
   void set_lazy_free(const LazyFreePolicy* p) { lazy_ = p; }
   const LfuSettings& lfu() const { return *lfu_; }
+  // The server's replica expiry state (above). `r` must outlive the
+  // database; default: a primary's.
+  void set_replica_expiry(const ReplicaExpiry* r) { replica_ = r; }
 
   // Deletes every key (FLUSHDB), touching every watched key. With `freer`
   // (FLUSHDB ASYNC) the keys are destroyed on its thread, counted as one
@@ -285,6 +315,21 @@ class Database {
 
  private:
   bool IsExpired(const Entry* e) const;
+  // Deletes `k` because its deadline passed (reported through on_expired,
+  // counted, touched).
+  void ExpireKey(const std::string& k);
+  // Whether a lookup deletes a key past its deadline now: not while paused,
+  // nor on a replica except for a local write.
+  bool DeletesExpired() const {
+    return !expiry_paused_ && (!replica_->replica || replica_->local_write);
+  }
+  // The entry a Delete removes: the live one, or on a replica also one past
+  // its deadline (Redis's DEL deletes and counts it there).
+  Entry* FindToDelete(std::string_view key) {
+    return replica_->replica ? Lookup(key) : Find(key, false);
+  }
+  // ActiveExpire on a replica: the due keys of replica_ttl_keys_.
+  size_t ExpireReplicaKeys();
   void Free(Entry* e);  // unlinks from expiring_ and deletes
   // Free, with the value handed to the lazy freer when `lazy` (and one is set).
   void Dispose(Entry* e, bool lazy);
@@ -376,6 +421,11 @@ class Database {
   const LfuSettings* lfu_ = &kNoLfu;
   static inline const LazyFreePolicy kNoLazyFree{};
   const LazyFreePolicy* lazy_ = &kNoLazyFree;
+  static inline const ReplicaExpiry kPrimary{};
+  const ReplicaExpiry* replica_ = &kPrimary;
+  // Keys whose deadline a writable replica's own client set (names; stale
+  // ones are dropped when met): the only keys a replica expires itself.
+  absl::flat_hash_set<std::string, StrHash, StrEq> replica_ttl_keys_;
 };
 
 }  // namespace rankd

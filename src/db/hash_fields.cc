@@ -5,7 +5,8 @@
 // its hash (the command layer calls ExpireFields from its lookups) or by
 // the cron's active pass over the hashes registered here, whichever comes
 // first; either way the removal is logged as HDEL, so replays and
-// snapshots never bring an expired field back.
+// snapshots never bring an expired field back. A replica removes none
+// itself: the primary's HDEL does (db/replica_expiry.cc).
 
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 namespace rankd {
 
 Database::Entry* Database::ExpireFields(Entry* e, int64_t now_ms) {
+  if (replica_->replica) return e;
   Hash& h = e->value.hash();
   const int64_t next = h.NextFieldDeadline();
   if (next < 0 || next > now_ms) return e;
@@ -31,6 +33,7 @@ Database::Entry* Database::ExpireFields(Entry* e, int64_t now_ms) {
 }
 
 size_t Database::ActiveExpireFields(int64_t now_ms, size_t max_keys) {
+  if (replica_->replica) return 0;
   // One pass over the registry finds the due hashes and the stale names
   // (deleted, renamed away, overwritten, persisted); then both are handled.
   std::vector<std::string> due, stale;

@@ -24,6 +24,9 @@ constexpr int64_t kMaxDelayMs = 24 * 3600 * 1000;
 }  // namespace
 
 void Server::ArmMemberExpiry() {
+  // Not on a replica (the primary's ZREMs remove them), nor after DEBUG
+  // SET-ACTIVE-EXPIRE 0 (lookups still reclaim them).
+  if (repl_->is_replica() || !active_expire_) return;
   int64_t next = -1;
   for (const auto& db : dbs_) {
     const int64_t t = db->next_member_expire();
@@ -41,6 +44,7 @@ void Server::ArmMemberExpiry() {
 }
 
 void Server::ExpireMembers() {
+  if (!active_expire_) return;
   const int64_t budget = kMemberExpiryBudgetUs / std::max<int64_t>(1, db_count());
   for (auto& db : dbs_) {
     if (db->next_member_expire() >= 0) db->ActiveExpireMembers(budget);

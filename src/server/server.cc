@@ -142,11 +142,12 @@ void Server::Cron() {
   // Active expiry: a quarter of each cron period, shared by the databases.
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
+  replica_expiry_.replica = repl_->is_replica();  // a replica expires its own keys only
   for (auto& db : dbs_) {
     // No expiry while clients are paused (Redis: the dataset must not change).
     if (pause_mode_ == PauseMode::kNone) {
       if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
-      if (db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
+      if (active_expire_ && db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
       if (db->has_scheduled_boards()) db->ActiveViews();  // SNAPSHOT EVERY
     }
   }
@@ -378,10 +379,19 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   Client* const outer_client = current_client_;
   if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
+  // Expiry on a replica (db/replica_expiry.cc): the primary's commands (and
+  // what they call) see every key live; a writable replica's own writes
+  // expire what they look up.
+  const ReplicaExpiry outer_expiry = replica_expiry_;
+  replica_expiry_.replica = repl_->is_replica();
+  replica_expiry_.from_primary = c.obeyed || outer_expiry.from_primary;
+  replica_expiry_.local_write =
+      replica_expiry_.replica && !replica_expiry_.from_primary && (spec.flags & kWrite);
   const size_t reply_start = c.reply->buffer().size();
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   current_client_ = outer_client;
+  replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
   if ((spec.flags & kReadOnly) && c.tracking.on && !c.tracking.bcast) {
     tracking_.RememberKeys(c, spec, args);
   }

@@ -154,7 +154,8 @@ class Server : public ConnectionHandler {
   int port() const { return net_.port(); }
   int tls_port() const { return net_.tls_port(); }
 
-  // DEBUG SET-ACTIVE-EXPIRE: whether the cron deletes expired keys nobody reads.
+  // DEBUG SET-ACTIVE-EXPIRE: the active expiry of keys, hash fields (as
+  // Redis 7.4) and sorted-set members; lookups still expire what they meet.
   void set_active_expire(bool on) { active_expire_ = on; }
   // Periodic leaderboards roll on their own (Database::may_roll_periods)
   // unless this is a replica or rolls are held (the log is being replayed:
@@ -411,6 +412,9 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;
+  // Shared by the databases: how expiry behaves on a replica (set by Call
+  // for each command, and by Cron).
+  ReplicaExpiry replica_expiry_;
   bool hold_period_rolls_ = false;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;

@@ -19,6 +19,7 @@ void Server::ConnectDatabase(Database& d) {
   d.set_modification_counter(&modifications_);
   d.set_lfu(&lfu_);
   d.set_lazy_free(&lazy_policy_);
+  d.set_replica_expiry(&replica_expiry_);
   d.on_expired = [this](int db, std::string_view key) {
     NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
     std::string_view args[] = {"DEL", key};

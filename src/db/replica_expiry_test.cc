@@ -1,0 +1,88 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Expiry on a replica (db/replica_expiry.cc): a key past its deadline reads
+// as missing but stays until deleted by the primary's command; the
+// primary's commands see it live; a writable replica's own deadlines are
+// its own to expire; hash fields wait for the primary's HDEL.
+
+#include <memory>
+#include <string>
+
+#include "base/clock.h"
+#include "db/database.h"
+#include "gtest/gtest.h"
+
+namespace rankd {
+namespace {
+
+TEST(ReplicaExpiryTest, KeysPastTheirDeadlineStayUntilThePrimaryDeletesThem) {
+  ReplicaExpiry role;
+  role.replica = true;
+  Database db(0);
+  db.set_replica_expiry(&role);
+  db.Insert("k", Value(std::string("v")));
+  db.SetExpire(db.Find("k"), WallMs() - 1);
+
+  EXPECT_EQ(db.Find("k"), nullptr);  // reads as missing...
+  EXPECT_EQ(db.Peek("k"), nullptr);
+  EXPECT_EQ(db.size(), 1u);  // ...and stays
+  EXPECT_EQ(db.ActiveExpire(1000), 0u);
+  EXPECT_EQ(db.size(), 1u);
+  EXPECT_EQ(db.expired_count(), 0u);
+
+  role.from_primary = true;  // the primary's command acts on it
+  ASSERT_NE(db.Find("k"), nullptr);
+  db.SetExpire(db.Find("k"), -1);  // PERSIST
+  role.from_primary = false;
+  EXPECT_NE(db.Find("k"), nullptr);
+
+  db.SetExpire(db.Find("k"), WallMs() - 1);
+  EXPECT_TRUE(db.Delete("k"));  // DEL counts it (Redis)
+  EXPECT_EQ(db.size(), 0u);
+}
+
+TEST(ReplicaExpiryTest, AWritableReplicaExpiresItsOwnDeadlines) {
+  ReplicaExpiry role;
+  role.replica = true;
+  Database db(0);
+  db.set_replica_expiry(&role);
+  db.Insert("theirs", Value(std::string("v")));
+  db.SetExpire(db.Find("theirs"), WallMs() - 1);
+  role.local_write = true;
+  db.Insert("mine", Value(std::string("v")));
+  db.SetExpire(db.Find("mine"), WallMs() - 1);
+  db.Insert("gone", Value(std::string("v")));
+  db.SetExpire(db.Find("gone"), WallMs() + 100000);
+  db.SetExpire(db.Find("gone"), -1);  // PERSIST: forgotten when met
+  role.local_write = false;
+
+  EXPECT_EQ(db.ActiveExpire(1000), 1u);
+  EXPECT_EQ(db.Peek("mine"), nullptr);
+  EXPECT_EQ(db.size(), 2u);  // "theirs" waits for the primary
+
+  role.local_write = true;  // a local write deletes what it looks up
+  EXPECT_EQ(db.Find("theirs"), nullptr);
+  EXPECT_EQ(db.size(), 1u);
+  EXPECT_EQ(db.expired_count(), 2u);
+}
+
+TEST(ReplicaExpiryTest, HashFieldsWaitForThePrimary) {
+  ReplicaExpiry role;
+  Database db(0);
+  db.set_replica_expiry(&role);
+  auto h = std::make_unique<Hash>();
+  h->Set("f", "1", HashLimits{});
+  h->Set("g", "2", HashLimits{});
+  h->SetFieldExpire("f", WallMs() - 1);
+  Database::Entry* e = db.Insert("h", Value(std::move(h)));
+  role.replica = true;
+  EXPECT_EQ(db.ExpireFields(e, WallMs()), e);
+  EXPECT_EQ(db.ActiveExpireFields(WallMs(), 10), 0u);
+  EXPECT_EQ(e->value.hash().size(), 2u);
+  role.replica = false;  // promoted
+  EXPECT_EQ(db.ActiveExpireFields(WallMs(), 10), 1u);
+  EXPECT_EQ(e->value.hash().size(), 1u);
+}
+
+}  // namespace
+}  // namespace rankd
