@@ -55,24 +55,20 @@ class PrefetchBatch {
   // Loads collected and not yet flushed (0 outside a batch).
   static size_t pending() { return state().n; }
 
-  static void Add(const void* p) {
-    State& s = state();
-    if (s.open && s.n < kMaxLoads) {
-      s.loads[s.n++] = p;
-    } else {
-      __builtin_prefetch(p);
-    }
-  }
-  static void AddNear(const void* p) {
-    State& s = state();
-    if (s.open && s.n_near < kMaxLoads) {
-      s.near[s.n_near++] = p;
+  // Prefetch() and PrefetchNear() below.
+  static void Add(const void* p) { Collect(p, state().loads, &state().n); }
+  static void AddNear(const void* p) { Collect(p, state().near, &state().n_near); }
+
+ private:
+  // Into `list` while a batch is open and has room, else a plain prefetch.
+  static void Collect(const void* p, const void** list, size_t* n) {
+    if (state().open && *n < kMaxLoads) {
+      list[(*n)++] = p;
     } else {
       __builtin_prefetch(p);
     }
   }
 
- private:
   struct State {
     const void* loads[kMaxLoads];
     const void* near[kMaxLoads];

@@ -101,8 +101,10 @@ class RecordArena {
   void PrefetchRecord(Handle h, size_t member_len) const {
     const char* p = Ptr(h);
     rankd::Prefetch(p);
-    const uintptr_t last = reinterpret_cast<uintptr_t>(p) + sizeof(double) + member_len;
-    if ((last >> 6) != (reinterpret_cast<uintptr_t>(p) >> 6)) PrefetchNear(reinterpret_cast<const char*>(last));
+    const char* last = p + sizeof(double) + member_len;  // after the length byte
+    if ((reinterpret_cast<uintptr_t>(last) >> 6) != (reinterpret_cast<uintptr_t>(p) >> 6)) {
+      PrefetchNear(last);
+    }
   }
   // The record's `extra` trailing bytes (see the layout). O(1).
   char* Extra(Handle h) const;

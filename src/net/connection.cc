@@ -103,8 +103,8 @@ class Lookahead {
 
   void Hint(ConnectionHandler* h, Connection* c, size_t i, int step) {
     const PeekedCommand& p = Slot(i);
-    HintArgs(h, c, std::span<const std::string_view>(p.args, std::min(p.argc, PeekedCommand::kMaxArgs)),
-             p.argc, step, &Memo(i));
+    const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
+    HintArgs(h, c, std::span<const std::string_view>(p.args, kept), p.argc, step, &Memo(i));
   }
   static void HintArgs(ConnectionHandler* h, Connection* c, std::span<const std::string_view> args,
                        size_t argc, int step, uintptr_t* memo) {
