@@ -348,3 +348,54 @@ def test_transactions_while_a_script_is_busy(server_factory):
     finally:
         for c in (runner, a, b):
             c.close()
+
+
+# WATCH of a key already past its deadline but not yet deleted (active expiry
+# off): Redis 7.0 (watchedKey.expired) does not count its deletion by expiry,
+# a lookup or a flush as a change; a key that expires after WATCH still aborts.
+# Each sequence runs on the server under test and on redis-server 7.0.
+def _expired_watch_sequence(proc, steps):
+    main, other = proc.raw(), proc.raw()
+    try:
+        main.execute("FLUSHALL")
+        assert main.execute("DEBUG", "SET-ACTIVE-EXPIRE", "0") == b"OK"
+        for step in steps:
+            if step[0] == "sleep":
+                time.sleep(0.1)  # past the 20 ms TTL
+            else:
+                (main if step[0] == "main" else other).execute(*step[1])
+        return run_watched_tx(main)
+    finally:
+        main.execute("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+        main.execute("FLUSHALL")
+        main.close()
+        other.close()
+
+
+_SET_SHORT = ("main", ("SET", "w", "1", "PX", "20"))
+_WATCH = ("main", ("WATCH", "w"))
+
+
+@pytest.mark.parametrize("steps,expected", [
+    # expired when watched: EXEC runs, whether or not the key is deleted meanwhile
+    ([_SET_SHORT, ("sleep",), _WATCH], [b"OK"]),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("GET", "w"))], [b"OK"]),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("main", ("GET", "w"))], [b"OK"]),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("EXISTS", "w"))], [b"OK"]),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("FLUSHDB",))], [b"OK"]),
+    # ... but a write after that still counts
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("SET", "w", "2"))], None),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("GET", "w")), ("other", ("SET", "w", "2"))],
+     None),
+    # live when watched, expired before EXEC: aborts, deleted or not
+    ([_SET_SHORT, _WATCH, ("sleep",)], None),
+    ([_SET_SHORT, _WATCH, ("sleep",), ("other", ("GET", "w"))], None),
+    # an expired key swapped in for a missing one is watched as expired
+    ([("main", ("SELECT", "1")), _SET_SHORT, ("main", ("SELECT", "0")), ("sleep",), _WATCH,
+      ("other", ("SWAPDB", "0", "1"))], [b"OK"]),
+    ([("main", ("SELECT", "1")), _SET_SHORT, ("main", ("SELECT", "0")), ("sleep",), _WATCH,
+      ("other", ("SWAPDB", "0", "1")), ("other", ("GET", "w"))], [b"OK"]),
+])
+def test_watch_of_expired_key_matches_redis(server, redis_ref, steps, expected):
+    assert _expired_watch_sequence(redis_ref, steps) == expected
+    assert _expired_watch_sequence(server, steps) == expected

@@ -3,7 +3,8 @@
 // Transactions: MULTI, EXEC, DISCARD, WATCH, UNWATCH, with Redis's rules:
 // an error while queueing aborts EXEC (EXECABORT); a runtime error inside
 // EXEC does not roll back the other commands; any change to a WATCHed key
-// (writes, expiry, FLUSHDB/FLUSHALL, SWAPDB) makes EXEC return a null array.
+// (writes, expiry, FLUSHDB/FLUSHALL, SWAPDB) makes EXEC return a null array,
+// except the deletion of a key that was already expired when watched.
 // Queued commands run back to back, so no other client interleaves.
 
 #include <string>
@@ -36,10 +37,13 @@ void Exec(CommandContext& ctx) {
     EndTransaction(ctx.server, c);
     return ctx.reply.Error(err::kExecAbort);
   }
-  // A watched key that expired since WATCH counts as modified.
+  // A watched key that expired since WATCH counts as modified; one already
+  // expired when watched does not (Redis 7.0 isWatchedKeyExpired).
   bool dirty = c.watcher.dirty;
   for (auto& [dbi, key] : c.watched) {
-    if (!dirty && ctx.server.db(dbi).IsExpiredButPresent(key)) dirty = true;
+    if (dirty) break;
+    const Database& d = ctx.server.db(dbi);
+    dirty = d.IsExpiredButPresent(key) && !d.WatchedAsExpired(key, &c.watcher);
   }
   if (dirty) {
     EndTransaction(ctx.server, c);

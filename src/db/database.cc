@@ -389,7 +389,15 @@ void Database::TouchSlow(std::string_view key) {
   if (!watched_.empty()) {
     auto it = watched_.find(key);
     if (it != watched_.end()) {
-      for (Watcher* w : it->second) w->dirty = true;
+      const bool deleted = Lookup(key) == nullptr;
+      for (WatchRef& ref : it->second) {
+        // An expired watched key that is now gone: no logical change.
+        if (ref.expired && deleted) {
+          ref.expired = false;
+          continue;
+        }
+        ref.watcher->dirty = true;
+      }
     }
   }
   SignalReady(key);
@@ -405,25 +413,56 @@ void Database::SignalReady(std::string_view key) {
 }
 
 void Database::TouchWatchedExisting(const Database* replacement) {
-  // As Redis: only a watched key that exists here (or will exist, from the
-  // database swapped in) is modified by emptying or swapping.
-  for (auto& [key, watchers] : watched_) {
-    if (!Lookup(key) && !(replacement && replacement->Lookup(key))) continue;
-    for (Watcher* w : watchers) w->dirty = true;
+  // As Redis 7.0 (touchAllWatchedKeysInDb): only a watched key that exists
+  // here (or will exist, from the database swapped in) is modified by
+  // emptying or swapping; a key watched as expired that goes away or stays
+  // expired is not, nor is a missing key replaced by an expired one (it is
+  // then watched as expired).
+  for (auto& [key, refs] : watched_) {
+    const bool here = Lookup(key) != nullptr;
+    const Entry* incoming = replacement ? replacement->Lookup(key) : nullptr;
+    if (!here && !incoming) continue;
+    const bool incoming_expired = incoming && replacement->IsExpired(incoming);
+    for (WatchRef& ref : refs) {
+      if (ref.expired) {
+        if (!incoming) {
+          ref.expired = false;
+          continue;
+        }
+        if (incoming_expired) continue;
+      } else if (!here && incoming_expired) {
+        ref.expired = true;
+        continue;
+      }
+      ref.watcher->dirty = true;
+    }
   }
 }
 
 void Database::Watch(std::string_view key, Watcher* w) {
   auto& v = watched_[key];
-  if (std::find(v.begin(), v.end(), w) == v.end()) v.push_back(w);
+  for (const WatchRef& ref : v) {
+    if (ref.watcher == w) return;
+  }
+  v.push_back({w, IsExpiredButPresent(key)});
 }
 
 void Database::Unwatch(std::string_view key, Watcher* w) {
   auto it = watched_.find(key);
   if (it == watched_.end()) return;
   auto& v = it->second;
-  v.erase(std::remove(v.begin(), v.end(), w), v.end());
+  v.erase(std::remove_if(v.begin(), v.end(), [w](const WatchRef& ref) { return ref.watcher == w; }),
+          v.end());
   if (v.empty()) watched_.erase(it);
+}
+
+bool Database::WatchedAsExpired(std::string_view key, const Watcher* w) const {
+  auto it = watched_.find(key);
+  if (it == watched_.end()) return false;
+  for (const WatchRef& ref : it->second) {
+    if (ref.watcher == w) return ref.expired;
+  }
+  return false;
 }
 
 void Database::RemoveBlockedKey(std::string_view key) {

@@ -103,7 +103,7 @@ class Database {
   void Prefetch(std::string_view key, std::string_view member, int step) const;
 
   // True if `key` is stored but its deadline has passed (not yet deleted).
-  // EXEC uses it: a WATCHed key that expired counts as modified.
+  // EXEC uses it: a WATCHed key that expired since WATCH counts as modified.
   bool IsExpiredButPresent(std::string_view key) const {
     const Entry* e = Lookup(key);
     return e && IsExpired(e);
@@ -215,8 +215,14 @@ class Database {
       TouchSlow(key);
     }
   }
+  // Adds `w` to `key`'s watchers. A key already past its deadline is
+  // watched as expired (Redis 7.0 watchedKey.expired): its deletion by
+  // expiry, a lookup or a flush is then no change (the flag is cleared, so
+  // a later write still is one), and EXEC does not count it as expired.
   void Watch(std::string_view key, Watcher* w);
   void Unwatch(std::string_view key, Watcher* w);
+  // Whether `w` watches `key` as expired (see Watch).
+  bool WatchedAsExpired(std::string_view key, const Watcher* w) const;
   // Queues `key` for its blocked clients to be retried, without marking it
   // modified (a member's due time came: BZPOPDUE). No-op if none waits.
   void SignalReady(std::string_view key);
@@ -406,7 +412,12 @@ class Database {
   // Entries whose set has member deadlines, by earliest deadline.
   absl::btree_set<std::pair<int64_t, Entry*>> member_expiring_;
   uint64_t expired_members_ = 0;
-  absl::flat_hash_map<std::string, std::vector<Watcher*>, StrHash, StrEq> watched_;
+  // One client's watch on a key; `expired`: see Watch.
+  struct WatchRef {
+    Watcher* watcher;
+    bool expired;
+  };
+  absl::flat_hash_map<std::string, std::vector<WatchRef>, StrHash, StrEq> watched_;
   absl::flat_hash_map<std::string, int, StrHash, StrEq> blocked_keys_;  // key -> blocked count
   std::vector<std::string> ready_keys_;
   absl::flat_hash_set<std::string, StrHash, StrEq> field_ttl_keys_;

@@ -57,11 +57,11 @@ struct Client {
     queued_deny_stale = false;
   }
 
-  // WATCH: keys by database, and the flag any change to them sets.
+  // WATCH: keys by database, and the flag any change to them sets. Whether
+  // a key was already expired when watched is kept by its Database
+  // (Database::Watch, Redis 7.0 watchedKey.expired).
   Watcher watcher;
   std::vector<std::pair<int, std::string>> watched;
-  // Watched keys that were already expired when watched (Redis 7.0 treats a
-  // key that expires after WATCH as modified).
 
   // Blocking (BZPOPMIN and friends). While blocked the connection is paused.
   struct Blocked {
