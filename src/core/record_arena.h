@@ -93,11 +93,13 @@ class RecordArena {
     return LongMember(h);
   }
   // Starts loading the record's first line (its score, usually its length).
-  // (A second prefetch for records straddling a line measured slower.)
+  // (A plain second prefetch for records straddling a line measured slower
+  // in the engine's searches; PrefetchRecord's comes after a batch.)
   void Prefetch(Handle h) const { rankd::Prefetch(Ptr(h)); }
   // Prefetch, and the next line too when a record with a `member_len`-byte
   // member starting at h would cross into it (group prefetching of lookups,
-  // whose Find compares the member bytes).
+  // whose Find compares the member bytes): a PrefetchNear, issued after the
+  // batch's loads, since the record may be shorter and end the mapping.
   void PrefetchRecord(Handle h, size_t member_len) const {
     const char* p = Ptr(h);
     rankd::Prefetch(p);

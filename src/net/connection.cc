@@ -74,7 +74,9 @@ class Lookahead {
     // A new group: peek it, then both steps, each flushed as one batch.
     PrefetchBatch::Open();
     uintptr_t cur_memo = 0;
-    if (fresh) HintArgs(h, c, args, args.size(), 0, &cur_memo);
+    // The running command's arguments, as many as a peeked command keeps.
+    const auto cur = args.first(std::min(args.size(), PeekedCommand::kMaxArgs));
+    if (fresh) h->Prefetch(c, cur, args.size(), 0, &cur_memo);
     while (n_ < kGroup) {
       PeekedCommand& p = Slot(n_);
       if (!PeekCommand(data, next_, &p)) {
@@ -87,7 +89,7 @@ class Lookahead {
     }
     PrefetchBatch::Flush();
     PrefetchBatch::Open();
-    if (fresh) HintArgs(h, c, args, args.size(), 1, &cur_memo);
+    if (fresh) h->Prefetch(c, cur, args.size(), 1, &cur_memo);
     for (size_t i = 0; i < n_; i++) Hint(h, c, i, 1);
     PrefetchBatch::Flush();
   }
@@ -104,11 +106,7 @@ class Lookahead {
   void Hint(ConnectionHandler* h, Connection* c, size_t i, int step) {
     const PeekedCommand& p = Slot(i);
     const size_t kept = std::min(p.argc, PeekedCommand::kMaxArgs);
-    HintArgs(h, c, std::span<const std::string_view>(p.args, kept), p.argc, step, &Memo(i));
-  }
-  static void HintArgs(ConnectionHandler* h, Connection* c, std::span<const std::string_view> args,
-                       size_t argc, int step, uintptr_t* memo) {
-    h->Prefetch(c, args.first(std::min(args.size(), PeekedCommand::kMaxArgs)), argc, step, memo);
+    h->Prefetch(c, std::span<const std::string_view>(p.args, kept), p.argc, step, &Memo(i));
   }
   // The i-th command of the group (0: the next to run), and the handler's
   // memo for it. A command leaving the group costs no copy.
