@@ -141,7 +141,9 @@ void Database::Attach(Entry* e) {
 
 void Database::SetExpire(Entry* e, int64_t expire_ms) {
   if (expire_ms < 0) return RemoveFromExpiring(e);
-  if (replica_->local_write) replica_ttl_keys_.emplace(e->key());
+  if (replica_->local_write && replica_ttl_keys_.emplace(e->key()).second) {
+    replica_ttl_queue_.emplace_back(e->key());
+  }
   if (e->has(Entry::kHasExpire)) {
     deadlines_.find(e)->second.ms = expire_ms;
     return;
@@ -260,7 +262,7 @@ size_t Database::ActiveExpireMembers(int64_t budget_us) {
 }
 
 size_t Database::ActiveExpire(int64_t budget_us) {
-  if (replica_->replica) return ExpireReplicaKeys();
+  if (replica_->replica) return ExpireReplicaKeys(budget_us);
   constexpr size_t kSample = 20;
   const int64_t deadline = MonoUs() + budget_us;
   size_t deleted = 0;
@@ -348,6 +350,7 @@ void Database::Clear(LazyFreer* freer) {
   deadlines_.clear();
   field_ttl_keys_.clear();
   replica_ttl_keys_.clear();
+  replica_ttl_queue_.clear();
   scheduled_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
@@ -372,6 +375,7 @@ void Database::SwapContents(Database& other) {
   std::swap(member_deadline_, other.member_deadline_);
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
   std::swap(replica_ttl_keys_, other.replica_ttl_keys_);
+  std::swap(replica_ttl_queue_, other.replica_ttl_queue_);
   std::swap(scheduled_boards_, other.scheduled_boards_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;

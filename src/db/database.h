@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <random>
 #include <string>
@@ -334,8 +335,10 @@ class Database {
   Entry* FindToDelete(std::string_view key) {
     return replica_->replica ? Lookup(key) : Find(key, false);
   }
-  // ActiveExpire on a replica: the due keys of replica_ttl_keys_.
-  size_t ExpireReplicaKeys();
+  // ActiveExpire on a replica: looks at the names of replica_ttl_queue_ in
+  // turn, each at most once per call, until `budget_us` is spent; deletes
+  // the due keys and forgets names that lost their deadline.
+  size_t ExpireReplicaKeys(int64_t budget_us);
   void Free(Entry* e);  // unlinks from expiring_ and deletes
   // Free, with the value handed to the lazy freer when `lazy` (and one is set).
   void Dispose(Entry* e, bool lazy);
@@ -435,8 +438,11 @@ class Database {
   static inline const ReplicaExpiry kPrimary{};
   const ReplicaExpiry* replica_ = &kPrimary;
   // Keys whose deadline a writable replica's own client set (names; stale
-  // ones are dropped when met): the only keys a replica expires itself.
+  // ones are dropped when met): the only keys a replica expires itself. The
+  // set holds each name once; the queue holds the same names in the order
+  // the cron visits them (round robin).
   absl::flat_hash_set<std::string, StrHash, StrEq> replica_ttl_keys_;
+  std::deque<std::string> replica_ttl_queue_;
 };
 
 }  // namespace rankd

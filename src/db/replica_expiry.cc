@@ -20,31 +20,37 @@
 // The exception, as Redis's slaveKeysWithExpire: a deadline set by a write
 // of the replica's own client (a writable replica) is the replica's to
 // expire. SetExpire records such keys by name; ActiveExpire (the cron)
-// deletes the due ones and forgets names that lost their deadline.
+// visits them in turn within its time budget (Redis samples them, also
+// within a budget), deletes the due ones and forgets names that lost their
+// deadline.
 
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "db/database.h"
 
 namespace rankd {
 
-size_t Database::ExpireReplicaKeys() {
-  if (replica_ttl_keys_.empty()) return 0;
-  std::vector<std::string> due;
-  for (auto it = replica_ttl_keys_.begin(); it != replica_ttl_keys_.end();) {
-    const Entry* e = Lookup(*it);
+size_t Database::ExpireReplicaKeys(int64_t budget_us) {
+  const int64_t deadline = MonoUs() + budget_us;
+  size_t expired = 0;
+  for (size_t i = 0, n = replica_ttl_queue_.size(); i < n; ++i) {
+    std::string key = std::move(replica_ttl_queue_.front());
+    replica_ttl_queue_.pop_front();
+    const Entry* e = Lookup(key);
     if (e == nullptr || !e->has(Entry::kHasExpire)) {
-      replica_ttl_keys_.erase(it++);
+      replica_ttl_keys_.erase(key);
     } else if (IsExpired(e)) {
-      due.push_back(*it);
-      replica_ttl_keys_.erase(it++);
+      replica_ttl_keys_.erase(key);
+      ExpireKey(key);
+      ++expired;
     } else {
-      ++it;
+      replica_ttl_queue_.push_back(std::move(key));
     }
+    if (i % 64 == 63 && MonoUs() > deadline) break;
   }
-  for (const std::string& k : due) ExpireKey(k);
-  return due.size();
+  return expired;
 }
 
 }  // namespace rankd

@@ -66,6 +66,40 @@ TEST(ReplicaExpiryTest, AWritableReplicaExpiresItsOwnDeadlines) {
   EXPECT_EQ(db.expired_count(), 2u);
 }
 
+// The cron's visit is bounded by its budget and fair: with many local
+// deadlines, each call looks at the names in turn, so due keys behind live
+// ones still go, and setting a deadline again does not queue a name twice.
+TEST(ReplicaExpiryTest, LocalDeadlinesAreVisitedInTurnWithinTheBudget) {
+  ReplicaExpiry role;
+  role.replica = true;
+  role.local_write = true;
+  Database db(0);
+  db.set_replica_expiry(&role);
+  constexpr int kLive = 20000, kDue = 200;
+  for (int i = 0; i < kLive; ++i) {
+    const std::string k = "live:" + std::to_string(i);
+    db.Insert(k, Value(std::string("v")));
+    db.SetExpire(db.Find(k), WallMs() + 3600 * 1000);
+    db.SetExpire(db.Find(k), WallMs() + 7200 * 1000);  // again: queued once
+  }
+  for (int i = 0; i < kDue; ++i) {  // queued after every live key
+    const std::string k = "due:" + std::to_string(i);
+    db.Insert(k, Value(std::string("v")));
+    db.SetExpire(db.Find(k), WallMs() - 1);
+  }
+  role.local_write = false;
+  size_t expired = 0;
+  int calls = 0;
+  while (expired < kDue) {
+    ASSERT_LT(++calls, 100000) << "due keys never reached";
+    expired += db.ActiveExpire(0);  // a zero budget: 64 names per call
+  }
+  EXPECT_EQ(expired, static_cast<size_t>(kDue));
+  EXPECT_GT(calls, 1);  // not all in one call
+  EXPECT_EQ(db.size(), static_cast<size_t>(kLive));
+  EXPECT_EQ(db.ActiveExpire(1000000), 0u);  // a whole pass: nothing more is due
+}
+
 TEST(ReplicaExpiryTest, HashFieldsWaitForThePrimary) {
   ReplicaExpiry role;
   Database db(0);
