@@ -395,6 +395,13 @@ _WATCH = ("main", ("WATCH", "w"))
       ("other", ("SWAPDB", "0", "1"))], [b"OK"]),
     ([("main", ("SELECT", "1")), _SET_SHORT, ("main", ("SELECT", "0")), ("sleep",), _WATCH,
       ("other", ("SWAPDB", "0", "1")), ("other", ("GET", "w"))], [b"OK"]),
+    # the watched expired key swapped out: for a live key it aborts, for
+    # nothing or another expired key it does not
+    ([_SET_SHORT, ("other", ("SELECT", "1")), ("other", ("SET", "w", "live")), ("sleep",),
+      _WATCH, ("other", ("SWAPDB", "0", "1"))], None),
+    ([_SET_SHORT, ("sleep",), _WATCH, ("other", ("SWAPDB", "0", "1"))], [b"OK"]),
+    ([_SET_SHORT, ("other", ("SELECT", "1")), ("other", ("SET", "w", "x", "PX", "20")),
+      ("sleep",), _WATCH, ("other", ("SWAPDB", "0", "1"))], [b"OK"]),
 ])
 def test_watch_of_expired_key_matches_redis(server, redis_ref, steps, expected):
     assert _expired_watch_sequence(redis_ref, steps) == expected
