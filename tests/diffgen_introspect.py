@@ -52,6 +52,13 @@ COMMAND_CASES = [
     ["COMMAND", "GETKEYS", "EVAL", "x", "abc", "a"],
     ["COMMAND", "GETKEYS", "EVAL", "x", "2abc", "a", "b"],
     ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2147483647", "a"],
+    # numkeys near INT_MAX overflowed first + numkeys - 1 (UBSan); Redis casts to int
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2147483646", "a"],
+    ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "4294967297", "a"],
+    ["COMMAND", "GETKEYS", "ZINTERCARD", "2147483647", "a"],
+    ["COMMAND", "GETKEYS", "SINTERCARD", "4294967298", "a", "b"],
+    ["COMMAND", "GETKEYS", "EVAL", "x", "2147483647", "a"],
+    ["COMMAND", "GETKEYS", "LMPOP", "9223372036854775807", "a", "LEFT"],
     ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "1", "a"],
     ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "0", "a"],
     ["COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2", "a"],

@@ -38,8 +38,8 @@ import random
 DENY = {
     "shutdown": "stops the server",
     "flushall": "deletes the canary",
-    "flushdb": "deletes the canary",
-    "swapdb": "moves the canary out of its database",
+    "flushdb": "deletes the canary (sent only in bursts, in databases 1-14: burst())",
+    "swapdb": "moves the canary out of its database (bursts swap only 1-14)",
     "debug": "DEBUG SLEEP/SEGFAULT/RELOAD... stop or restart by design",
     "quit": "closes the fuzz connection",
     "reset": "resets RESP version, db and MULTI behind the generator's back",
@@ -566,6 +566,86 @@ def entries(table):
 
 P_MUTATE = 0.2
 P_MULTI = 0.03
+P_BURST = 0.01
+
+
+# ---------------------------------------------------------------------------
+# Bursts: a run of commands on the same few keys and members, pipelined in one write
+# with the rest of their chunk, where the server's look-ahead (net/connection.cc
+# Lookahead, server/prefetch.cc) peeks up to 8 commands ahead and prefetches their
+# keys and members while the keyspace changes under it: DEL, SELECT, FLUSHDB, SWAPDB,
+# EXPIRE, MULTI/EXEC between ZSCORE/ZRANK/ZINCRBY/HGET on those keys. FLUSHDB and
+# SWAPDB (on the deny-list elsewhere) are safe here: a burst first selects a database
+# in BURST_DBS and only ever names those, and the canary lives in 0 and 15.
+
+BURST_DBS = [str(d) for d in range(1, 15)]
+BURST_KEYS = ["fz:zbig", "fz:z", "fz:x", "fz:y"]
+BURST_MEMBERS = ["m0", "m1", "m7", "m150", "m199", "a", "b", "x", "", "\x00",
+                 "m" + "q" * 80, "m" + "r" * 200]
+
+
+def _burst_zset(g, key):
+    """A sorted set for the burst's database: over 128 members (the tree encoding,
+    which prefetches members) or a few (the compact one)."""
+    n = g.rng.choice([3, 200, 300])
+    cmd = ["ZADD", key]
+    for i in range(n):
+        cmd += [str(i % 23 - 3), "m%d" % i]
+    return cmd
+
+
+def _burst_command(g):
+    k, m = g.rng.choice(BURST_KEYS), g.rng.choice(BURST_MEMBERS)
+    r = g.rng.randrange(22)
+    if r < 3:
+        return ["ZSCORE", k, m]
+    if r < 5:
+        return [g.rng.choice(["ZRANK", "ZREVRANK"]), k, m] + (
+            ["WITHSCORE"] if g.chance(0.3) else [])
+    if r < 7:
+        return ["ZINCRBY", k, g.rng.choice(["1", "-2.5", "inf", "nan"]), m]
+    if r == 7:
+        return ["ZADD", k, g.rng.choice(["1", "2", "-inf"]), m]
+    if r == 8:
+        return ["ZREM", k, m]
+    if r == 9:
+        return ["ZMSCORE", k, m, g.rng.choice(BURST_MEMBERS)]
+    if r == 10:
+        return ["HGET", k, m]
+    if r == 11:
+        return ["HSET", k, m, "v"]
+    if r == 12:
+        return [g.rng.choice(["DEL", "UNLINK"]), k]
+    if r == 13:
+        return ["SELECT", g.rng.choice(BURST_DBS)]
+    if r == 14:
+        return ["FLUSHDB"] + (["ASYNC"] if g.chance(0.3) else [])
+    if r == 15:
+        return ["SWAPDB", g.rng.choice(BURST_DBS), g.rng.choice(BURST_DBS)]
+    if r == 16:
+        return [g.rng.choice(["PEXPIRE", "EXPIRE"]), k, g.rng.choice(["0", "1", "-1"])]
+    if r == 17:
+        return ["ZPEXPIRE", k, g.rng.choice(["0", "1"]), "MEMBERS", "1", m]
+    if r == 18:
+        return ["WATCH", k]
+    if r == 19:
+        return [g.rng.choice(["RENAME", "COPY"]), k, g.rng.choice(BURST_KEYS)]
+    if r == 20:
+        return _burst_zset(g, k)
+    return ["ZPOPMIN", k]
+
+
+def burst(g):
+    """A burst (see above); starts outside MULTI and ends outside it."""
+    out = [["SELECT", g.rng.choice(BURST_DBS)], _burst_zset(g, "fz:zbig")]
+    for _ in range(g.rng.randint(4, 14)):
+        if g.chance(0.15):
+            out.append(["MULTI"])
+            out += [_burst_command(g) for _ in range(g.rng.randint(0, 4))]
+            out.append(["DISCARD"] if g.chance(0.2) else ["EXEC"])
+        else:
+            out.append(_burst_command(g))
+    return out
 
 
 class Generator:
@@ -825,10 +905,14 @@ class Generator:
         self.in_multi = next_multi_state(self.in_multi, cmd)
 
     def batch(self, n):
-        """About n commands; sometimes a MULTI ... EXEC|DISCARD block (kept whole).
-        Each command is generated knowing whether it runs inside MULTI."""
+        """About n commands; sometimes a MULTI ... EXEC|DISCARD block or a burst (both
+        kept whole). Each command is generated knowing whether it runs inside MULTI."""
         out = []
         while len(out) < n:
+            if not self.in_multi and self.chance(P_BURST):
+                for cmd in burst(self):
+                    self._emit(out, cmd)
+                continue
             if not self.chance(P_MULTI):
                 self._emit(out, self.command())
                 continue

@@ -10,6 +10,7 @@ Valid with RANKD_TARGET_REDIS=1 (skips the rankd-only parts)."""
 import time
 
 import pytest
+import redis
 
 from server_process import target_is_redis
 from test_migrate_from_redis import WEIRD_SCORES, assert_same, populate, snapshot
@@ -245,3 +246,21 @@ def test_leaderboard_dumps_as_a_plain_sorted_set(r, redis_ref):
     assert r.type("copy") == b"zset"
     assert r.zrange("copy", 0, -1, withscores=True) == ref.zrange("board", 0, -1, withscores=True)
     ref.delete("board")
+
+
+@pytest.mark.skipif(target_is_redis(), reason="leaderboards are rankd's")
+def test_empty_leaderboard_dumps(r, redis_ref):
+    """DUMP of a board with no members (LB.CREATE alone) aborted the server: the
+    writer asked the set for ranks 0..size-1 with size 0. It dumps as an empty sorted
+    set, which RESTORE refuses as redis-server does."""
+    r.execute_command("LB.CREATE", "board")
+    p = r.dump("board")
+    assert p is not None
+    assert r.ping()
+    ref = redis_ref.client()
+    with pytest.raises(redis.ResponseError) as want:
+        ref.execute_command("RESTORE", "fz:empty", 0, p)
+    with pytest.raises(redis.ResponseError) as got:
+        r.execute_command("RESTORE", "copy", 0, p)
+    assert str(got.value) == str(want.value)
+    assert r.exists("copy") == 0 and r.zcard("board") == 0

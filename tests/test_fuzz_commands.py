@@ -44,3 +44,30 @@ def test_fuzz_commands(seed):
     if result.failure is not None:
         pytest.fail(result.report(), pytrace=False)
     assert result.stats.sent > 0
+
+
+class _Rng:
+    """Just what burst() uses of a Generator."""
+
+    def __init__(self, seed):
+        import random
+        self.rng = random.Random(seed)
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+
+def test_bursts_stay_off_the_canary_databases():
+    """A burst selects a database in 1-14 before anything else, names no other
+    database (FLUSHDB / SWAPDB would reach the canary in 0 or 15) and closes every
+    MULTI it opens."""
+    import fuzz_grammar as fg
+    for seed in range(300):
+        cmds = fg.burst(_Rng(seed))
+        assert cmds[0][0] == "SELECT" and cmds[0][1] in fg.BURST_DBS
+        in_multi = False
+        for cmd in cmds:
+            if cmd[0] in ("SELECT", "SWAPDB"):
+                assert all(d in fg.BURST_DBS for d in cmd[1:])
+            in_multi = fg.next_multi_state(in_multi, cmd)
+        assert not in_multi

@@ -73,3 +73,24 @@ def test_sort_store_order_seen_by_lmove_and_lmpop(c):
     assert "".join(strs(c.execute("LRANGE", "d", "0", "-1"))) == "zbuvwxydfh"
     assert c.execute("LMOVE", "d", "x", "RIGHT", "LEFT") == b"h"
     assert c.execute("LMPOP", "1", "d", "LEFT", "COUNT", "2") == [b"d", [b"z", b"b"]]
+
+
+@pytest.mark.parametrize("limit, sorted_want, nosort_want", [
+    (("1", "9223372036854775807"), "2345", "1254"),
+    (("9223372036854775807", "1"), "", ""),
+    (("9223372036854775807", "9223372036854775807"), "", ""),
+    (("9223372036854775807", "-9223372036854775808"), "", ""),
+    (("-9223372036854775808", "2"), "12", "31"),
+])
+def test_limit_at_the_int64_bounds(c, limit, sorted_want, nosort_want):
+    """LIMIT offset + count overflowed int64 (UBSan aborted the sanitizer build at
+    LIMIT 9223372036854775807 1): both are cut to the list's size first, as Redis."""
+    c.execute("RPUSH", "l", "3", "1", "2", "5", "4")
+    assert "".join(strs(c.execute("SORT", "l", "LIMIT", *limit))) == sorted_want
+    assert "".join(strs(c.execute("SORT", "l", "BY", "nosort", "LIMIT", *limit))) == nosort_want
+
+
+def test_nosort_desc_limit_past_the_end(c):
+    c.execute("RPUSH", "l", "3", "1", "2", "5", "4")
+    assert strs(c.execute("SORT", "l", "BY", "nosort", "DESC", "LIMIT", "1",
+                          "9223372036854775807")) == ["5", "2", "1", "3"]

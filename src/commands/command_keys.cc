@@ -62,7 +62,11 @@ int KeysBySpecs(const ParsedDoc& doc, int arity, std::span<const std::string_vie
       int64_t numkeys;
       if (!ParseInt64(args[first + spec.a], &numkeys) || numkeys < 0) return -1;
       first += spec.b;
-      last = first + static_cast<int>(numkeys) - 1;
+      // Redis's `first + (int)numkeys - 1`, summed in 64 bits: a count near
+      // INT_MAX overflowed int (undefined; Redis wraps to below first).
+      const int64_t end = int64_t{first} + static_cast<int>(numkeys) - 1;
+      if (end >= argc || end < first) return -1;
+      last = static_cast<int>(end);
     } else {
       return -1;
     }

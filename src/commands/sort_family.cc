@@ -202,8 +202,11 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
                       : v->type() == ValueType::kList ? static_cast<int64_t>(v->list().size())
                       : v->type() == ValueType::kSet  ? static_cast<int64_t>(v->set().size())
                                                       : static_cast<int64_t>(v->zset().size());
-  int64_t start = a.offset < 0 ? 0 : a.offset;
-  int64_t end = a.count < 0 ? len - 1 : start + a.count - 1;
+  // As Redis 7.0, LIMIT is first cut to the value's size, so that
+  // start + count cannot overflow (LIMIT 9223372036854775807 1).
+  int64_t start = std::min(std::max<int64_t>(a.offset, 0), len);
+  const int64_t count = std::min(std::max<int64_t>(a.count, -1), len);
+  int64_t end = count < 0 ? len - 1 : start + count - 1;
   if (start >= len) {
     start = len - 1;
     end = len - 2;

@@ -29,6 +29,14 @@ class SortedSetRareTest : public ::testing::Test {
  protected:
   // What the same members cost in the one-word form.
   const size_t plain_ = Filled(5).MemoryUsage();
+  // The same for five members left of six by a plain ZREM: the compact buffer
+  // keeps the sixth one's room. (Equal to plain_ with glibc, which rounds
+  // malloc_usable_size up; AddressSanitizer reports the exact request.)
+  const size_t plain_after_removal_ = [] {
+    SortedSet z = Filled(6);
+    z.Remove("m5");
+    return z.MemoryUsage();
+  }();
 };
 
 TEST_F(SortedSetRareTest, DeadlineClearedDemotes) {
@@ -45,7 +53,7 @@ TEST_F(SortedSetRareTest, DueRemovalDemotes) {
   SortedSet z = Filled(6);
   z.SetMemberExpire("m5", 10);
   EXPECT_EQ(z.RemoveDue(10, 100), std::vector<std::string>{"m5"});
-  EXPECT_EQ(z.MemoryUsage(), plain_);
+  EXPECT_EQ(z.MemoryUsage(), plain_after_removal_);
   EXPECT_EQ(z.size(), 5u);
   EXPECT_EQ(z.EarliestMemberExpire(), -1);
 }
@@ -55,7 +63,7 @@ TEST_F(SortedSetRareTest, RemovingTheOnlyMemberWithSideDataDemotes) {
   z.SetMemberMeta("m5", "profile");
   z.SetMemberExpire("m5", 1000);
   EXPECT_TRUE(z.Remove("m5"));
-  EXPECT_EQ(z.MemoryUsage(), plain_);
+  EXPECT_EQ(z.MemoryUsage(), plain_after_removal_);
   EXPECT_EQ(z.MembersWithMeta(), 0u);
   EXPECT_EQ(z.MembersWithExpire(), 0u);
 }

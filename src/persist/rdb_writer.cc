@@ -145,9 +145,10 @@ void WriteZSet(std::string* out, const SortedSet& z, bool lzf) {
   }
   // ZSET_2, greatest first as Redis writes it (its loader then always
   // inserts at the skiplist's head). A board lists by its own direction:
-  // any order loads the same set.
+  // any order loads the same set. An empty board (LB.CREATE) has no ranks.
   out->push_back(static_cast<char>(kTypeZSet2));
   PutLength(out, z.size());
+  if (z.empty()) return;
   z.ForEachInRankRange(0, z.size() - 1, true, [&](std::string_view m, double score) {
     PutString(out, m, lzf);
     coding::PutDouble(out, score);
