@@ -143,10 +143,36 @@ class ServerProcess:
                 self._kill()
         self.returncode = self.proc.returncode
         self.proc = None
+        report = self._sanitizer_report()
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
+        if report:
+            raise AssertionError("sanitizer report in the server log (kept at %s):\n%s"
+                                 % report)
         return self.returncode
+
+    # What a sanitizer build prints; a normal build never does.
+    _SANITIZER_MARKERS = (b"ERROR: AddressSanitizer", b"ERROR: LeakSanitizer",
+                          b"runtime error:")
+
+    def _sanitizer_report(self):
+        """(kept copy, excerpt) when the log holds a sanitizer report, else None.
+        The copy outlives the data directory, which stop() removes."""
+        try:
+            with open(self.log_path, "rb") as f:
+                text = f.read()
+        except (OSError, TypeError):
+            return None
+        at = min((text.find(m) for m in self._SANITIZER_MARKERS if m in text), default=-1)
+        if at < 0:
+            return None
+        keep_dir = os.path.join(tempfile.gettempdir(), "rankd-sanitizer-reports")
+        os.makedirs(keep_dir, exist_ok=True)
+        kept = os.path.join(keep_dir, "%s-%d.log" % (self.name, int(time.time() * 1000)))
+        with open(kept, "wb") as f:
+            f.write(text)
+        return kept, text[max(0, at - 200):at + 2000].decode("utf-8", "replace")
 
     def _kill(self):
         if self.proc is not None and self.proc.poll() is None:

@@ -1,6 +1,7 @@
 """Server commands: PING ECHO AUTH/requirepass CLIENT COMMAND INFO CONFIG TIME DEBUG SLEEP
 SLOWLOG SHUTDOWN, SIGTERM, and the generic error texts."""
 
+import os
 import signal
 import socket
 import subprocess
@@ -448,3 +449,17 @@ def test_sigterm_exits_cleanly(server_factory):
         assert c.is_closed_by_peer(5)
         assert idle.is_closed_by_peer(5)
         idle.close()
+
+
+def test_stop_fails_on_a_sanitizer_report(server_factory):
+    """The fixtures remove a server's data directory on stop; a sanitizer report in its
+    log (sanitizer builds: `make asan`) must fail the test instead of vanishing."""
+    proc = server_factory()
+    with open(proc.log_path, "ab") as f:
+        # Past what the server still writes at its own offset while shutting down.
+        f.write(b"\n" * 65536 + b"==1==ERROR: AddressSanitizer: heap-use-after-free\n")
+    with pytest.raises(AssertionError, match="sanitizer report") as info:
+        proc.stop()
+    kept = str(info.value).split("kept at ")[1].split(")")[0]
+    assert os.path.exists(kept)
+    os.remove(kept)
