@@ -169,8 +169,8 @@ class ServerProcess:
             return None
         keep_dir = os.path.join(tempfile.gettempdir(), "rankd-sanitizer-reports")
         os.makedirs(keep_dir, exist_ok=True)
-        kept = os.path.join(keep_dir, "%s-%d.log" % (self.name, int(time.time() * 1000)))
-        with open(kept, "wb") as f:
+        fd, kept = tempfile.mkstemp(prefix=self.name + "-", suffix=".log", dir=keep_dir)
+        with os.fdopen(fd, "wb") as f:
             f.write(text)
         return kept, text[max(0, at - 200):at + 2000].decode("utf-8", "replace")
 

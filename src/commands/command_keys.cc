@@ -2,6 +2,7 @@
 
 #include "commands/command_keys.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 
@@ -62,11 +63,11 @@ int KeysBySpecs(const ParsedDoc& doc, int arity, std::span<const std::string_vie
       int64_t numkeys;
       if (!ParseInt64(args[first + spec.a], &numkeys) || numkeys < 0) return -1;
       first += spec.b;
-      // Redis's `first + (int)numkeys - 1`, summed in 64 bits: a count near
-      // INT_MAX overflowed int (undefined; Redis wraps to below first).
-      const int64_t end = int64_t{first} + static_cast<int>(numkeys) - 1;
-      if (end >= argc || end < first) return -1;
-      last = static_cast<int>(end);
+      // Redis's `first + (int)numkeys - 1`, summed in 64 bits (a count near
+      // INT_MAX overflowed int) and clamped to a range the check below
+      // rejects when it is out of bounds.
+      last = static_cast<int>(
+          std::clamp<int64_t>(int64_t{first} + static_cast<int>(numkeys) - 1, -1, argc));
     } else {
       return -1;
     }

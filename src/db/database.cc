@@ -393,10 +393,9 @@ void Database::TouchSlow(std::string_view key) {
   if (!watched_.empty()) {
     auto it = watched_.find(key);
     if (it != watched_.end()) {
-      const bool deleted = Lookup(key) == nullptr;
       for (WatchRef& ref : it->second) {
         // An expired watched key that is now gone: no logical change.
-        if (ref.expired && deleted) {
+        if (ref.expired && Lookup(key) == nullptr) {
           ref.expired = false;
           continue;
         }
