@@ -13,142 +13,40 @@
 //   Top10       ZREVRANGE 0 9
 //   Offset100K  ZRANGE at rank 100000 (or N/2 when smaller), 10 elements
 //   Delete      ZREM of every member in random order (average over drain)
+//   ScoreGroup, RankGroup, IncrByGroup
+//               the same at 1M as a server's pipeline runs them: members
+//               read front to back from a request buffer (no harness miss),
+//               in groups of 8; second argument 0 one after another, 2 with
+//               the server's look-ahead (net/connection.cc: every member's
+//               index slot loaded together, then the records they name)
 //   DramMiss    calibration, not a set operation: one dependent random load
 //               (a pointer chase over 64-byte lines) in a buffer of about the
 //               1M set's size (40 MB), so each op above reads as a count of
-//               DRAM misses on the machine at hand (ns per op / this).
+//               DRAM misses on the machine at hand (ns per op / this); second
+//               argument 1 in huge pages, as a big set's arena and index are.
 //
 // bytes_per_elem is measured through the allocator (jemalloc's
 // stats.allocated when linked, else glibc's mallinfo2) around building the
 // set: everything the set allocates, counted at allocator size classes.
 
 #include <benchmark/benchmark.h>
-#include <malloc.h>
-#include <unistd.h>
+#include <sys/mman.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cstdlib>
-#include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "base/prefetch.h"
 #include "core/member_index.h"
 #include "core/sorted_set.h"
-
-extern "C" int mallctl(const char*, void*, size_t*, void*, size_t) __attribute__((weak));
+#include "core/sorted_set_bench_fixture.h"
 
 namespace rankd {
 namespace {
-
-// Bytes currently allocated through malloc.
-size_t AllocatedBytes() {
-  if (mallctl != nullptr) {
-    // Objects cached per thread count as allocated; flush them first.
-    mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
-    uint64_t epoch = 1;
-    size_t sz = sizeof(epoch);
-    mallctl("epoch", &epoch, &sz, &epoch, sz);
-    size_t allocated = 0;
-    sz = sizeof(allocated);
-    if (mallctl("stats.allocated", &allocated, &sz, nullptr, 0) == 0) return allocated;
-  }
-  struct mallinfo2 mi = mallinfo2();
-  return mi.uordblks + mi.hblkhd;
-}
-
-// N random 16-byte members (hex of a 64-bit value) in one buffer, and
-// random scores.
-struct Data {
-  explicit Data(size_t n) : bytes(n * 16, '\0'), scores(n) {
-    std::mt19937_64 rng(42 + n);
-    for (size_t i = 0; i < n; ++i) {
-      std::snprintf(&bytes[i * 16], 17, "%016" PRIx64, rng());
-      scores[i] = std::uniform_real_distribution<double>(0, 1e6)(rng);
-    }
-    bytes.resize(n * 16);
-  }
-  std::string_view member(size_t i) const { return {bytes.data() + i * 16, 16}; }
-  size_t size() const { return scores.size(); }
-  std::string bytes;
-  std::vector<double> scores;
-};
-
-const SortedSetLimits kLimits;
-
-// Bytes of this process's memory in transparent huge pages.
-size_t HugeBytes() {
-  FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
-  if (f == nullptr) return 0;
-  char line[256];
-  size_t kb = 0;
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::sscanf(line, "AnonHugePages: %zu kB", &kb) == 1) break;
-  }
-  std::fclose(f);
-  return kb << 10;
-}
-
-// A long-lived set's memory: the arena and index ask for huge pages once
-// filled and the kernel's khugepaged merges them in the background
-// (base/huge_pages.h), ~20-30 s for a 1M set at its default pace. Waits
-// until the huge-page total has not grown for longer than khugepaged's
-// sleep between scans (at most 90 s), so that the 1M figures are those of
-// a set that has been there a while.
-void SettleHugePages() {
-  int sleep_ms = 10000;
-  if (FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "r")) {
-    if (std::fscanf(f, "%d", &sleep_ms) != 1) sleep_ms = 10000;
-    std::fclose(f);
-  }
-  const int quiet_s = sleep_ms / 1000 + 3;
-  size_t last = HugeBytes();
-  for (int waited = 0, still = 0; waited < 90 && still < quiet_s; ++waited) {
-    sleep(1);
-    const size_t now = HugeBytes();
-    still = now == last ? still + 1 : 0;
-    last = now;
-  }
-}
-
-struct Fixture {
-  std::unique_ptr<Data> data;
-  std::unique_ptr<SortedSet> set;
-  double bytes_per_elem = 0;
-};
-
-// One prebuilt set per size, shared by the read and update benchmarks.
-Fixture& Get(size_t n) {
-  static std::map<size_t, Fixture> cache;
-  Fixture& f = cache[n];
-  if (!f.set) {
-    f.data = std::make_unique<Data>(n);
-    size_t before = AllocatedBytes();
-    f.set = std::make_unique<SortedSet>(kLimits);
-    for (size_t i = 0; i < n; ++i) f.set->Add(f.data->member(i), f.data->scores[i], {}, kLimits);
-    f.bytes_per_elem = static_cast<double>(AllocatedBytes() - before) / n;
-    if (n >= 1000000) SettleHugePages();
-  }
-  return f;
-}
-
-// Time per operation, shown in seconds with SI prefix (e.g. "850n").
-void PerOp(benchmark::State& state, uint64_t ops) {
-  state.SetItemsProcessed(ops);
-  state.counters["per_op"] =
-      benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsRate |
-                                                       benchmark::Counter::kInvert);
-}
-
-void Report(benchmark::State& state, const Fixture& f) {
-  state.counters["bytes_per_elem"] = f.bytes_per_elem;
-  state.counters["huge_mb"] = static_cast<double>(HugeBytes() >> 20);
-  state.counters["usage_per_elem"] =
-      static_cast<double>(f.set->MemoryUsage()) / static_cast<double>(f.set->size());
-}
 
 void BM_Insert(benchmark::State& state) {
   const size_t n = state.range(0);
@@ -223,6 +121,65 @@ void BM_PickMember(benchmark::State& state) {
   PerOp(state, state.iterations());
 }
 
+// What a server's pipeline hands the set: member copies in one buffer, in
+// the order they are asked for (random members of the set), read front to
+// back. Unlike f.data->member(rng() % n) this costs no miss of its own.
+struct Requests {
+  Requests(const Data& data, size_t count, uint64_t seed) : bytes(count * 16, '\0') {
+    std::mt19937_64 rng(seed);
+    for (size_t i = 0; i < count; ++i) {
+      const std::string_view m = data.member(rng() % data.size());
+      std::copy(m.begin(), m.end(), &bytes[i * 16]);
+    }
+  }
+  std::string_view operator[](size_t i) const { return {bytes.data() + i * 16, 16}; }
+  size_t size() const { return bytes.size() / 16; }
+  std::string bytes;
+};
+
+// A pipeline's commands run in groups the way net/connection.cc runs them:
+// `steps` rounds of PrefetchMember for the whole group (each round one
+// PrefetchBatch, flushed), then each command (`op`). Second argument 0: no
+// look-ahead, the same requests one after another; 2: the server's (index
+// slot, then records). ns per command.
+constexpr size_t kGroup = 8;  // net/connection.cc's Lookahead::kGroup
+template <typename Op>
+void Grouped(benchmark::State& state, uint64_t seed, Op op) {
+  Fixture& f = Get(state.range(0));
+  const int steps = static_cast<int>(state.range(1));
+  static std::map<size_t, Requests> streams;
+  const Requests& rq = streams.try_emplace(state.range(0), *f.data, size_t{1} << 20, seed)
+                           .first->second;
+  size_t next = 0;
+  for (auto _ : state) {
+    if (next + kGroup > rq.size()) next = 0;
+    for (int step = 0; step < steps; ++step) {
+      PrefetchBatch::Open();
+      for (size_t i = 0; i < kGroup; ++i) f.set->PrefetchMember(rq[next + i], step);
+      PrefetchBatch::Flush();
+    }
+    for (size_t i = 0; i < kGroup; ++i) op(*f.set, rq[next + i]);
+    next += kGroup;
+  }
+  PerOp(state, state.iterations() * kGroup);
+}
+
+void BM_ScoreGroup(benchmark::State& state) {
+  Grouped(state, 2, [](SortedSet& s, std::string_view m) { benchmark::DoNotOptimize(s.Score(m)); });
+}
+void BM_RankGroup(benchmark::State& state) {
+  Grouped(state, 3, [](SortedSet& s, std::string_view m) { benchmark::DoNotOptimize(s.Rank(m)); });
+}
+void BM_IncrByGroup(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  AddOptions incr;
+  incr.incr = true;
+  Grouped(state, 1, [&](SortedSet& s, std::string_view m) {
+    const double step = static_cast<double>(rng() % 2001) - 1000;
+    benchmark::DoNotOptimize(s.Add(m, step, incr, kLimits));
+  });
+}
+
 void RangeAt(benchmark::State& state, uint64_t start, bool reverse) {
   Fixture& f = Get(state.range(0));
   double sum = 0;
@@ -248,8 +205,12 @@ void BM_DramMiss(benchmark::State& state) {
   struct alignas(64) Line {
     Line* next;
   };
-  const size_t lines = static_cast<size_t>(state.range(0)) << 20 >> 6;
-  std::vector<Line> buf(lines);
+  const size_t bytes = static_cast<size_t>(state.range(0)) << 20;
+  const size_t lines = bytes >> 6;
+  // Second argument 1: in huge pages, as a big set's arena and index are
+  // (advised before the first touch, so every fault takes a whole 2 MiB).
+  Line* buf = static_cast<Line*>(std::aligned_alloc(size_t{2} << 20, bytes));
+  if (state.range(1) != 0) madvise(buf, bytes, MADV_HUGEPAGE);
   std::vector<uint32_t> order(lines);
   for (size_t i = 0; i < lines; ++i) order[i] = static_cast<uint32_t>(i);
   std::mt19937_64 rng(5);
@@ -262,6 +223,8 @@ void BM_DramMiss(benchmark::State& state) {
     benchmark::DoNotOptimize(p);
   }
   PerOp(state, state.iterations() * kLoads);
+  state.counters["huge_mb"] = static_cast<double>(HugeBytes() >> 20);
+  std::free(buf);
 }
 
 #define RANKD_SIZES ->Arg(1000)->Arg(100000)->Arg(1000000)
@@ -272,10 +235,15 @@ BENCHMARK(BM_Rank) RANKD_SIZES;
 BENCHMARK(BM_PickMember) RANKD_SIZES;
 BENCHMARK(BM_Top10) RANKD_SIZES;
 BENCHMARK(BM_Offset100K) RANKD_SIZES;
+#define RANKD_STEPS(n) ->Args({n, 0})->Args({n, 2})
+BENCHMARK(BM_ScoreGroup) RANKD_STEPS(1000000);
+BENCHMARK(BM_RankGroup) RANKD_STEPS(1000000);
+BENCHMARK(BM_IncrByGroup) RANKD_STEPS(1000000);
+#undef RANKD_STEPS
 BENCHMARK(BM_Delete) RANKD_SIZES->Unit(benchmark::kMillisecond)->Iterations(3);
 // Buffer MiB: the 1M set's size (tree + index + records, ~38 MB), and the
 // 100K set's (~4 MB, mostly cache-resident) for reading those rows.
-BENCHMARK(BM_DramMiss)->Arg(4)->Arg(40);
+BENCHMARK(BM_DramMiss)->Args({4, 0})->Args({40, 0})->Args({40, 1});
 #undef RANKD_SIZES
 
 }  // namespace
