@@ -8,6 +8,7 @@ side; RANKD_TARGET_REDIS=1 runs the same expectations against it):
 - ACL DELUSER closes every client of the deleted user (the caller after its reply).
 - ACL LOAD closes every client of a user other than `default`, even an unchanged one;
   `default`'s clients stay, subscriptions included.
+- A closed client reads nothing more (no error text); ACL LOG records nothing.
 """
 
 import hashlib
@@ -15,6 +16,7 @@ import hashlib
 import pytest
 
 from resp_client import RespClient
+from server_process import target_is_redis
 
 PASSWORD_HASH = hashlib.sha256(b"pw").hexdigest()
 
@@ -197,3 +199,36 @@ def test_failed_acl_load_closes_nobody(srv):
     srv.acl_path.write_text("user u on bogus\n")
     assert str(a.execute("ACL", "LOAD")).startswith("ERR ")
     check(clients, {"u": True, "u-sub": True})
+
+
+def test_closed_subscriber_sees_no_reply_and_nothing_is_logged(srv):
+    a = admin(srv)
+    assert a.execute("ACL", "LOG", "RESET") == b"OK"
+    setuser(a, *BASE, "&x")
+    sub = connect(srv, "u", "SUBSCRIBE x")
+    setuser(a, "u", "resetchannels")
+    assert sub.read_until_close() == b""  # closed silently, no error text first
+    assert a.execute("PUBLISH", "x", "m") == 0
+    assert a.execute("ACL", "LOG") == []
+
+
+def test_pipelined_commands_after_a_self_deluser_do_not_run(srv):
+    a = admin(srv)
+    setuser(a, *BASE)
+    me = connect(srv, "u")
+    me.send_commands([["ACL", "DELUSER", "u"], ["SET", "after", "1"]])
+    assert me.read_until_close() == b":1\r\n"
+    assert a.execute("GET", "after") is None
+
+
+@pytest.mark.skipif(target_is_redis(), reason="redis-server 7.0.15 crashes (SIGSEGV in call())")
+def test_setuser_revoking_the_callers_own_subscription(srv):
+    # A RESP3 client subscribed as u may run ACL SETUSER u: it gets the reply, then is
+    # closed; a command pipelined after it does not run.
+    a = admin(srv)
+    setuser(a, *BASE, "&news*")
+    me = connect(srv, "u", "SUBSCRIBE news1", resp3=True)
+    me.send_commands([["ACL", "SETUSER", "u", "resetchannels"], ["SET", "after", "1"]])
+    assert me.read_until_close() == b"+OK\r\n"
+    assert a.execute("GET", "after") is None
+    assert a.execute("ACL", "GETUSER", "u")[9] == b""

@@ -100,6 +100,20 @@ def test_command_info_and_docs_match_redis(both):
     assert compared > 150
 
 
+def test_containers_have_redis_subcommands(both):
+    """Every container both servers have lists exactly Redis 7.0's subcommands (each one an
+    ACL rule target, "+script|debug")."""
+    a, b = both
+    ours = {n.decode() for n in a.execute("COMMAND", "LIST")}
+    theirs = {n.decode() for n in b.execute("COMMAND", "LIST")}
+    containers = {n.split("|")[0] for n in theirs if "|" in n} & ours
+    assert {"script", "function", "slowlog", "config", "client", "acl"} <= containers
+    for name in sorted(containers):
+        sub_a = sorted(n for n in ours if n.startswith(name + "|"))
+        sub_b = sorted(n for n in theirs if n.startswith(name + "|"))
+        assert sub_a == sub_b, name
+
+
 def test_command_list_filters_match_redis(both):
     a, b = both
     names = {n for n in a.execute("COMMAND", "LIST")}

@@ -120,6 +120,33 @@ def test_error_and_conversion_shapes(pair):
     pair.run("SCRIPT", "HELP")
 
 
+def test_script_debug(pair):
+    """SCRIPT DEBUG as Redis 7.0 answers it without entering the debugger: NO, a bad mode,
+    the arity, from a script; a pipelined one or one inside EXEC (replies still unsent) is
+    refused before its argument is looked at."""
+    pair.run("SCRIPT", "DEBUG", "no")
+    pair.run("SCRIPT", "DEBUG", "NO")
+    pair.run("SCRIPT", "DEBUG", "maybe")
+    pair.run("SCRIPT", "DEBUG")
+    pair.run("SCRIPT", "DEBUG", "no", "x")
+    pair.run("EVAL", "return redis.call('script', 'debug', 'no')", 0)
+    pair.run("EVAL", "return redis.pcall('script', 'debug', 'no')", 0)
+    for batch in ([["SCRIPT", "DEBUG", "NO"], ["SCRIPT", "DEBUG", "NO"], ["PING"],
+                   ["SCRIPT", "DEBUG", "bad"]],
+                  [["PING"], ["SCRIPT", "DEBUG", "NO"]],
+                  [["MULTI"], ["SCRIPT", "DEBUG", "NO"], ["SCRIPT", "DEBUG", "x"], ["EXEC"]]):
+        got = [[raw for _, raw in c.pipeline_raw(batch)] for c in (pair.a, pair.b)]
+        assert got[0] == got[1], (batch, got)
+
+
+@pytest.mark.skipif(target_is_redis(), reason="rankd has no Lua debugger")
+def test_script_debug_yes_and_sync_are_refused(pair):
+    for mode in ("yes", "SYNC"):
+        assert pair.a.execute("SCRIPT", "DEBUG", mode) == RespError(
+            "ERR SCRIPT DEBUG YES|SYNC is not supported: rankd has no Lua debugger")
+    assert pair.a.execute("EVAL", "return 1", 0) == 1  # scripts run as before
+
+
 # Pieces of random scripts: each is a Lua statement over KEYS[1] (a zset), KEYS[2] (a string).
 PIECES = [
     "redis.call('zadd', KEYS[1], {n}, '{m}')", "redis.call('zincrby', KEYS[1], {n}, '{m}')",

@@ -103,6 +103,19 @@ void Script(CommandContext& ctx) {
     std::string err = engine.Kill(/*function=*/false);
     return err.empty() ? ctx.reply.Ok() : ctx.reply.Error(err);
   }
+  if (EqualsIgnoreCase(sub, "debug")) {
+    // Redis checks for replies still unsent first: a pipelined SCRIPT DEBUG,
+    // or one inside EXEC (whose array header is pending), is refused.
+    if (ctx.client.conn && ctx.client.conn->output_buffer_size() > 0) {
+      return ctx.reply.Error(err::kScriptDebugPipeline);
+    }
+    std::string_view mode = ctx.arg(2);
+    if (EqualsIgnoreCase(mode, "no")) return ctx.reply.Ok();  // nothing to leave
+    if (EqualsIgnoreCase(mode, "yes") || EqualsIgnoreCase(mode, "sync")) {
+      return ctx.reply.Error(err::kScriptDebugUnsupported);
+    }
+    return ctx.reply.Error(err::kScriptDebugMode);
+  }
   if (EqualsIgnoreCase(sub, "help")) {
     return Help(ctx, {
         "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -298,6 +311,7 @@ void Function(CommandContext& ctx) {
 // Subcommands with Redis 7.0's arities and flags (the dispatcher checks the
 // arity, so MULTI rejects a bad one at queue time).
 constexpr CommandSpec kScriptSubcommands[] = {
+    {"debug", 3, kNoScript, 0, 0, 0, &Script},
     {"load", 3, kNoScript | kStale, 0, 0, 0, &Script},
     {"exists", -3, kNoScript, 0, 0, 0, &Script},
     {"flush", -2, kNoScript, 0, 0, 0, &Script},
