@@ -62,6 +62,12 @@ ReplicaInfo* Replication::FindReplica(uint64_t client_id) {
   return nullptr;
 }
 
+void Replication::DropHeld(ReplicaInfo& r) {
+  r.pending.clear();
+  r.pending.shrink_to_fit();
+  if (Connection* conn = server_->net().Find(r.client_id)) conn->set_held_output(0);
+}
+
 void Replication::SetCapa(Client& c, std::string_view capa) {
   if (EqualsIgnoreCase(capa, "eof")) pending_eof_[c.id] = true;
 }
@@ -88,6 +94,10 @@ std::string Replication::StartFullSync(Client& c) {
       me.sync = ReplicaInfo::Sync::kWaitEnd;
       me.pending = other.pending;
       c.reply->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+      if (c.conn) {
+        c.conn->ExemptPendingOutput();
+        c.conn->set_held_output(me.pending.size());
+      }
       LOG_NOTICE("Waiting for end of BGSAVE for SYNC");
       return "";
     }
@@ -170,6 +180,8 @@ void Replication::MaybeStartSnapshot() {
     if (!conn) continue;
     conn->reply()->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
     if (diskless) conn->reply()->Raw("$EOF:" + job_mark_ + "\r\n");
+    conn->ExemptPendingOutput();
+    conn->set_held_output(0);
     conn->ScheduleFlush();
   }
   last_db_ = -1;  // the replicas' stream starts with a SELECT
@@ -205,6 +217,7 @@ void Replication::SendToReceivers(std::string_view bytes) {
     if (r.sync != ReplicaInfo::Sync::kWaitEnd) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
       conn->reply()->Raw(bytes);
+      conn->ExemptPendingOutput();  // the snapshot: not the output limit's
       conn->ScheduleFlush();
     }
   }
@@ -284,10 +297,10 @@ void Replication::FinishSnapshot(bool ok) {
       continue;
     }
     if (job_diskless_) conn->reply()->Raw(job_mark_);
-    conn->reply()->Raw(r.pending);
+    conn->ExemptPendingOutput();
+    conn->reply()->Raw(r.pending);  // counted already (held): now in the buffer
     conn->ScheduleFlush();
-    r.pending.clear();
-    r.pending.shrink_to_fit();
+    DropHeld(r);
     r.sync = ReplicaInfo::Sync::kOnline;
     r.last_ack_ms = MonoMs();
     LOG_NOTICE("Synchronization with replica %s succeeded", conn->peer().c_str());
@@ -305,6 +318,7 @@ void Replication::SendKeepAlives() {
     if (!presync) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
       conn->reply()->Raw("\n");
+      conn->ExemptPendingOutput();
       conn->ScheduleFlush();
     }
   }
