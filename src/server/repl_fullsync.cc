@@ -16,6 +16,11 @@
 // - no: the child writes a file, sent as "$<len>" once complete; a replica
 //   arriving meanwhile attaches to it (the stream since the fork copied from
 //   another waiting replica).
+// What is held aside for a replica (pending) counts toward its output limit
+// (client-output-buffer-limit replica: Connection::set_held_output); the
+// snapshot's bytes do not (Connection::ExemptPendingOutput), as Redis sends
+// its RDB outside the output buffer. Past the limit the replica is closed
+// (repl_primary.cc's AppendStream) and what was held freed.
 // Reading stops while a receiving replica has more than kPumpHigh bytes
 // unsent, and each event-loop pass forwards at most kPumpChunk bytes, so
 // the loop never stalls for long. Replicas waiting get "\n" every second
