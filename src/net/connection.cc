@@ -172,8 +172,10 @@ void Connection::set_held_output(size_t bytes) {
   if (!killed_) server_->ArmOutputLimit(this);
 }
 
-void Connection::ExemptPendingOutput() {
-  exempt_until_ = written_total_ + output_buffer_size();
+void Connection::AppendExempt(std::string_view bytes) {
+  reply_.set_limit(0);
+  reply_.Raw(bytes);
+  exempt_until_ = written_total_ + output_buffer_size();  // a prefix of the output
   if (!killed_) server_->ArmOutputLimit(this);
 }
 

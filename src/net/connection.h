@@ -98,7 +98,7 @@ class Connection {
   // Reply bytes not yet written to the socket.
   size_t output_buffer_size() const { return reply_.buffer().size() - out_pos_; }
   // What the output limits count: the unsent reply bytes, less those
-  // exempted (ExemptPendingOutput), plus what the server holds for this
+  // exempted (AppendExempt), plus what the server holds for this
   // connection elsewhere (set_held_output).
   uint64_t limited_output_size() const;
   // Bytes the query and reply buffers hold allocated (CLIENT LIST tot-mem).
@@ -143,10 +143,13 @@ class Connection {
   // to be sent later (a replica's stream during its full sync): they count
   // toward the output limits. Re-arms the reply builder's hard limit.
   void set_held_output(size_t bytes);
-  // The reply bytes appended so far (unsent) stop counting toward the
-  // output limits: they are a payload Redis streams outside the output
-  // buffer (a replica's snapshot). Bytes appended later count as usual.
-  void ExemptPendingOutput();
+  // Appends `bytes` to reply() without counting them toward the output
+  // limits (nor tripping the reply builder's): a payload Redis streams
+  // outside the output buffer (a replica's snapshot). What is exempt is a
+  // prefix of the output: unsent bytes appended before these stop counting
+  // too (for a replica, the handshake's short replies). Dropped once the
+  // builder overflowed (the connection is being closed).
+  void AppendExempt(std::string_view bytes);
   // Checks the output buffer against this connection's class limits and
   // Kill()s it when they are exceeded (as Redis, the soft limit counts from
   // the first check that found it over). Returns true if it was killed. For

@@ -84,8 +84,12 @@ TEST(NetLimitsTest, ReplicaClassHeldAndExemptOutput) {
   EXPECT_EQ(server.handler().closed.load(), 0);
   ASSERT_TRUE(exempt.Send("BIG 2000000\r\n"));  // counted: past the replica limit
   EXPECT_TRUE(exempt.ReadsEof());
+  // Exempt bytes never trip the limit, also when what is held is close to it.
   Client held(server.port());
-  ASSERT_TRUE(held.Send("REPLICA\r\nHOLD 2000000\r\n"));
+  ASSERT_TRUE(held.Send("REPLICA\r\nHOLD 1000000\r\nEXEMPTBIG 2000000\r\nPING\r\n"));
+  EXPECT_EQ(held.Read(5 + 5 + big + 7).size(), 5 + 5 + big + 7);
+  EXPECT_EQ(server.handler().closed.load(), 1);
+  ASSERT_TRUE(held.Send("HOLD 2000000\r\n"));
   EXPECT_TRUE(held.ReadsEof());
   EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 2; }));
 }

@@ -18,7 +18,7 @@
 //   another waiting replica).
 // What is held aside for a replica (pending) counts toward its output limit
 // (client-output-buffer-limit replica: Connection::set_held_output); the
-// snapshot's bytes do not (Connection::ExemptPendingOutput), as Redis sends
+// snapshot's bytes do not (Connection::AppendExempt), as Redis sends
 // its RDB outside the output buffer. Past the limit the replica is closed
 // (repl_primary.cc's AppendStream) and what was held freed.
 // Reading stops while a receiving replica has more than kPumpHigh bytes
@@ -98,11 +98,8 @@ std::string Replication::StartFullSync(Client& c) {
       if (other.client_id == c.id || other.sync != ReplicaInfo::Sync::kWaitEnd) continue;
       me.sync = ReplicaInfo::Sync::kWaitEnd;
       me.pending = other.pending;
-      c.reply->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
-      if (c.conn) {
-        c.conn->ExemptPendingOutput();
-        c.conn->set_held_output(me.pending.size());
-      }
+      c.conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+      c.conn->set_held_output(me.pending.size());
       LOG_NOTICE("Waiting for end of BGSAVE for SYNC");
       return "";
     }
@@ -183,9 +180,8 @@ void Replication::MaybeStartSnapshot() {
     r.pending.clear();
     Connection* conn = server_->net().Find(r.client_id);
     if (!conn) continue;
-    conn->reply()->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
-    if (diskless) conn->reply()->Raw("$EOF:" + job_mark_ + "\r\n");
-    conn->ExemptPendingOutput();
+    conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+    if (diskless) conn->AppendExempt("$EOF:" + job_mark_ + "\r\n");
     conn->set_held_output(0);
     conn->ScheduleFlush();
   }
@@ -221,8 +217,7 @@ void Replication::SendToReceivers(std::string_view bytes) {
   for (const ReplicaInfo& r : replicas_) {
     if (r.sync != ReplicaInfo::Sync::kWaitEnd) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
-      conn->reply()->Raw(bytes);
-      conn->ExemptPendingOutput();  // the snapshot: not the output limit's
+      conn->AppendExempt(bytes);  // the snapshot: not the output limit's
       conn->ScheduleFlush();
     }
   }
@@ -301,8 +296,7 @@ void Replication::FinishSnapshot(bool ok) {
       conn->Kill();
       continue;
     }
-    if (job_diskless_) conn->reply()->Raw(job_mark_);
-    conn->ExemptPendingOutput();
+    if (job_diskless_) conn->AppendExempt(job_mark_);
     conn->reply()->Raw(r.pending);  // counted already (held): now in the buffer
     conn->ScheduleFlush();
     DropHeld(r);
@@ -322,8 +316,7 @@ void Replication::SendKeepAlives() {
                           !job_diskless_);
     if (!presync) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
-      conn->reply()->Raw("\n");
-      conn->ExemptPendingOutput();
+      conn->AppendExempt("\n");
       conn->ScheduleFlush();
     }
   }
