@@ -96,6 +96,8 @@ std::string Replication::StartFullSync(Client& c) {
   if (job_ == Job::kChild && !job_diskless_) {
     for (const ReplicaInfo& other : replicas_) {
       if (other.client_id == c.id || other.sync != ReplicaInfo::Sync::kWaitEnd) continue;
+      // One being closed (past its output limit) no longer holds the stream.
+      if (!server_->net().Find(other.client_id)) continue;
       me.sync = ReplicaInfo::Sync::kWaitEnd;
       me.pending = other.pending;
       c.conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
