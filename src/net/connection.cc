@@ -161,7 +161,27 @@ bool Connection::EnforceOutputLimit() {
   return true;
 }
 
+uint64_t Connection::limited_output_size() const {
+  const uint64_t unsent = output_buffer_size();
+  const uint64_t exempt = exempt_until_ > written_total_ ? exempt_until_ - written_total_ : 0;
+  return (exempt < unsent ? unsent - exempt : 0) + held_output_;
+}
+
+void Connection::set_held_output(size_t bytes) {
+  held_output_ = bytes;
+  if (!killed_) server_->ArmOutputLimit(this);
+}
+
+void Connection::AppendExempt(std::string_view bytes) {
+  reply_.set_limit(0);
+  reply_.Raw(bytes);
+  exempt_until_ = written_total_ + output_buffer_size();  // a prefix of the output
+  if (!killed_) server_->ArmOutputLimit(this);
+}
+
 OutputLimit NetServer::LimitFor(const Connection* c) const {
+  // As Redis's getClientType: a replica first, then pub/sub, else normal.
+  if (c->replica_class_) return limits_.replica_output;
   if (c->pubsub_class_) return limits_.pubsub_output;
   return {limits_.output_buffer_hard_limit, limits_.output_buffer_soft_limit,
           limits_.output_buffer_soft_seconds};
@@ -226,11 +246,16 @@ void NetServer::ReadFrom(Connection* c) {
 
 void NetServer::ArmOutputLimit(Connection* c) {
   const int64_t hard = LimitFor(c).hard;
-  c->reply_.set_limit(hard > 0 ? c->out_pos_ + static_cast<size_t>(hard) : 0);
+  if (hard <= 0) return c->reply_.set_limit(0);
+  // The buffer may grow by what the limit allows beyond what is counted
+  // now; at least one byte, so a connection already over it overflows.
+  const uint64_t counted = c->limited_output_size();
+  const uint64_t room = counted < static_cast<uint64_t>(hard) ? hard - counted : 1;
+  c->reply_.set_limit(c->reply_.buffer().size() + room);
 }
 
 bool NetServer::OverOutputLimit(Connection* c) {
-  const uint64_t out = c->output_buffer_size();
+  const uint64_t out = c->limited_output_size();
   const OutputLimit l = LimitFor(c);
   bool over = c->reply_.overflowed() || (l.hard > 0 && out > static_cast<uint64_t>(l.hard));
   if (l.soft > 0 && out > static_cast<uint64_t>(l.soft)) {
@@ -244,8 +269,11 @@ bool NetServer::OverOutputLimit(Connection* c) {
     c->soft_limit_since_ms_ = -1;
   }
   if (over) {
-    LOG_WARNING("Client id=%llu addr=%s closed for overcoming of output buffer limits.",
-                static_cast<unsigned long long>(c->id_), c->peer_.c_str());
+    // Redis's wording (it frees the client asynchronously: so does Kill).
+    LOG_WARNING("Client id=%llu addr=%s laddr=%s omem=%llu scheduled to be closed ASAP for "
+                "overcoming of output buffer limits.",
+                static_cast<unsigned long long>(c->id_), c->peer_.c_str(), c->local_.c_str(),
+                static_cast<unsigned long long>(out));
   }
   return over;
 }
@@ -306,6 +334,7 @@ void NetServer::WriteTo(Connection* c) {
     const ssize_t n = c->tls_ ? c->tls_->Write(src, len) : send(c->fd_, src, len, MSG_NOSIGNAL);
     if (n > 0) {
       c->out_pos_ += static_cast<size_t>(n);
+      c->written_total_ += static_cast<uint64_t>(n);
       wrote = true;
       continue;
     }
@@ -338,8 +367,8 @@ void NetServer::WriteTo(Connection* c) {
     }
   }
   ArmOutputLimit(c);  // out_pos_ moved
-  if (limits_.output_buffer_soft_limit <= 0 ||
-      c->output_buffer_size() <= static_cast<uint64_t>(limits_.output_buffer_soft_limit)) {
+  const int64_t soft = LimitFor(c).soft;
+  if (soft <= 0 || c->limited_output_size() <= static_cast<uint64_t>(soft)) {
     c->soft_limit_since_ms_ = -1;
   }
   if (c->throttled_ && (limits_.output_buffer_pause <= 0 ||

@@ -71,6 +71,9 @@ struct NetLimits {
   // The limits of connections in the pub/sub class (set_pubsub_class):
   // client-output-buffer-limit pubsub.
   OutputLimit pubsub_output{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};
+  // The limits of connections in the replica class (set_replica_class):
+  // client-output-buffer-limit replica. The replica class wins over pub/sub.
+  OutputLimit replica_output{256LL * 1024 * 1024, 64LL * 1024 * 1024, 60};
 };
 
 class NetServer;
@@ -94,6 +97,10 @@ class Connection {
   size_t query_buffer_size() const { return in_.size(); }
   // Reply bytes not yet written to the socket.
   size_t output_buffer_size() const { return reply_.buffer().size() - out_pos_; }
+  // What the output limits count: the unsent reply bytes, less those
+  // exempted (AppendExempt), plus what the server holds for this
+  // connection elsewhere (set_held_output).
+  uint64_t limited_output_size() const;
   // Bytes the query and reply buffers hold allocated (CLIENT LIST tot-mem).
   size_t query_buffer_capacity() const { return in_.capacity(); }
   size_t output_buffer_capacity() const { return reply_.buffer().capacity(); }
@@ -129,6 +136,20 @@ class Connection {
   // Puts the connection in the pub/sub output-limit class (NetLimits::
   // pubsub_output) or back in the normal one.
   void set_pubsub_class(bool v) { pubsub_class_ = v; }
+  // Puts the connection in the replica output-limit class (NetLimits::
+  // replica_output), for good: a replica link stays one until it closes.
+  void set_replica_class() { replica_class_ = true; }
+  // Bytes the server keeps for this connection outside its reply buffer,
+  // to be sent later (a replica's stream during its full sync): they count
+  // toward the output limits. Re-arms the reply builder's hard limit.
+  void set_held_output(size_t bytes);
+  // Appends `bytes` to reply() without counting them toward the output
+  // limits (nor tripping the reply builder's): a payload Redis streams
+  // outside the output buffer (a replica's snapshot). What is exempt is a
+  // prefix of the output: unsent bytes appended before these stop counting
+  // too (for a replica, the handshake's short replies). Dropped once the
+  // builder overflowed (the connection is being closed).
+  void AppendExempt(std::string_view bytes);
   // Checks the output buffer against this connection's class limits and
   // Kill()s it when they are exceeded (as Redis, the soft limit counts from
   // the first check that found it over). Returns true if it was killed. For
@@ -157,6 +178,9 @@ class Connection {
   RespParser parser_;
   ReplyBuilder reply_;
   size_t out_pos_ = 0;    // bytes of reply_ already written
+  uint64_t written_total_ = 0;   // bytes ever written to the socket
+  uint64_t exempt_until_ = 0;    // output up to this total (written + unsent) is exempt
+  size_t held_output_ = 0;       // set_held_output
   size_t flushable_ = 0;  // bytes of reply_ released by the last BeforeFlush
   uint32_t events_ = 0;   // current epoll interest set
   bool paused_ = false;
@@ -167,6 +191,7 @@ class Connection {
   int64_t soft_limit_since_ms_ = -1;  // monotonic: output went over the soft limit; -1: not
   bool unauthenticated_ = false;
   bool pubsub_class_ = false;
+  bool replica_class_ = false;
   bool in_write_list_ = false, in_input_list_ = false;
   // Set for connections accepted on a TLS port: every read and write goes
   // through it (net/tls.h).
@@ -274,7 +299,7 @@ class NetServer {
   void ReapClosed();
   void Cron();
   RespParser::Limits ParserLimits(const Connection* c) const;
-  // The client-output-buffer-limit class of `c`: normal or pubsub.
+  // The client-output-buffer-limit class of `c`: normal, replica or pubsub.
   OutputLimit LimitFor(const Connection* c) const;
 
   EventLoop* loop_;

@@ -104,6 +104,15 @@ class TestHandler : public ConnectionHandler {
       r->Ok();
     } else if (cmd == "BIG" && args.size() == 2) {
       r->Bulk(std::string(std::strtoull(std::string(args[1]).c_str(), nullptr, 10), 'x'));
+    } else if (cmd == "REPLICA") {  // the replica output-limit class
+      c->set_replica_class();
+      r->Ok();
+    } else if (cmd == "EXEMPTBIG" && args.size() == 2) {  // BIG, exempt from the limits
+      const size_t n = std::strtoull(std::string(args[1]).c_str(), nullptr, 10);
+      c->AppendExempt("$" + std::to_string(n) + "\r\n" + std::string(n, 'x') + "\r\n");
+    } else if (cmd == "HOLD" && args.size() == 2) {  // bytes held elsewhere for c
+      c->set_held_output(std::strtoull(std::string(args[1]).c_str(), nullptr, 10));
+      r->Ok();
     } else {
       r->Error("ERR unknown");
     }

@@ -66,6 +66,34 @@ TEST(NetLimitsTest, OutputHardLimitCloses) {
   EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 1; }));
 }
 
+// The replica class has its own limits; bytes held for a connection
+// elsewhere count, exempted bytes (a replica's snapshot) do not.
+TEST(NetLimitsTest, ReplicaClassHeldAndExemptOutput) {
+  NetLimits limits;
+  limits.output_buffer_hard_limit = 0;  // normal: unlimited
+  limits.output_buffer_pause = 0;
+  limits.replica_output = {1 << 20, 0, 0};
+  ServerThread server(limits);
+  const size_t big = 10 + 2000000 + 2;  // "$2000000\r\n" + body + "\r\n"
+  Client normal(server.port());
+  ASSERT_TRUE(normal.Send("BIG 2000000\r\nHOLD 2000000\r\nPING\r\n"));
+  EXPECT_EQ(normal.Read(big + 5 + 7).size(), big + 5 + 7);
+  Client exempt(server.port());
+  ASSERT_TRUE(exempt.Send("REPLICA\r\nEXEMPTBIG 2000000\r\nPING\r\n"));
+  EXPECT_EQ(exempt.Read(5 + big + 7).size(), 5 + big + 7);
+  EXPECT_EQ(server.handler().closed.load(), 0);
+  ASSERT_TRUE(exempt.Send("BIG 2000000\r\n"));  // counted: past the replica limit
+  EXPECT_TRUE(exempt.ReadsEof());
+  // Exempt bytes never trip the limit, also when what is held is close to it.
+  Client held(server.port());
+  ASSERT_TRUE(held.Send("REPLICA\r\nHOLD 1000000\r\nEXEMPTBIG 2000000\r\nPING\r\n"));
+  EXPECT_EQ(held.Read(5 + 5 + big + 7).size(), 5 + 5 + big + 7);
+  EXPECT_EQ(server.handler().closed.load(), 1);
+  ASSERT_TRUE(held.Send("HOLD 2000000\r\n"));
+  EXPECT_TRUE(held.ReadsEof());
+  EXPECT_TRUE(WaitFor([&] { return server.handler().closed == 2; }));
+}
+
 TEST(NetLimitsTest, QueryBufferLimitCloses) {
   NetLimits limits;
   limits.query_buffer_limit = 100000;

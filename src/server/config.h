@@ -31,7 +31,8 @@ struct Config {
   bool protected_mode = true;
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
-  // client-output-buffer-limit, per client class (only "normal" applies).
+  // client-output-buffer-limit, per client class: normal, replica (a
+  // replica's link, server/repl_fullsync.cc) and pubsub.
   OutputBufferLimit obuf_normal;
   OutputBufferLimit obuf_replica{256LL * 1024 * 1024, 64LL * 1024 * 1024, 60};
   OutputBufferLimit obuf_pubsub{32LL * 1024 * 1024, 8LL * 1024 * 1024, 60};

@@ -16,6 +16,11 @@
 // - no: the child writes a file, sent as "$<len>" once complete; a replica
 //   arriving meanwhile attaches to it (the stream since the fork copied from
 //   another waiting replica).
+// What is held aside for a replica (pending) counts toward its output limit
+// (client-output-buffer-limit replica: Connection::set_held_output); the
+// snapshot's bytes do not (Connection::AppendExempt), as Redis sends
+// its RDB outside the output buffer. Past the limit the replica is closed
+// (repl_primary.cc's AppendStream) and what was held freed.
 // Reading stops while a receiving replica has more than kPumpHigh bytes
 // unsent, and each event-loop pass forwards at most kPumpChunk bytes, so
 // the loop never stalls for long. Replicas waiting get "\n" every second
@@ -62,6 +67,12 @@ ReplicaInfo* Replication::FindReplica(uint64_t client_id) {
   return nullptr;
 }
 
+void Replication::DropHeld(ReplicaInfo& r) {
+  r.pending.clear();
+  r.pending.shrink_to_fit();
+  if (Connection* conn = server_->net().Find(r.client_id)) conn->set_held_output(0);
+}
+
 void Replication::SetCapa(Client& c, std::string_view capa) {
   if (EqualsIgnoreCase(capa, "eof")) pending_eof_[c.id] = true;
 }
@@ -85,9 +96,12 @@ std::string Replication::StartFullSync(Client& c) {
   if (job_ == Job::kChild && !job_diskless_) {
     for (const ReplicaInfo& other : replicas_) {
       if (other.client_id == c.id || other.sync != ReplicaInfo::Sync::kWaitEnd) continue;
+      // One being closed (past its output limit) no longer holds the stream.
+      if (!server_->net().Find(other.client_id)) continue;
       me.sync = ReplicaInfo::Sync::kWaitEnd;
       me.pending = other.pending;
-      c.reply->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+      c.conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+      c.conn->set_held_output(me.pending.size());
       LOG_NOTICE("Waiting for end of BGSAVE for SYNC");
       return "";
     }
@@ -168,8 +182,9 @@ void Replication::MaybeStartSnapshot() {
     r.pending.clear();
     Connection* conn = server_->net().Find(r.client_id);
     if (!conn) continue;
-    conn->reply()->Raw("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
-    if (diskless) conn->reply()->Raw("$EOF:" + job_mark_ + "\r\n");
+    conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+    if (diskless) conn->AppendExempt("$EOF:" + job_mark_ + "\r\n");
+    conn->set_held_output(0);
     conn->ScheduleFlush();
   }
   last_db_ = -1;  // the replicas' stream starts with a SELECT
@@ -204,7 +219,7 @@ void Replication::SendToReceivers(std::string_view bytes) {
   for (const ReplicaInfo& r : replicas_) {
     if (r.sync != ReplicaInfo::Sync::kWaitEnd) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
-      conn->reply()->Raw(bytes);
+      conn->AppendExempt(bytes);  // the snapshot: not the output limit's
       conn->ScheduleFlush();
     }
   }
@@ -283,11 +298,10 @@ void Replication::FinishSnapshot(bool ok) {
       conn->Kill();
       continue;
     }
-    if (job_diskless_) conn->reply()->Raw(job_mark_);
-    conn->reply()->Raw(r.pending);
+    if (job_diskless_) conn->AppendExempt(job_mark_);
+    conn->reply()->Raw(r.pending);  // counted already (held): now in the buffer
     conn->ScheduleFlush();
-    r.pending.clear();
-    r.pending.shrink_to_fit();
+    DropHeld(r);
     r.sync = ReplicaInfo::Sync::kOnline;
     r.last_ack_ms = MonoMs();
     LOG_NOTICE("Synchronization with replica %s succeeded", conn->peer().c_str());
@@ -304,7 +318,7 @@ void Replication::SendKeepAlives() {
                           !job_diskless_);
     if (!presync) continue;
     if (Connection* conn = server_->net().Find(r.client_id)) {
-      conn->reply()->Raw("\n");
+      conn->AppendExempt("\n");
       conn->ScheduleFlush();
     }
   }

@@ -85,16 +85,23 @@ void Replication::AppendStream(std::string_view bytes) {
     backlog_->Append(bytes);
   }
   for (ReplicaInfo& r : replicas_) {
+    if (r.sync == ReplicaInfo::Sync::kWaitStart) continue;  // nothing before the fork
+    Connection* conn = server_->net().Find(r.client_id);
+    if (!conn) continue;  // closing
     // A replica in a full sync gets the stream from the fork on after the
-    // snapshot (repl_fullsync.cc); one waiting for the fork, nothing yet.
+    // snapshot (repl_fullsync.cc). What is held counts toward its output
+    // limit (client-output-buffer-limit replica), as in Redis 7.0 where it
+    // is the replica's share of the replication buffer.
     if (r.sync == ReplicaInfo::Sync::kWaitEnd) {
       r.pending.append(bytes);
+      conn->set_held_output(r.pending.size());
+    } else {
+      conn->reply()->Raw(bytes);
+    }
+    if (conn->EnforceOutputLimit()) {
+      DropHeld(r);  // closed (OnClose follows this iteration): free it now
       continue;
     }
-    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
-    Connection* conn = server_->net().Find(r.client_id);
-    if (!conn) continue;
-    conn->reply()->Raw(bytes);
     conn->ScheduleFlush();
   }
 }
@@ -192,6 +199,11 @@ bool Replication::IsReplicaClient(const Client& c) const {
 }
 
 void Replication::ClientClosed(Client& c) {
+  if (const ReplicaInfo* r = FindReplica(c.id)) {
+    // Redis's replicationGetSlaveName: ip:listening-port.
+    const std::string port = r->port ? std::to_string(r->port) : "<unknown-replica-port>";
+    LOG_WARNING("Connection with replica %s:%s lost.", r->ip.c_str(), port.c_str());
+  }
   pending_ports_.erase(c.id);
   pending_ips_.erase(c.id);
   pending_eof_.erase(c.id);

@@ -68,6 +68,7 @@ void Replication::AddReplica(Client& c) {
   info.ack_offset = 0;
   info.last_ack_ms = MonoMs();
   replicas_.push_back(info);
+  c.conn->set_replica_class();  // client-output-buffer-limit replica
 }
 
 void Replication::CreateBacklog() {

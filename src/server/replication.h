@@ -220,6 +220,9 @@ class Replication {
   std::string StartFullSync(Client& c);
   // repl_fullsync.cc: one background snapshot for every replica waiting.
   ReplicaInfo* FindReplica(uint64_t client_id);
+  // Frees what is held for `r` during its full sync (pending) and stops
+  // counting it toward its connection's output limit.
+  void DropHeld(ReplicaInfo& r);
   void MaybeStartSnapshot();
   void ArmStartTimer();
   void PumpSnapshot();

@@ -87,6 +87,13 @@ void Server::ApplyConfig(std::string_view name) {
   limits.output_buffer_soft_seconds = config_.obuf_normal.soft_seconds;
   limits.pubsub_output = {config_.obuf_pubsub.hard, config_.obuf_pubsub.soft,
                           config_.obuf_pubsub.soft_seconds};
+  // As Redis 7.0: a replica hard limit below repl-backlog-size is taken as
+  // repl-backlog-size (a partial sync would succeed, then drop the replica).
+  limits.replica_output = {config_.obuf_replica.hard, config_.obuf_replica.soft,
+                           config_.obuf_replica.soft_seconds};
+  if (limits.replica_output.hard > 0) {
+    limits.replica_output.hard = std::max(limits.replica_output.hard, config_.repl_backlog_size);
+  }
   net_.set_limits(limits);
 }
 
