@@ -439,6 +439,42 @@ def test_shutdown_abort_without_shutdown(raw):
     assert raw.execute("SHUTDOWN", "ABORT") == err("ERR No shutdown in progress.")
 
 
+# Redis 7.0 shutdownCommand: SAVE with NOSAVE, or ABORT with any other flag,
+# is a syntax error and the server keeps running. Each form that might stop
+# the server runs on a server of its own (and on redis_ref, which keeps running
+# only if the form is rejected there too).
+@pytest.mark.parametrize("args", [
+    ("SAVE", "NOSAVE"), ("NOSAVE", "SAVE"), ("nosave", "now", "save"),
+    ("ABORT", "NOW"), ("NOW", "ABORT"), ("ABORT", "SAVE"), ("ABORT", "NOSAVE"),
+    ("ABORT", "FORCE"), ("ABORT", "NOSAVE", "SAVE"), ("NOSAVE", "FOO"), ("ABORT", "FOO"),
+])
+def test_shutdown_conflicting_flags_are_syntax_errors(server_factory, redis_ref, args):
+    srv = server_factory()
+    with srv.raw() as c, redis_ref.raw() as ref:
+        ref_reply = ref.execute("SHUTDOWN", *args)
+        assert ref_reply == SYNTAX
+        assert c.execute("SHUTDOWN", *args) == ref_reply
+        assert c.execute("PING") == b"PONG", "the server keeps running"
+        assert ref.execute("PING") == b"PONG"
+
+
+def test_shutdown_abort_forms_match_redis(raw, redis_ref):
+    # ABORT alone (even repeated) with no shutdown in progress.
+    with redis_ref.raw() as ref:
+        for args in (("ABORT",), ("abort", "ABORT")):
+            assert raw.execute("SHUTDOWN", *args) == ref.execute("SHUTDOWN", *args) == err(
+                "ERR No shutdown in progress.")
+
+
+@pytest.mark.parametrize("args", [("NOW", "FORCE", "NOSAVE"), ("SAVE", "SAVE", "now")])
+def test_shutdown_compatible_flags_stop_the_server(server_factory, args):
+    srv = server_factory()
+    with srv.raw() as c:
+        c.send_command("SHUTDOWN", *args)
+        assert c.read_until_close(10) == b""
+    assert srv.wait_exit(10) == 0
+
+
 def test_sigterm_exits_cleanly(server_factory):
     srv = server_factory()
     with srv.raw() as c:
