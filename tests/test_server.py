@@ -345,6 +345,7 @@ def test_config_set_errors(raw):
     assert raw.execute("CONFIG", "SET", "timeout", "0", "timeout", "1") == err(
         "ERR CONFIG SET failed (possibly related to argument 'timeout') - duplicate parameter")
     assert raw.execute("CONFIG", "SET", "maxclients") == arity("config|set")
+    assert raw.execute("CONFIG", "SET", "timeout", "0", "maxclients") == SYNTAX  # odd count
     assert raw.execute("CONFIG", "GET") == arity("config|get")
     assert raw.execute("CONFIG", "GET", "timeout") == [b"timeout", b"0"]
 
@@ -420,6 +421,60 @@ def test_slowlog(raw):
         assert raw.execute("SLOWLOG", "GET") == []
     finally:
         raw.execute("CONFIG", "SET", "slowlog-log-slower-than", "10000")
+
+
+# Secrets read "(redacted)" in SLOWLOG GET, as redis-server 7.0 shows them:
+# each command's secret arguments once its parse reaches them (AUTH, HELLO AUTH,
+# every ACL SETUSER argument after the subcommand, the values of requirepass /
+# masterauth / masteruser in CONFIG SET, MIGRATE AUTH / AUTH2).
+SLOWLOG_SECRETS = [
+    ("AUTH", "default", "x"), ("AUTH", "x"), ("AUTH", "a", "b", "c"),
+    ("HELLO", "2", "AUTH", "default", "x"), ("HELLO", "2", "AUTH", "default", "x", "SETNAME", "n"),
+    ("HELLO", "2", "SETNAME", "n", "AUTH", "default", "wrong"),
+    ("HELLO", "4", "AUTH", "default", "x"), ("HELLO", "2", "FOO", "AUTH", "default", "x"),
+    ("HELLO", "2", "AUTH", "default"),
+    ("ACL", "SETUSER", "slow_zz", "on", ">pw123", "~*", "+@all"), ("acl", "setuser", "slow_zz"),
+    ("ACL", "SETUSER", "slow_zz", "badrule"), ("ACL", "GETUSER", "slow_none"),
+    ("ACL", "DELUSER", "slow_zz"),
+    ("CONFIG", "SET", "masterauth", "sekrit"), ("CONFIG", "SET", "requirepass", ""),
+    ("CONFIG", "SET", "MASTERUSER", "mu", "maxmemory-samples", "5", "masterauth", "s2"),
+    ("CONFIG", "SET", "nosuch", "1", "masterauth", "s3"),
+    ("CONFIG", "SET", "masterauth", "s4", "requirepass"), ("CONFIG", "GET", "masterauth"),
+    ("CONFIG", "SET", "masterauth", ""), ("CONFIG", "SET", "masteruser", ""),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "COPY", "auth2", "us", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "AUTH2", "us", "pw", "KEYS", "nokey"),
+    ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "KEYS", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "FOO", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "x", "10", "AUTH", "pw"),
+    ("SET", "auth", "pw"),
+]
+
+
+def _slowlog_of(conn, commands):
+    try:
+        conn.execute("CONFIG", "SET", "slowlog-log-slower-than", "0")
+        conn.execute("SLOWLOG", "RESET")
+        replies = [conn.execute(*c) for c in commands]
+        entries = conn.execute("SLOWLOG", "GET", "-1")
+    finally:
+        conn.execute("CONFIG", "SET", "slowlog-log-slower-than", "10000")
+        conn.execute("SLOWLOG", "RESET")
+    # Oldest first, without the SLOWLOG RESET that starts it.
+    return replies, [e[3] for e in reversed(entries)][1:]
+
+
+def test_slowlog_redacts_secrets_as_redis(raw, redis_ref):
+    with redis_ref.raw() as ref:
+        got_replies, got = _slowlog_of(raw, SLOWLOG_SECRETS)
+        want_replies, want = _slowlog_of(ref, SLOWLOG_SECRETS)
+    assert len(want) == len(SLOWLOG_SECRETS)
+    assert got == want
+    assert [type(x) for x in got_replies] == [type(x) for x in want_replies]
+    for entry in got:
+        assert b"pw123" not in entry and b"sekrit" not in entry
+    assert got[0] == [b"AUTH", b"(redacted)", b"(redacted)"]
+    assert got[9] == [b"ACL", b"SETUSER"] + [b"(redacted)"] * 5
 
 
 # ---------------------------------------------------------------------------
