@@ -111,6 +111,22 @@ def test_auth_redacted(server, redis_ref):
         ("a", ("AUTH", "user", "secret"), True),
         ("a", ("HELLO", "2", "AUTH", "default", "secret"), True),
         ("a", ("HELLO", "3", "SETNAME", "n"), True),
+        # Redacted only once the command's parse reaches the secret (Redis 7.0).
+        ("a", ("AUTH", "a", "b", "c"), True),  # syntax error: shown as sent
+        ("a", ("HELLO", "4", "AUTH", "default", "secret"), True),  # NOPROTO
+        ("a", ("HELLO", "3", "FOO", "AUTH", "default", "secret"), True),
+        ("a", ("HELLO", "3", "AUTH", "default", "secret", "FOO"), True),
+        ("a", ("HELLO", "2"), True),
+        # MIGRATE's credentials (NOKEY: no connection is made).
+        ("a", ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "AUTH", "secret"), True),
+        ("a", ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "COPY", "AUTH2", "u", "secret",
+               "KEYS", "nokey"), True),
+        ("a", ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "KEYS", "AUTH", "nokey"), True),
+        # Admin commands (ACL SETUSER, CONFIG SET) are not shown at all.
+        ("a", ("ACL", "SETUSER", "mon_zz", "on", ">secret"), True),
+        ("a", ("ACL", "DELUSER", "mon_zz"), True),
+        ("a", ("CONFIG", "SET", "masterauth", "secret"), True),
+        ("a", ("CONFIG", "SET", "masterauth", ""), True),
     ]
     compare(server, redis_ref, steps)
 

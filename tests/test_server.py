@@ -345,6 +345,7 @@ def test_config_set_errors(raw):
     assert raw.execute("CONFIG", "SET", "timeout", "0", "timeout", "1") == err(
         "ERR CONFIG SET failed (possibly related to argument 'timeout') - duplicate parameter")
     assert raw.execute("CONFIG", "SET", "maxclients") == arity("config|set")
+    assert raw.execute("CONFIG", "SET", "timeout", "0", "maxclients") == SYNTAX  # odd count
     assert raw.execute("CONFIG", "GET") == arity("config|get")
     assert raw.execute("CONFIG", "GET", "timeout") == [b"timeout", b"0"]
 
@@ -422,6 +423,60 @@ def test_slowlog(raw):
         raw.execute("CONFIG", "SET", "slowlog-log-slower-than", "10000")
 
 
+# Secrets read "(redacted)" in SLOWLOG GET, as redis-server 7.0 shows them:
+# each command's secret arguments once its parse reaches them (AUTH, HELLO AUTH,
+# every ACL SETUSER argument after the subcommand, the values of requirepass /
+# masterauth / masteruser in CONFIG SET, MIGRATE AUTH / AUTH2).
+SLOWLOG_SECRETS = [
+    ("AUTH", "default", "x"), ("AUTH", "x"), ("AUTH", "a", "b", "c"),
+    ("HELLO", "2", "AUTH", "default", "x"), ("HELLO", "2", "AUTH", "default", "x", "SETNAME", "n"),
+    ("HELLO", "2", "SETNAME", "n", "AUTH", "default", "wrong"),
+    ("HELLO", "4", "AUTH", "default", "x"), ("HELLO", "2", "FOO", "AUTH", "default", "x"),
+    ("HELLO", "2", "AUTH", "default"),
+    ("ACL", "SETUSER", "slow_zz", "on", ">pw123", "~*", "+@all"), ("acl", "setuser", "slow_zz"),
+    ("ACL", "SETUSER", "slow_zz", "badrule"), ("ACL", "GETUSER", "slow_none"),
+    ("ACL", "DELUSER", "slow_zz"),
+    ("CONFIG", "SET", "masterauth", "sekrit"), ("CONFIG", "SET", "requirepass", ""),
+    ("CONFIG", "SET", "MASTERUSER", "mu", "maxmemory-samples", "5", "masterauth", "s2"),
+    ("CONFIG", "SET", "nosuch", "1", "masterauth", "s3"),
+    ("CONFIG", "SET", "masterauth", "s4", "requirepass"), ("CONFIG", "GET", "masterauth"),
+    ("CONFIG", "SET", "masterauth", ""), ("CONFIG", "SET", "masteruser", ""),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "COPY", "auth2", "us", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "AUTH2", "us", "pw", "KEYS", "nokey"),
+    ("MIGRATE", "127.0.0.1", "1", "", "0", "10", "KEYS", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "0", "10", "FOO", "AUTH", "pw"),
+    ("MIGRATE", "127.0.0.1", "1", "nokey", "x", "10", "AUTH", "pw"),
+    ("SET", "auth", "pw"),
+]
+
+
+def _slowlog_of(conn, commands):
+    try:
+        conn.execute("CONFIG", "SET", "slowlog-log-slower-than", "0")
+        conn.execute("SLOWLOG", "RESET")
+        replies = [conn.execute(*c) for c in commands]
+        entries = conn.execute("SLOWLOG", "GET", "-1")
+    finally:
+        conn.execute("CONFIG", "SET", "slowlog-log-slower-than", "10000")
+        conn.execute("SLOWLOG", "RESET")
+    # Oldest first, without the SLOWLOG RESET that starts it.
+    return replies, [e[3] for e in reversed(entries)][1:]
+
+
+def test_slowlog_redacts_secrets_as_redis(raw, redis_ref):
+    with redis_ref.raw() as ref:
+        got_replies, got = _slowlog_of(raw, SLOWLOG_SECRETS)
+        want_replies, want = _slowlog_of(ref, SLOWLOG_SECRETS)
+    assert len(want) == len(SLOWLOG_SECRETS)
+    assert got == want
+    assert [type(x) for x in got_replies] == [type(x) for x in want_replies]
+    for entry in got:
+        assert b"pw123" not in entry and b"sekrit" not in entry
+    assert got[0] == [b"AUTH", b"(redacted)", b"(redacted)"]
+    assert got[9] == [b"ACL", b"SETUSER"] + [b"(redacted)"] * 5
+
+
 # ---------------------------------------------------------------------------
 # SHUTDOWN and SIGTERM
 
@@ -437,6 +492,42 @@ def test_shutdown_command_exits_cleanly(server_factory):
 
 def test_shutdown_abort_without_shutdown(raw):
     assert raw.execute("SHUTDOWN", "ABORT") == err("ERR No shutdown in progress.")
+
+
+# Redis 7.0 shutdownCommand: SAVE with NOSAVE, or ABORT with any other flag,
+# is a syntax error and the server keeps running. Each form that might stop
+# the server runs on a server of its own (and on redis_ref, which keeps running
+# only if the form is rejected there too).
+@pytest.mark.parametrize("args", [
+    ("SAVE", "NOSAVE"), ("NOSAVE", "SAVE"), ("nosave", "now", "save"),
+    ("ABORT", "NOW"), ("NOW", "ABORT"), ("ABORT", "SAVE"), ("ABORT", "NOSAVE"),
+    ("ABORT", "FORCE"), ("ABORT", "NOSAVE", "SAVE"), ("NOSAVE", "FOO"), ("ABORT", "FOO"),
+])
+def test_shutdown_conflicting_flags_are_syntax_errors(server_factory, redis_ref, args):
+    srv = server_factory()
+    with srv.raw() as c, redis_ref.raw() as ref:
+        ref_reply = ref.execute("SHUTDOWN", *args)
+        assert ref_reply == SYNTAX
+        assert c.execute("SHUTDOWN", *args) == ref_reply
+        assert c.execute("PING") == b"PONG", "the server keeps running"
+        assert ref.execute("PING") == b"PONG"
+
+
+def test_shutdown_abort_forms_match_redis(raw, redis_ref):
+    # ABORT alone (even repeated) with no shutdown in progress.
+    with redis_ref.raw() as ref:
+        for args in (("ABORT",), ("abort", "ABORT")):
+            assert raw.execute("SHUTDOWN", *args) == ref.execute("SHUTDOWN", *args) == err(
+                "ERR No shutdown in progress.")
+
+
+@pytest.mark.parametrize("args", [("NOW", "FORCE", "NOSAVE"), ("SAVE", "SAVE", "now")])
+def test_shutdown_compatible_flags_stop_the_server(server_factory, args):
+    srv = server_factory()
+    with srv.raw() as c:
+        c.send_command("SHUTDOWN", *args)
+        assert c.read_until_close(10) == b""
+    assert srv.wait_exit(10) == 0
 
 
 def test_sigterm_exits_cleanly(server_factory):

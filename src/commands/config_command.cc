@@ -29,7 +29,8 @@ void ConfigCmd(CommandContext& ctx) {
     return;
   }
   if (EqualsIgnoreCase(sub, "SET")) {
-    if (ctx.argc() < 4 || ctx.argc() % 2 != 0) return r.Error(WrongArityError("config|set"));
+    if (ctx.argc() < 4) return r.Error(WrongArityError("config|set"));
+    if (ctx.argc() % 2 != 0) return r.Error(err::kSyntax);  // a name without a value (Redis)
     std::vector<std::pair<std::string, std::string>> pairs;
     for (size_t i = 2; i + 1 < ctx.argc(); i += 2) {
       pairs.emplace_back(std::string(ctx.arg(i)), std::string(ctx.arg(i + 1)));

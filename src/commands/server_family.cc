@@ -193,24 +193,31 @@ void Slowlog(CommandContext& ctx) {
 }
 
 void Shutdown(CommandContext& ctx) {
-  if (ctx.argc() == 2 && EqualsIgnoreCase(ctx.arg(1), "ABORT")) {
-    return ctx.reply.Error("ERR No shutdown in progress.");
-  }
+  // Redis 7.0 shutdownCommand: any order of NOSAVE, SAVE, NOW, FORCE, ABORT;
+  // SAVE with NOSAVE, or ABORT with any other flag, is a syntax error.
+  bool save = false, nosave = false, other = false, abort = false;
   for (size_t i = 1; i < ctx.argc(); i++) {
     std::string_view a = ctx.arg(i);
-    if (!EqualsIgnoreCase(a, "NOSAVE") && !EqualsIgnoreCase(a, "SAVE") &&
-        !EqualsIgnoreCase(a, "NOW") && !EqualsIgnoreCase(a, "FORCE") &&
-        !EqualsIgnoreCase(a, "ABORT")) {
+    if (EqualsIgnoreCase(a, "NOSAVE")) {
+      nosave = true;
+    } else if (EqualsIgnoreCase(a, "SAVE")) {
+      save = true;
+    } else if (EqualsIgnoreCase(a, "NOW") || EqualsIgnoreCase(a, "FORCE")) {
+      other = true;
+    } else if (EqualsIgnoreCase(a, "ABORT")) {
+      abort = true;
+    } else {
       return ctx.reply.Error(err::kSyntax);
     }
   }
-  Server::ShutdownSave save = Server::ShutdownSave::kDefault;
-  for (size_t i = 1; i < ctx.argc(); i++) {
-    if (EqualsIgnoreCase(ctx.arg(i), "SAVE")) save = Server::ShutdownSave::kSave;
-    if (EqualsIgnoreCase(ctx.arg(i), "NOSAVE")) save = Server::ShutdownSave::kNoSave;
+  if ((abort && (save || nosave || other)) || (save && nosave)) {
+    return ctx.reply.Error(err::kSyntax);
   }
+  if (abort) return ctx.reply.Error("ERR No shutdown in progress.");
   // Redis closes the connection without a reply when it shuts down.
-  ctx.server.RequestShutdown(save);
+  ctx.server.RequestShutdown(save     ? Server::ShutdownSave::kSave
+                             : nosave ? Server::ShutdownSave::kNoSave
+                                      : Server::ShutdownSave::kDefault);
 }
 
 void Monitor(CommandContext& ctx) {

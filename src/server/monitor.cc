@@ -10,8 +10,9 @@
 // shown follows Redis: a command after it ran (so SELECT shows the new
 // database and EXEC follows the transaction's commands), except scripts,
 // which come before the commands they call (kSkipMonitor); admin commands,
-// rejected commands and retries of blocked commands are not shown; AUTH and
-// HELLO AUTH credentials read "(redacted)".
+// rejected commands and retries of blocked commands are not shown; secrets
+// (AUTH, HELLO AUTH, MIGRATE AUTH/AUTH2 credentials: server/redact.h) read
+// "(redacted)".
 
 #include <sys/time.h>
 
@@ -19,6 +20,7 @@
 #include <cctype>
 
 #include "base/numbers.h"
+#include "server/redact.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -49,16 +51,6 @@ void AppendRepr(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
-// Arguments Redis redacts: everything after AUTH; HELLO's AUTH user pass.
-bool Redacted(std::span<const std::string_view> args, size_t i) {
-  if (EqualsIgnoreCase(args[0], "auth")) return i > 0;
-  if (!EqualsIgnoreCase(args[0], "hello")) return false;
-  for (size_t j = 2; j < i; j++) {
-    if (EqualsIgnoreCase(args[j], "auth") && (i == j + 1 || i == j + 2)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void Server::AddMonitor(Client& c) {
@@ -86,13 +78,9 @@ void Server::FeedMonitors(const Client& c, std::span<const std::string_view> arg
   line.push_back(' ');
   line.append(c.conn ? std::string_view(c.conn->peer()) : std::string_view("lua"));
   line.append("]");
-  for (size_t i = 0; i < args.size(); i++) {
+  for (std::string_view a : RedactSecrets(args)) {
     line.push_back(' ');
-    if (Redacted(args, i)) {
-      line.append("\"(redacted)\"");
-    } else {
-      AppendRepr(&line, args[i]);
-    }
+    AppendRepr(&line, a);
   }
   line.append("\r\n");
   for (Client* m : monitors_) {

@@ -5,11 +5,13 @@
 #include <ctime>
 
 #include "base/numbers.h"
+#include "server/redact.h"
 
 namespace rankd {
 
-void SlowLog::Add(std::span<const std::string_view> args, int64_t duration_us, size_t max_len,
+void SlowLog::Add(std::span<const std::string_view> sent, int64_t duration_us, size_t max_len,
                   std::string_view peer, std::string_view client_name) {
+  const std::vector<std::string_view> args = RedactSecrets(sent);
   constexpr size_t kMaxArgs = 32, kMaxArgLen = 128;
   Entry e{next_id_++, static_cast<int64_t>(time(nullptr)), duration_us, {}, std::string(peer),
           std::string(client_name)};

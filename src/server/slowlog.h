@@ -2,7 +2,8 @@
 //
 // SlowLog: the last `max_len` commands that took longer than the configured
 // threshold (SLOWLOG GET / LEN / RESET), newest first, arguments truncated as
-// Redis does (32 arguments, 128 bytes each).
+// Redis does (32 arguments, 128 bytes each), secrets read "(redacted)"
+// (server/redact.h).
 
 #pragma once
 
