@@ -86,6 +86,7 @@ std::string_view Replication::link_state() const {
     case State::kIp:
     case State::kCapa:
     case State::kPsync:
+      return "handshake";  // Redis slaveIsInHandshakeState()
     case State::kTransfer:
       return "sync";
     case State::kConnected:

@@ -185,7 +185,8 @@ class Replication {
   void BecomePrimary();
   const std::string& master_host() const { return master_host_; }
   int64_t master_port() const { return master_port_; }
-  // "connect", "connecting", "sync", "connected" (ROLE's state names).
+  // ROLE's state names, as Redis 7.0: "connect", "connecting", "handshake"
+  // (PING to PSYNC's reply), "sync" (receiving the snapshot), "connected".
   std::string_view link_state() const;
   bool link_up() const { return state_ == State::kConnected; }
   int64_t last_io_seconds_ago() const;
