@@ -8,23 +8,10 @@ redis-server (RANKD_TARGET_REDIS=1): both servers are then redis-server.
 """
 
 import socket
-import time
 
 import pytest
 
-
-def wait_for(pred, timeout=15.0, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
-
-
-def link_up(client):
-    return client.info("replication").get("master_link_status") == "up"
+from test_replication import link_up, wait_for
 
 
 def client_lines(client, *args):
