@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/clock.h"
@@ -44,14 +45,21 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
   const int64_t ocap = conn ? static_cast<int64_t>(conn->output_buffer_capacity()) : 0;
   const int64_t omem = std::max<int64_t>(0, pending - kReplyChunk);
   num("id", static_cast<int64_t>(c.id));
-  field("addr", conn ? conn->peer() : "");
-  field("laddr", conn ? conn->local() : "");
-  num("fd", conn ? conn->fd() : -1);
+  // The master client has no connection: its link's addresses and socket.
+  field("addr", conn ? conn->peer() : c.link_peer);
+  field("laddr", conn ? conn->local() : c.link_local);
+  num("fd", conn ? conn->fd() : c.link_fd);
   field("name", c.name);
   num("age", (now - c.created_ms) / 1000);
   num("idle", conn ? (now - conn->last_active_ms()) / 1000 : 0);
   std::string flags;
-  if (c.monitor) flags += 'O';
+  // Redis: a monitor is a replica too, shown as O instead of S.
+  if (c.monitor) {
+    flags += 'O';
+  } else if (c.repl_role == Client::ReplRole::kReplica) {
+    flags += 'S';
+  }
+  if (c.repl_role == Client::ReplRole::kMaster) flags += 'M';
   if (c.all_subscription_count() > 0) flags += 'P';
   if (c.in_multi) flags += 'x';
   if (c.blocked.active || !c.postponed.empty()) flags += 'b';
@@ -87,10 +95,11 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
 
 namespace {
 
-// Redis getClientType's names: "replica" (a replica's link on its primary),
-// "pubsub" (subscribed to anything), "normal". A replica's link to its
-// primary ("master") is not a client here (Replication::KillLink).
+// Redis getClientType's names: "master" (a replica's master client, which
+// stands for its link to the primary), "replica" (a replica's link on its
+// primary), "pubsub" (subscribed to anything), "normal".
 std::string_view ClientType(Server& server, const Client& c) {
+  if (c.repl_role == Client::ReplRole::kMaster) return "master";
   if (server.replication().IsReplicaClient(c)) return "replica";
   return c.all_subscription_count() > 0 ? "pubsub" : "normal";
 }
@@ -125,6 +134,8 @@ void ClientList(CommandContext& ctx) {
       int64_t id;
       if (!ParseInt64(ctx.arg(i), &id)) return ctx.reply.Error("ERR Invalid client ID");
       Client* c = id > 0 ? ctx.server.FindClient(static_cast<uint64_t>(id)) : nullptr;
+      Client* link = ctx.server.replication().LinkClient();
+      if (!c && link && link->id == static_cast<uint64_t>(id)) c = link;
       if (!c) continue;
       std::span<const std::string_view> argv;
       if (c == &ctx.client) argv = ctx.args;
@@ -134,11 +145,18 @@ void ClientList(CommandContext& ctx) {
   } else if (ctx.argc() != 2) {
     return ctx.reply.Error(err::kSyntax);
   }
-  ctx.server.ForEachClient([&](Client& c) {
+  auto add = [&](Client& c) {
     if (!type.empty() && ClientType(ctx.server, c) != type) return;
     out += DescribeClient(c, &c == &ctx.client ? ctx.args : std::span<const std::string_view>());
     out += '\n';
+  };
+  // The master client (not a connection) in its place in id order.
+  Client* link = ctx.server.replication().LinkClient();
+  ctx.server.ForEachClient([&](Client& c) {
+    if (link && link->id < c.id) add(*std::exchange(link, nullptr));
+    add(c);
   });
+  if (link) add(*link);
   ctx.reply.Verbatim(out);
 }
 
@@ -149,7 +167,12 @@ void ClientKill(CommandContext& ctx) {
     ctx.server.ForEachClient([&](Client& c) {
       if (c.conn && c.conn->peer() == ctx.arg(2)) victim = &c;
     });
-    if (!victim) return ctx.reply.Error("ERR No such client");
+    if (!victim) {
+      Client* link = ctx.server.replication().LinkClient();
+      if (!link || link->link_peer != ctx.arg(2)) return ctx.reply.Error("ERR No such client");
+      ctx.server.replication().KillLink();
+      return ctx.reply.Ok();
+    }
     ctx.reply.Ok();
     // Killing oneself still delivers the +OK first, as Redis does.
     victim == &ctx.client ? victim->conn->CloseAfterReply() : victim->conn->Kill();
@@ -192,21 +215,25 @@ void ClientKill(CommandContext& ctx) {
       return ctx.reply.Error(err::kSyntax);
     }
   }
+  auto matches = [&](Client& c, std::string_view peer, std::string_view local) {
+    if (id && c.id != static_cast<uint64_t>(id)) return false;
+    if (!addr.empty() && peer != addr) return false;
+    if (!laddr.empty() && local != laddr) return false;
+    if (!type.empty() && ClientType(ctx.server, c) != type) return false;
+    if (!user.empty() && c.user_name != user) return false;
+    if (max_age > 0 && (MonoMs() - c.created_ms) / 1000 <= max_age) return false;
+    return !(skipme && &c == &ctx.client);
+  };
   int64_t killed = 0;
-  // TYPE master: the replica's link to its primary, when nothing else excludes it.
-  if (type == "master" && !id && addr.empty() && laddr.empty() && user.empty() &&
-      ctx.server.replication().KillLink()) {
+  // The master client (the link to the primary, while up): dropping the
+  // link, which reconnects and continues with PSYNC, as Redis.
+  if (Client* link = ctx.server.replication().LinkClient();
+      link && matches(*link, link->link_peer, link->link_local)) {
+    ctx.server.replication().KillLink();
     killed++;
   }
   ctx.server.ForEachClient([&](Client& c) {
-    if (!c.conn) return;
-    if (id && c.id != static_cast<uint64_t>(id)) return;
-    if (!addr.empty() && c.conn->peer() != addr) return;
-    if (!laddr.empty() && c.conn->local() != laddr) return;
-    if (!type.empty() && ClientType(ctx.server, c) != type) return;
-    if (!user.empty() && c.user_name != user) return;
-    if (max_age > 0 && (MonoMs() - c.created_ms) / 1000 <= max_age) return;
-    if (skipme && &c == &ctx.client) return;
+    if (!c.conn || !matches(c, c.conn->peer(), c.conn->local())) return;
     &c == &ctx.client ? c.conn->CloseAfterReply() : c.conn->Kill();
     killed++;
   });

@@ -22,8 +22,11 @@ void ReplicaOf(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   int64_t port = 0;
-  if (!ParseInt64(ctx.arg(2), &port)) return ctx.reply.Error(err::kNotInteger);
-  if (port < 0 || port > 65535) return ctx.reply.Error("ERR Invalid master port");
+  // Redis getRangeLongFromObjectOrReply(0, 65535, "Invalid master port"):
+  // one message for a non-number and a number out of range.
+  if (!ParseInt64(ctx.arg(2), &port) || port < 0 || port > 65535) {
+    return ctx.reply.Error("ERR Invalid master port");
+  }
   if (!repl.ReplicaOf(std::string(ctx.arg(1)), port)) {
     return ctx.reply.SimpleString("OK Already connected to specified master");
   }

@@ -119,7 +119,7 @@ void Hello(CommandContext& ctx) {
   r.Bulk("mode");
   r.Bulk("standalone");
   r.Bulk("role");
-  r.Bulk("master");
+  r.Bulk(ctx.server.replication().is_replica() ? "replica" : "master");
   r.Bulk("modules");
   r.ArrayHeader(0);
 }

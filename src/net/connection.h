@@ -262,6 +262,9 @@ class NetServer {
   uint64_t rejected_connections() const { return rejected_; }
   // nullptr if no such connection or it is closing.
   Connection* Find(uint64_t id) const;
+  // A fresh id from the connections' sequence, for a client that stands for
+  // a socket the NetServer does not own (a replica's link to its primary).
+  uint64_t TakeId() { return next_id_++; }
   // Visits connections that are not closing, in id order. `fn` may Kill().
   template <class Fn>
   void ForEach(Fn fn) const {
@@ -323,5 +326,10 @@ class NetServer {
   // this iteration's hook, so the loop need not be told to skip its wait.
   int busy_ = 0;
 };
+
+// The addresses of socket `fd`, as "ip:port" or "[v6]:port" (Redis's
+// anetFormatAddr); "" when the socket has none (not connected).
+std::string SocketPeer(int fd);
+std::string SocketLocal(int fd);
 
 }  // namespace rankd

@@ -42,6 +42,22 @@ std::string FormatAddr(const sockaddr_storage& sa) {
   return "[" + std::string(ip) + "]:" + std::to_string(port);
 }
 
+}  // namespace
+
+std::string SocketPeer(int fd) {
+  sockaddr_storage sa{};
+  socklen_t len = sizeof(sa);
+  return getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0 ? FormatAddr(sa) : "";
+}
+
+std::string SocketLocal(int fd) {
+  sockaddr_storage sa{};
+  socklen_t len = sizeof(sa);
+  return getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0 ? FormatAddr(sa) : "";
+}
+
+namespace {
+
 int PortOf(const sockaddr_storage& sa) {
   return ntohs(sa.ss_family == AF_INET ? reinterpret_cast<const sockaddr_in*>(&sa)->sin_port
                                        : reinterpret_cast<const sockaddr_in6*>(&sa)->sin6_port);

@@ -38,6 +38,16 @@ struct Client {
   AclUser* user = nullptr;
   std::string user_name = "default";
   int64_t created_ms = 0;   // monotonic
+  // Replication links (CLIENT LIST flags S / M and TYPE replica / master):
+  // kReplica, a replica's connection on this primary, once it sent PSYNC;
+  // kMaster, a replica's master client. That one has no Connection: it
+  // stands for the link to the primary, whose socket Replication owns, and
+  // link_peer / link_local / link_fd are what CLIENT LIST shows as addr /
+  // laddr / fd and MONITOR as its address (empty while the link is down).
+  enum class ReplRole { kNone, kReplica, kMaster };
+  ReplRole repl_role = ReplRole::kNone;
+  std::string link_peer, link_local;
+  int link_fd = -1;
   // The last command's full name ("client|list"), CLIENT LIST cmd=. Points
   // into the server's command table, which outlives every client.
   std::string_view last_command;

@@ -5,8 +5,8 @@
 //
 //   +1339518083.107412 [0 127.0.0.1:60866] "keys" "*"
 //
-// (unix seconds with microseconds, database, client address or "lua" for
-// commands run by scripts, arguments quoted as Redis sdscatrepr). What is
+// (unix seconds with microseconds, database, client address (a replica's
+// master link: the primary's address) or "lua" for commands run by scripts, arguments quoted as Redis sdscatrepr). What is
 // shown follows Redis: a command after it ran (so SELECT shows the new
 // database and EXEC follows the transaction's commands), except scripts,
 // which come before the commands they call (kSkipMonitor); admin commands,
@@ -76,7 +76,13 @@ void Server::FeedMonitors(const Client& c, std::span<const std::string_view> arg
   line.append(" [");
   AppendInt64(&line, c.db_index);
   line.push_back(' ');
-  line.append(c.conn ? std::string_view(c.conn->peer()) : std::string_view("lua"));
+  // A client without a connection is a script's, or the master client,
+  // shown with its link's address (the primary's), as Redis.
+  if (c.conn) {
+    line.append(c.conn->peer());
+  } else {
+    line.append(c.link_peer.empty() ? std::string_view("lua") : std::string_view(c.link_peer));
+  }
   line.append("]");
   for (std::string_view a : RedactSecrets(args)) {
     line.push_back(' ');

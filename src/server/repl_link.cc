@@ -86,6 +86,7 @@ std::string_view Replication::link_state() const {
     case State::kIp:
     case State::kCapa:
     case State::kPsync:
+      return "handshake";  // Redis slaveIsInHandshakeState()
     case State::kTransfer:
       return "sync";
     case State::kConnected:
@@ -133,6 +134,9 @@ void Replication::DropLink(bool retry) {
   // transaction cut by the drop is forgotten, as Redis frees its master.
   unapplied_.clear();
   if (master_client_) {
+    master_client_->link_peer.clear();
+    master_client_->link_local.clear();
+    master_client_->link_fd = -1;
     master_client_->in_multi = false;
     master_client_->multi_error = false;
     master_client_->ClearQueued();
@@ -409,6 +413,9 @@ bool Replication::HandlePsyncReply(std::string_view line) {
 void Replication::EnsureMasterClient(int db) {
   if (master_client_) return;
   master_client_ = std::make_unique<Client>();
+  master_client_->id = server_->net().TakeId();
+  master_client_->repl_role = Client::ReplRole::kMaster;
+  master_client_->user_name = "(superuser)";  // as Redis names a client without a user
   master_client_->reply = &master_reply_;
   master_client_->authenticated = true;
   master_client_->obeyed = true;
@@ -418,6 +425,9 @@ void Replication::EnsureMasterClient(int db) {
 
 void Replication::LinkEstablished() {
   state_ = State::kConnected;
+  master_client_->link_peer = SocketPeer(fd_);
+  master_client_->link_local = SocketLocal(fd_);
+  master_client_->link_fd = fd_;
   SendAck();
   AckTimer();
 }

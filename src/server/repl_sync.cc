@@ -60,6 +60,7 @@ void Replication::AddReplica(Client& c) {
   }
   std::erase_if(replicas_, [&](const ReplicaInfo& x) { return x.client_id == c.id; });
   info.client_id = c.id;
+  c.repl_role = Client::ReplRole::kReplica;
   info.port = ListeningPort(c.id);
   const std::string& peer = c.conn->peer();
   info.ip = peer.substr(0, peer.rfind(':'));

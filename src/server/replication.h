@@ -185,7 +185,8 @@ class Replication {
   void BecomePrimary();
   const std::string& master_host() const { return master_host_; }
   int64_t master_port() const { return master_port_; }
-  // "connect", "connecting", "sync", "connected" (ROLE's state names).
+  // ROLE's state names, as Redis 7.0: "connect", "connecting", "handshake"
+  // (PING to PSYNC's reply), "sync" (receiving the snapshot), "connected".
   std::string_view link_state() const;
   bool link_up() const { return state_ == State::kConnected; }
   int64_t last_io_seconds_ago() const;
@@ -195,6 +196,9 @@ class Replication {
   bool sync_in_progress() const { return state_ == State::kTransfer; }
   // The client that applies the primary's stream (writes pass read-only).
   bool IsMasterClient(const Client& c) const { return &c == master_client_.get(); }
+  // The master client while the link is up (CLIENT LIST / KILL show it then,
+  // as Redis, whose master client exists only while connected), else null.
+  Client* LinkClient() const { return link_up() ? master_client_.get() : nullptr; }
   // REPLCONF GETACK from the master client: sends an ACK now.
   void SendAck();
   // CLIENT KILL TYPE master: drops the link (it reconnects and PSYNCs).
