@@ -149,6 +149,46 @@ def test_noperm_errors_and_log(pair):
     run_both(pair, "ACL", "LOG", "x")
 
 
+
+def test_acllog_max_len(pair, server_factory, tmp_path):
+    """acllog-max-len caps ACL LOG: lowering it trims at the next new entry (an entry
+    that only repeats one already logged trims nothing), 0 keeps nothing; the config
+    file sets it too."""
+    def fail(user):
+        for c in pair:
+            assert c.execute("AUTH", user, "x").prefix == "WRONGPASS"
+
+    def lens():
+        return [len(c.execute("ACL", "LOG")) for c in pair]
+
+    try:
+        for i in range(5):
+            fail("nouser%d" % i)
+        assert run_both(pair, "CONFIG", "SET", "acllog-max-len", "2") == b"OK"
+        assert run_both(pair, "CONFIG", "GET", "acllog-max-len") == [b"acllog-max-len", b"2"]
+        assert lens() == [5, 5]
+        fail("nouser3")
+        assert lens() == [5, 5]
+        fail("new1")
+        logs = [[dict(zip(e[::2], e[1::2]))[b"username"] for e in c.execute("ACL", "LOG")]
+                for c in pair]
+        assert logs == [[b"new1", b"nouser3"]] * 2
+        assert run_both(pair, "CONFIG", "SET", "acllog-max-len", "0") == b"OK"
+        fail("new2")
+        assert lens() == [0, 0]
+        run_both(pair, "CONFIG", "SET", "acllog-max-len", "-1")
+    finally:
+        for c in pair:
+            c.execute("CONFIG", "SET", "acllog-max-len", "128")
+    conf = tmp_path / "acllog.conf"
+    conf.write_text("acllog-max-len 1\n")
+    with server_factory(config_file=str(conf)).raw() as c:
+        assert c.execute("CONFIG", "GET", "acllog-max-len") == [b"acllog-max-len", b"1"]
+        for user in ("a", "b", "c"):
+            c.execute("AUTH", user, "x")
+        assert len(c.execute("ACL", "LOG")) == 1
+
+
 def test_auth_and_hello_auth(pair):
     run_both(pair, "ACL", "SETUSER", "dave", "on", ">secret", "allkeys", "+@all")
     run_both(pair, "ACL", "SETUSER", "off_user", "off", ">secret", "allkeys", "+@all")

@@ -237,6 +237,36 @@ def test_classes_select_events(flags, server, redis_ref):
         ref.close()
 
 
+
+def _misses(rec):
+    info = rec.sync.execute("INFO", "stats").decode()
+    return int(info.split("keyspace_misses:")[1].split("\r\n")[0])
+
+
+# Lookups of a missing key: which publish "keymiss" (Redis 7.0 skips it for OBJECT,
+# LOOKUP_NONOTIFY) and which count in keyspace_misses.
+MISS_LOOKUPS = [
+    ("OBJECT", "ENCODING", "nokey"), ("OBJECT", "FREQ", "nokey"), ("OBJECT", "IDLETIME", "nokey"),
+    ("OBJECT", "REFCOUNT", "nokey"), ("TYPE", "nokey"), ("EXISTS", "nokey", "n2"),
+    ("TOUCH", "nokey"), ("TTL", "nokey"), ("PTTL", "nokey"), ("EXPIRETIME", "nokey"),
+    ("PEXPIRETIME", "nokey"), ("DUMP", "nokey"), ("MEMORY", "USAGE", "nokey"), ("GET", "nokey"),
+    ("STRLEN", "nokey"), ("ZSCORE", "nokey", "m"), ("ZCARD", "nokey"), ("SORT", "nokey"),
+    ("SRANDMEMBER", "nokey"), ("HGETALL", "nokey"), ("LRANGE", "nokey", "0", "-1"),
+]
+
+
+def test_keymiss_lookups_match_redis(server, redis_ref):
+    ours, ref = Recorder(server, "KEm"), Recorder(redis_ref, "KEm")
+    try:
+        for cmd in MISS_LOOKUPS:
+            before = _misses(ours), _misses(ref)
+            got, want = ours.run(*cmd), ref.run(*cmd)
+            assert got == want, cmd
+            assert (_misses(ours) - before[0]) == (_misses(ref) - before[1]), cmd
+    finally:
+        ours.close()
+        ref.close()
+
 def test_config_round_trip(r, redis_ref):
     ref = redis_ref.client()
     try:

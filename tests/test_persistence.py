@@ -291,6 +291,27 @@ def test_bgsave_replies_and_lastsave(server_factory, tmp_path):
         assert field in info
 
 
+
+def test_fork_counters(server_factory, tmp_path):
+    """INFO stats total_forks / latest_fork_usec count BGSAVE and BGREWRITEAOF children
+    (full syncs: test_repl_fullsync.py); CONFIG RESETSTAT zeroes both, as Redis 7.0."""
+    p = start(server_factory, tmp_path, appendonly=False)
+    c = p.client()
+    c.set("k", "v")
+    stats = c.info("stats")
+    assert (stats["total_forks"], stats["latest_fork_usec"]) == (0, 0)
+    assert c.bgsave()
+    wait_until(lambda: c.info("persistence")["rdb_bgsave_in_progress"] == 0)
+    stats = c.info("stats")
+    assert stats["total_forks"] == 1 and stats["latest_fork_usec"] > 0
+    assert c.bgrewriteaof()
+    wait_until(lambda: c.info("persistence")["aof_rewrite_in_progress"] == 0)
+    assert c.info("stats")["total_forks"] == 2
+    c.config_resetstat()
+    stats = c.info("stats")
+    assert (stats["total_forks"], stats["latest_fork_usec"]) == (0, 0)
+
+
 def test_config_set_appendonly_at_runtime(server_factory, tmp_path):
     p = start(server_factory, tmp_path, "--save", "", appendonly=False)
     c = p.client()

@@ -105,6 +105,20 @@ def test_disk_sync_through_a_file(server_factory):
     assert not [f for f in os.listdir(primary.dir) if f.startswith("temp-repl")]
 
 
+
+def test_full_sync_counts_a_fork(server_factory):
+    primary = server_factory(["--repl-diskless-sync", "no"])
+    p = primary.client()
+    p.set("k", "v")
+    assert p.info("stats")["total_forks"] == 0
+    rep = server_factory().client()
+    rep.execute_command("REPLICAOF", "127.0.0.1", primary.port)
+    wait_for(lambda: link_up(rep), what="the link")
+    stats = p.info("stats")
+    assert stats["total_forks"] == 1 and stats["latest_fork_usec"] > 0
+    assert rep.info("stats")["total_forks"] == 0
+
+
 def test_bgsave_waits_for_the_sync_child_and_vice_versa(server_factory):
     primary = server_factory(["--repl-diskless-sync", "no"])
     p = primary.client()

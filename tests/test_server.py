@@ -336,6 +336,55 @@ def test_config_get_set(raw):
         raw.execute("CONFIG", "SET", "timeout", "0")
 
 
+
+# What Redis 7.0's clientsCronHandleTimeout leaves open past `timeout`: a client with a
+# subscription (RESP2 or RESP3), a MONITOR client, a blocked client (its own timeout
+# applies). A client that unsubscribed from everything is idle again.
+IDLE_EXEMPT = {
+    "subscribe": [("SUBSCRIBE", "a")],
+    "psubscribe": [("PSUBSCRIBE", "a*")],
+    "ssubscribe": [("SSUBSCRIBE", "a")],
+    "subscribe_resp3": [("HELLO", "3"), ("SUBSCRIBE", "a")],
+    "monitor": [("MONITOR",)],
+    "blpop": [("BLPOP", "idle:l", "0")],
+    "bzpopmin": [("BZPOPMIN", "idle:z", "0")],
+}
+IDLE_CLOSED = {
+    "plain": [("PING",)],
+    "unsubscribed": [("SUBSCRIBE", "a"), ("UNSUBSCRIBE", "a")],
+}
+
+
+def _idle_timeout_survivors(srv):
+    """Sets timeout 1 on `srv`, opens one client per case, waits past the timeout and
+    returns the names of the clients still open."""
+    clients = {}
+    with srv.raw() as admin:
+        admin.execute("CONFIG", "SET", "timeout", "1")
+    try:
+        for name, cmds in {**IDLE_EXEMPT, **IDLE_CLOSED}.items():
+            c = srv.raw()
+            for cmd in cmds:
+                c.send_command(*cmd)
+            if not cmd[0].startswith("B"):  # a blocked client has no reply yet
+                for _ in cmds:
+                    c.read_reply(keep_push=True)
+            clients[name] = c
+        time.sleep(3.5)  # past the timeout, and the cron's next pass
+        closed = {n for n, c in clients.items() if n in IDLE_CLOSED and c.is_closed_by_peer(5)}
+        return {n for n, c in clients.items() if n not in closed and not c.is_closed_by_peer(0.3)}
+    finally:
+        with srv.raw() as admin:  # the first one was idle too
+            admin.execute("CONFIG", "SET", "timeout", "0")
+        for c in clients.values():
+            c.close()
+
+
+def test_idle_timeout_exemptions(server_factory, redis_ref):
+    want = set(IDLE_EXEMPT)
+    assert _idle_timeout_survivors(server_factory()) == want
+    assert _idle_timeout_survivors(redis_ref) == want
+
 def test_config_set_errors(raw):
     assert raw.execute("CONFIG", "SET", "nosuch", "1") == err(
         "ERR Unknown option or number of arguments for CONFIG SET - 'nosuch'")

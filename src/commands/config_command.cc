@@ -54,6 +54,8 @@ void ConfigCmd(CommandContext& ctx) {
     s.total_commands = s.total_connections = s.rejected_connections = 0;
     s.keyspace_hits = s.keyspace_misses = 0;
     s.net_input_bytes = s.net_output_bytes = 0;
+    s.total_forks = 0;
+    s.latest_fork_usec = 0;
     s.per_command.clear();
     s.errors = ErrorCounts();
     ctx.server.evictor().reset_stats();

@@ -267,8 +267,8 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("pubsub_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kChannel)));
   w.Field("pubsub_patterns", static_cast<int64_t>(s.pubsub().NumPatterns()));
   w.Field("pubsubshard_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kShard)));
-  w.Field("latest_fork_usec", 0);
-  w.Field("total_forks", 0);
+  w.Field("latest_fork_usec", st.latest_fork_usec);
+  w.Field("total_forks", n(st.total_forks));
   for (auto name : {"migrate_cached_sockets", "slave_expires_tracked_keys",
                     "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
                     "active_defrag_key_misses", "total_active_defrag_time",

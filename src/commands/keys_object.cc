@@ -76,7 +76,7 @@ void Object(CommandContext& ctx) {
   } else {
     return ctx.reply.Error(UnknownSubcommandError(sub, "object"));
   }
-  const Database::Entry* e = LookupRead(ctx, ctx.arg(2), /*touch=*/false);
+  const Database::Entry* e = LookupRead(ctx, ctx.arg(2), /*touch=*/false, /*notify=*/false);
   if (!e) return ctx.reply.Null();
   const int64_t idle_ms = Database::IdleMs(e);
   if (full == "object|encoding") return ctx.reply.Bulk(e->value.EncodingName());

@@ -155,10 +155,21 @@ Status PersistManager::CheckLogDirWritable() {
   return s.ok() ? r : s;
 }
 
+pid_t PersistManager::CountedFork() {
+  const int64_t start = MonoUs();
+  const pid_t pid = fork();
+  if (pid > 0) {
+    ServerStats& stats = server_->stats();
+    stats.total_forks++;
+    stats.latest_fork_usec = MonoUs() - start;
+  }
+  return pid;
+}
+
 bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
   const bool rewrite = kind == ChildKind::kRewrite;
   const int64_t start = MonoMs();
-  pid_t pid = fork();
+  pid_t pid = CountedFork();
   if (pid < 0) {
     LOG_WARNING("Can't fork: %s", strerror(errno));
     return false;

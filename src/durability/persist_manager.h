@@ -159,6 +159,10 @@ class PersistManager : public EffectLog {
   // OK if the log directory exists (or was created) and takes a new file.
   Status CheckLogDirWritable();
   bool ForkChild(ChildKind kind, const std::string& final_path);
+  // fork(), counted as Redis's redisFork: in the parent, a successful fork
+  // adds one to ServerStats::total_forks and sets latest_fork_usec to the
+  // time fork() itself took.
+  pid_t CountedFork();
   void ReapChild(bool wait);
   void KillChild();
   void FinishRewrite(bool ok);

@@ -76,7 +76,7 @@ std::string PersistManager::StartReplicaSnapshot(bool diskless, int* fd, std::st
   }
   const std::string final_path = diskless ? "" : ReplTempPath("out");
   const int64_t start = MonoMs();
-  pid_t pid = fork();
+  pid_t pid = CountedFork();
   if (pid < 0) {
     const int err = errno;
     if (diskless) {

@@ -112,7 +112,7 @@ class Connection {
 
   // Stops handing this connection's commands to the handler (a blocked
   // client). Input keeps being buffered up to the query buffer limit, and a
-  // paused connection is never closed for idleness.
+  // paused connection is never closed for idleness (NetLimits::idle_timeout_s).
   void Pause();
   // Resumes; buffered commands are handed over before this iteration's
   // replies are written (or on the next iteration when called after that).
@@ -139,6 +139,11 @@ class Connection {
   // Puts the connection in the replica output-limit class (NetLimits::
   // replica_output), for good: a replica link stays one until it closes.
   void set_replica_class() { replica_class_ = true; }
+  // Idle timeout (NetLimits::idle_timeout_s) exemptions, as Redis 7.0's
+  // clientsCronHandleTimeout: a paused connection, one in the pub/sub or
+  // replica class, and one marked here (a MONITOR client) is never closed
+  // for idleness.
+  void set_idle_exempt(bool v) { idle_exempt_ = v; }
   // Bytes the server keeps for this connection outside its reply buffer,
   // to be sent later (a replica's stream during its full sync): they count
   // toward the output limits. Re-arms the reply builder's hard limit.
@@ -192,6 +197,7 @@ class Connection {
   bool unauthenticated_ = false;
   bool pubsub_class_ = false;
   bool replica_class_ = false;
+  bool idle_exempt_ = false;
   bool in_write_list_ = false, in_input_list_ = false;
   // Set for connections accepted on a TLS port: every read and write goes
   // through it (net/tls.h).

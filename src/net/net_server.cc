@@ -141,8 +141,10 @@ void NetServer::Cron() {
     Connection* c = cp.get();
     if (c->killed_) continue;
     const int64_t idle = now - c->last_active_ms_;
-    // Blocked (paused) clients are exempt, as in Redis.
-    if (idle_ms > 0 && !c->paused_ && idle > idle_ms) {
+    // As Redis: blocked (paused) clients, pub/sub subscribers, replicas and
+    // MONITOR clients are exempt.
+    const bool exempt = c->paused_ || c->pubsub_class_ || c->replica_class_ || c->idle_exempt_;
+    if (idle_ms > 0 && !exempt && idle > idle_ms) {
       LOG_VERBOSE("Closing idle client id=%llu addr=%s", static_cast<unsigned long long>(id),
                   c->peer_.c_str());
       Kill(c);

@@ -72,6 +72,7 @@ class Acl {
            std::string_view username, std::string client_info);
   const std::deque<LogEntry>& log() const { return log_; }  // newest first
   void ResetLog() { log_.clear(); }
+  // acllog-max-len: as Redis, a lower value trims the log at its next new entry.
   void set_log_max_len(size_t n) { log_max_len_ = n; }
 
   // --- The ACL file (and `user` lines of the config file) ---

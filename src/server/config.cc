@@ -129,6 +129,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"lazyfree-lazy-user-flush", "", K::kBool, &c->lazyfree_lazy_user_flush},
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
+      {"acllog-max-len", "", K::kInt, &c->acllog_max_len, 0, LLONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
       {"tracking-table-max-keys", "", K::kInt, &c->tracking_table_max_keys, 0, LONG_MAX},
       {"lb-watch-interval", "", K::kInt, &c->lb_watch_interval, 0, 3600000},

@@ -69,6 +69,7 @@ struct Config {
   bool lazyfree_lazy_user_flush = false;  // FLUSHALL / FLUSHDB without SYNC|ASYNC
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
+  int64_t acllog_max_len = 128;  // ACL LOG entries kept
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
   int64_t notify_keyspace_events = 0;   // NotifyClass bits (server/notify.h)
   int64_t tracking_table_max_keys = 1000000;

@@ -60,7 +60,6 @@ const Compat kCompat[] = {
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"acl-pubsub-default", "", K::kEnum, "resetchannels", 0, 0, false,
      "allchannels resetchannels"},
-    {"acllog-max-len", "", K::kInt, "128", 0, kLongMax},
     {"sanitize-dump-payload", "", K::kEnum, "no", 0, 0, false, "no yes clients"},
     // Persistence details: rankd's log always has a snapshot base and is
     // fsynced by appendfsync alone (docs/persistence.md).

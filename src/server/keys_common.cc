@@ -14,14 +14,15 @@
 
 namespace rankd {
 
-Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touch) {
+Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touch,
+                            bool notify) {
   Database::Entry* e = ctx.db().Find(key, touch);
   ServerStats& stats = ctx.server.stats();
   if (e) {
     stats.keyspace_hits++;
   } else {
     stats.keyspace_misses++;
-    ctx.server.NotifyKeyspaceEvent(kNotifyKeyMiss, "keymiss", key, ctx.db().index());
+    if (notify) ctx.server.NotifyKeyspaceEvent(kNotifyKeyMiss, "keymiss", key, ctx.db().index());
   }
   return e;
 }

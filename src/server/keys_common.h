@@ -24,8 +24,10 @@ namespace rankd {
 // Redis lookupKeyRead: the live entry or nullptr; counts keyspace_hits /
 // keyspace_misses and, unless `touch` is false (Redis LOOKUP_NOTOUCH: TYPE,
 // EXISTS, TTL, OBJECT), refreshes the key's access time. Deletes the key if
-// it has expired. A miss publishes Redis's "keymiss" event (class m).
-Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touch = true);
+// it has expired. A miss publishes Redis's "keymiss" event (class m) unless
+// `notify` is false (Redis LOOKUP_NONOTIFY: OBJECT).
+Database::Entry* LookupRead(CommandContext& ctx, std::string_view key, bool touch = true,
+                            bool notify = true);
 
 // Redis lookupKeyWrite: like LookupRead but never counted in the stats.
 Database::Entry* LookupWrite(CommandContext& ctx, std::string_view key);

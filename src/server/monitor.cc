@@ -56,11 +56,13 @@ void AppendRepr(std::string* out, std::string_view s) {
 void Server::AddMonitor(Client& c) {
   c.monitor = true;
   monitors_.push_back(&c);
+  if (c.conn) c.conn->set_idle_exempt(true);  // as Redis: no idle timeout for monitors
 }
 
 void Server::RemoveMonitor(Client& c) {
   if (!c.monitor) return;
   c.monitor = false;
+  if (c.conn) c.conn->set_idle_exempt(false);
   monitors_.erase(std::remove(monitors_.begin(), monitors_.end(), &c), monitors_.end());
 }
 

@@ -69,6 +69,8 @@ void Server::ApplyConfig(std::string_view name) {
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
   }
+  // As Redis: a lower acllog-max-len trims the log at its next new entry.
+  acl_.set_log_max_len(static_cast<size_t>(config_.acllog_max_len));
   lazy_policy_.expire = config_.lazyfree_lazy_expire;
   lazy_policy_.server_del = config_.lazyfree_lazy_server_del;
   lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");

@@ -62,6 +62,10 @@ struct ServerStats {
   uint64_t net_input_bytes = 0;
   uint64_t net_output_bytes = 0;
   uint64_t dirty = 0;  // writes since the last snapshot
+  // Every fork() the server did (snapshot, log rewrite, full sync), and how
+  // long the latest took in microseconds (INFO stats; CONFIG RESETSTAT).
+  uint64_t total_forks = 0;
+  int64_t latest_fork_usec = 0;
   // instantaneous_ops_per_sec: samples of total_commands, one per 100 ms.
   uint64_t last_sample_commands = 0;
   int64_t last_sample_ms = 0;
