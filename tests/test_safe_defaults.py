@@ -300,6 +300,23 @@ def test_config_rewrite_keeps_comments_and_order(server_factory, ref_factory, tm
             "ERR unknown command 'FLUSHALL', with args beginning with: ")
 
 
+def test_config_rewrite_keeps_notify_keyspace_events(server_factory, ref_factory, tmp_path):
+    """The event classes survive a rewrite, written as redis-server writes them (the line was
+    dropped before), and the default writes nothing."""
+    lines = {}
+    for name, factory in (("mine", server_factory), ("ref", ref_factory)):
+        srv = factory(config_file=_write(tmp_path / (name + ".conf"), "hz 10\n"))
+        with srv.raw() as c:
+            assert c.execute("CONFIG", "REWRITE") == b"OK"
+            with open(srv.config_file) as f:
+                before = [l for l in f.read().split("\n") if l.startswith("notify-")]
+            assert c.execute("CONFIG", "SET", "notify-keyspace-events", "KEA") == b"OK"
+            assert c.execute("CONFIG", "REWRITE") == b"OK"
+        with open(srv.config_file) as f:
+            lines[name] = (before, [l for l in f.read().split("\n") if l.startswith("notify-")])
+    assert lines["mine"] == lines["ref"] == ([], ['notify-keyspace-events "AKE"'])
+
+
 def test_config_rewrite_without_file(raw):
     assert raw.execute("CONFIG", "REWRITE") == err(
         "ERR The server is running without a config file")

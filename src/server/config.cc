@@ -2,8 +2,6 @@
 
 #include "server/config.h"
 
-#include <strings.h>
-
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -12,6 +10,7 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "base/split.h"
+#include "server/command.h"
 #include "server/config_param.h"
 #include "server/notify.h"
 
@@ -19,14 +18,10 @@ namespace rankd {
 
 namespace {
 
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
 // replicaof: "host port" or "no one" (start-up only; REPLICAOF at run time).
 std::string CheckReplicaOf(std::string_view value) {
   std::vector<std::string_view> words = SplitSpaces(value);
-  if (words.empty() || (words.size() == 2 && IEquals(words[0], "no") && IEquals(words[1], "one"))) {
+  if (words.empty() || (words.size() == 2 && EqualsIgnoreCase(words[0], "no") && EqualsIgnoreCase(words[1], "one"))) {
     return "";
   }
   int64_t port = 0;
@@ -43,7 +38,7 @@ bool ParseMemory(std::string_view s, int64_t* out) {
       {"k", 1000},  {"m", 1000 * 1000},  {"g", 1000LL * 1000 * 1000}, {"b", 1}};
   int64_t mul = 1;
   for (auto [suffix, m] : kUnits) {
-    if (s.size() > suffix.size() && IEquals(s.substr(s.size() - suffix.size()), suffix)) {
+    if (s.size() > suffix.size() && EqualsIgnoreCase(s.substr(s.size() - suffix.size()), suffix)) {
       s.remove_suffix(suffix.size());
       mul = m;
       break;
@@ -177,7 +172,7 @@ ConfigTable::~ConfigTable() = default;
 
 const ConfigTable::Param* ConfigTable::Find(std::string_view name) const {
   for (const Param& p : params_) {
-    if (IEquals(p.name, name) || (!p.alias.empty() && IEquals(p.alias, name))) return &p;
+    if (EqualsIgnoreCase(p.name, name) || (!p.alias.empty() && EqualsIgnoreCase(p.alias, name))) return &p;
   }
   return nullptr;
 }
@@ -208,9 +203,9 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
       break;
     }
     case K::kBool:
-      if (IEquals(value, "yes")) {
+      if (EqualsIgnoreCase(value, "yes")) {
         *static_cast<bool*>(p->field) = true;
-      } else if (IEquals(value, "no")) {
+      } else if (EqualsIgnoreCase(value, "no")) {
         *static_cast<bool*>(p->field) = false;
       } else {
         return "argument must be 'yes' or 'no'";
@@ -221,7 +216,7 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
       break;
     case K::kEnum: {
       auto it = std::find_if(p->choices.begin(), p->choices.end(),
-                             [&](std::string_view c) { return IEquals(c, value); });
+                             [&](std::string_view c) { return EqualsIgnoreCase(c, value); });
       if (it == p->choices.end()) return "argument(s) must be one of the following: " +
                                          [&] {
                                            std::string s;
@@ -245,11 +240,11 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
       Config next = *static_cast<Config*>(p->field);
       for (size_t i = 0; i < words.size(); i += 4) {
         OutputBufferLimit* target = nullptr;
-        if (IEquals(words[i], "normal")) {
+        if (EqualsIgnoreCase(words[i], "normal")) {
           target = &next.obuf_normal;
-        } else if (IEquals(words[i], "replica") || IEquals(words[i], "slave")) {
+        } else if (EqualsIgnoreCase(words[i], "replica") || EqualsIgnoreCase(words[i], "slave")) {
           target = &next.obuf_replica;
-        } else if (IEquals(words[i], "pubsub")) {
+        } else if (EqualsIgnoreCase(words[i], "pubsub")) {
           target = &next.obuf_pubsub;
         } else {
           return "Invalid client class specified in buffer limit configuration.";
@@ -464,6 +459,10 @@ std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::
         break;
       case K::kString:
         lines.push_back(name + " " + QuoteConfigString(*static_cast<std::string*>(p.field)));
+        break;
+      case K::kNotify:  // as CONFIG GET shows the classes, quoted as Redis writes them
+        lines.push_back(name + " " +
+                        QuoteConfigString(FormatNotifyFlags(*static_cast<int64_t*>(p.field))));
         break;
       case K::kEnum:
         lines.push_back(name + " " + *static_cast<std::string*>(p.field));
