@@ -84,16 +84,20 @@ void LazyFreer::Run() {
     batch.swap(queue_);
     busy_ = true;
     lock.unlock();
+    size_t bytes = 0;
     for (Job& job : batch) {
-      const size_t bytes = job.bytes;
+      bytes += job.bytes;
       job.value = Value();  // the slow part: destroys the collection
       job.owner.reset();    // or the keyspace
       freed_objects_.fetch_add(job.objects, std::memory_order_relaxed);
       pending_objects_.fetch_sub(job.objects, std::memory_order_relaxed);
-      pending_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
     }
     batch.clear();
     FlushThreadCache();  // hand this thread's cached frees back to the allocator
+    // The batch's bytes leave pending_bytes() only now that its frees are in
+    // the allocator's totals, inside an odd generation (see the header).
+    done_generation_.fetch_add(1, std::memory_order_acq_rel);
+    pending_bytes_.fetch_sub(bytes, std::memory_order_acq_rel);
     done_generation_.fetch_add(1, std::memory_order_release);
     lock.lock();
     busy_ = false;

@@ -66,8 +66,16 @@ class LazyFreer {
   void Drain();
 
   uint64_t pending_objects() const { return pending_objects_.load(std::memory_order_relaxed); }
-  uint64_t pending_bytes() const { return pending_bytes_.load(std::memory_order_relaxed); }
   uint64_t freed_objects() const { return freed_objects_.load(std::memory_order_relaxed); }
+  // The bytes handed over and not yet freed (Free with count_bytes), and a
+  // counter that is odd while a freed batch's bytes leave that sum. The
+  // thread frees a batch, flushes its allocator cache (so the frees are in
+  // a fresh AllocatedBytes()), then, inside an odd generation, subtracts
+  // the batch's bytes: a reader that saw an even generation G, refreshed
+  // its allocator reading after it, read pending_bytes() and then found G
+  // again has two figures that agree (each freed batch counted out of
+  // both, or out of neither). Evictor::UsedMemory does exactly that.
+  uint64_t pending_bytes() const { return pending_bytes_.load(std::memory_order_acquire); }
   uint64_t done_generation() const { return done_generation_.load(std::memory_order_acquire); }
 
  private:

@@ -32,6 +32,25 @@ uint64_t Evictor::TimeLimitUs() const {
   return UINT64_MAX;
 }
 
+int64_t Evictor::UsedMemory() {
+  // Values the lazy freer holds are on their way out: not counted. Its
+  // thread's frees are invisible to AllocatedBytesFast until a fresh
+  // reading, taken whenever it has released a batch; the two figures are
+  // read inside one even generation so that they agree (lazy_free.h).
+  const LazyFreer& lazy = server_->lazy_free();
+  for (;;) {
+    const uint64_t g = lazy.done_generation();
+    if (g & 1) continue;  // a batch's bytes are leaving pending_bytes(): one atomic op
+    if (g != lazy_seen_) {
+      lazy_seen_ = g;
+      AllocatedBytes();
+    }
+    const int64_t used = static_cast<int64_t>(AllocatedBytesFast()) -
+                         static_cast<int64_t>(lazy.pending_bytes());
+    if (lazy.done_generation() == g) return used;
+  }
+}
+
 Evictor::Result Evictor::Perform() {
   const Config& cfg = server_->config();
   if (cfg.maxmemory <= 0) return Result::kOk;
@@ -40,17 +59,7 @@ Evictor::Result Evictor::Perform() {
   // stays still; neither evicts nor refuses with -OOM.
   if (cfg.replica_ignore_maxmemory && server_->replication().is_replica()) return Result::kOk;
   if (server_->pause_mode() != Server::PauseMode::kNone) return Result::kOk;
-  // Values the lazy freer holds are on their way out: not counted, and a
-  // fresh allocator reading once it has freed some (its thread's frees are
-  // invisible to AllocatedBytesFast until then).
-  LazyFreer& lazy = server_->lazy_free();
-  if (lazy.done_generation() != lazy_seen_) {
-    lazy_seen_ = lazy.done_generation();
-    AllocatedBytes();
-  }
-  auto used_now = [&lazy] {
-    return static_cast<int64_t>(AllocatedBytesFast()) - static_cast<int64_t>(lazy.pending_bytes());
-  };
+  auto used_now = [this] { return UsedMemory(); };
   const int64_t used = used_now();
   if (used <= cfg.maxmemory) return Result::kOk;
   if (policy_ == EvictPolicy::kNoEviction) return Result::kFail;

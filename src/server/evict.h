@@ -68,6 +68,9 @@ class Evictor {
  private:
   // Evicts one key chosen by the policy; false when there is no candidate.
   bool EvictOne();
+  // The memory eviction counts: allocated bytes less what the lazy freer
+  // still holds (taken consistently while its thread frees).
+  int64_t UsedMemory();
   uint64_t TimeLimitUs() const;
 
   Server* const server_;
