@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from test_replication import link_up, wait_for
+from test_replication import link_up, pair, wait_for  # noqa: F401 (pair: a fixture)
 
 
 def client_lines(client, *args):
@@ -28,19 +28,6 @@ def hello_role(server, proto="3"):
     if isinstance(reply, dict):
         return reply[b"role"]
     return dict(zip(reply[::2], reply[1::2]))[b"role"]
-
-
-@pytest.fixture
-def pair(server_factory):
-    # No wait before a diskless full sync (Redis waits 5 s by default).
-    primary = server_factory(["--repl-diskless-sync-delay", "0"])
-    replica = server_factory()
-    p, rep = primary.client(), replica.client()
-    assert rep.execute_command("REPLICAOF", "127.0.0.1", primary.port) == b"OK"
-    wait_for(lambda: link_up(rep), what="the link")
-    yield primary, replica, p, rep
-    p.close()
-    rep.close()
 
 
 @pytest.fixture

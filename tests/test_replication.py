@@ -94,7 +94,8 @@ def expiries(client):
 
 @pytest.fixture
 def pair(server_factory):
-    primary = server_factory()
+    # No wait before a diskless full sync (redis-server waits 5 s by default).
+    primary = server_factory(["--repl-diskless-sync-delay", "0"])
     replica = server_factory()
     p, rep = primary.client(), replica.client()
     assert rep.execute_command("REPLICAOF", "127.0.0.1", primary.port) == b"OK"

@@ -59,8 +59,7 @@ Evictor::Result Evictor::Perform() {
   // stays still; neither evicts nor refuses with -OOM.
   if (cfg.replica_ignore_maxmemory && server_->replication().is_replica()) return Result::kOk;
   if (server_->pause_mode() != Server::PauseMode::kNone) return Result::kOk;
-  auto used_now = [this] { return UsedMemory(); };
-  const int64_t used = used_now();
+  const int64_t used = UsedMemory();
   if (used <= cfg.maxmemory) return Result::kOk;
   if (policy_ == EvictPolicy::kNoEviction) return Result::kFail;
 
@@ -70,9 +69,9 @@ Evictor::Result Evictor::Perform() {
   const uint64_t start = CycleNow();
   uint64_t keys = 0;
   while (freed < to_free) {
-    const int64_t before = used_now();
+    const int64_t before = UsedMemory();
     if (!EvictOne()) return Result::kFail;
-    freed += before - used_now();
+    freed += before - UsedMemory();
     if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
       if (timer_ == 0) {
         timer_ = server_->loop().AddTimer(0, [this] {

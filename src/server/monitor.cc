@@ -5,9 +5,9 @@
 //
 //   +1339518083.107412 [0 127.0.0.1:60866] "keys" "*"
 //
-// (unix seconds with microseconds, database, client address (a replica's
-// master link: the primary's address) or "lua" for commands run by scripts, arguments quoted as Redis sdscatrepr). What is
-// shown follows Redis: a command after it ran (so SELECT shows the new
+// (unix seconds with microseconds, database, client address (for a
+// replica's master link, the primary's) or "lua" for commands run by
+// scripts, arguments quoted as Redis sdscatrepr). What is shown follows Redis: a command after it ran (so SELECT shows the new
 // database and EXEC follows the transaction's commands), except scripts,
 // which come before the commands they call (kSkipMonitor); admin commands,
 // rejected commands and retries of blocked commands are not shown; secrets

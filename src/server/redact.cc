@@ -11,12 +11,13 @@ namespace rankd {
 namespace {
 
 using Args = std::span<const std::string_view>;
-using Marks = std::vector<bool>;
+// The arguments as logged; a rule replaces its secrets with kRedactedArg.
+using Marks = std::vector<std::string_view>;
 
 // Redis authCommand: more than 3 arguments is a syntax error before redaction.
 void Auth(Args args, Marks* m) {
   if (args.size() > 3) return;
-  for (size_t i = 1; i < args.size(); i++) (*m)[i] = true;
+  for (size_t i = 1; i < args.size(); i++) (*m)[i] = kRedactedArg;
 }
 
 // Redis helloCommand: the protocol version first, then options in order; a
@@ -28,7 +29,7 @@ void Hello(Args args, Marks* m) {
   for (size_t j = 2; j < args.size(); j++) {
     size_t more = args.size() - 1 - j;
     if (EqualsIgnoreCase(args[j], "auth") && more >= 2) {
-      (*m)[j + 1] = (*m)[j + 2] = true;
+      (*m)[j + 1] = (*m)[j + 2] = kRedactedArg;
       j += 2;
     } else if (EqualsIgnoreCase(args[j], "setname") && more >= 1) {
       j++;
@@ -41,7 +42,7 @@ void Hello(Args args, Marks* m) {
 // Redis aclCommand SETUSER: the user name and all its rules.
 void Acl(Args args, Marks* m) {
   if (args.size() < 3 || !EqualsIgnoreCase(args[1], "setuser")) return;
-  for (size_t i = 2; i < args.size(); i++) (*m)[i] = true;
+  for (size_t i = 2; i < args.size(); i++) (*m)[i] = kRedactedArg;
 }
 
 // Redis configSetCommand: values of SENSITIVE_CONFIG parameters, every pair
@@ -52,7 +53,7 @@ void Config(Args args, Marks* m) {
                                                                  "masteruser"};
   for (size_t i = 2; i + 1 < args.size(); i += 2) {
     for (std::string_view name : kSensitive) {
-      if (EqualsIgnoreCase(args[i], name)) (*m)[i + 1] = true;
+      if (EqualsIgnoreCase(args[i], name)) (*m)[i + 1] = kRedactedArg;
     }
   }
 }
@@ -65,9 +66,9 @@ void Migrate(Args args, Marks* m) {
     std::string_view opt = args[j];
     if (EqualsIgnoreCase(opt, "copy") || EqualsIgnoreCase(opt, "replace")) continue;
     if (EqualsIgnoreCase(opt, "auth") && more >= 1) {
-      (*m)[++j] = true;
+      (*m)[++j] = kRedactedArg;
     } else if (EqualsIgnoreCase(opt, "auth2") && more >= 2) {
-      (*m)[j + 1] = (*m)[j + 2] = true;
+      (*m)[j + 1] = (*m)[j + 2] = kRedactedArg;
       j += 2;
     } else {
       return;  // KEYS (the rest are keys), or an error
@@ -100,13 +101,7 @@ const Rule* FindRule(Args args) {
 
 std::vector<std::string_view> RedactSecrets(Args args) {
   std::vector<std::string_view> out(args.begin(), args.end());
-  const Rule* rule = FindRule(args);
-  if (rule == nullptr) return out;
-  Marks marks(args.size(), false);
-  rule->mark(args, &marks);
-  for (size_t i = 0; i < out.size(); i++) {
-    if (marks[i]) out[i] = kRedactedArg;
-  }
+  if (const Rule* rule = FindRule(args)) rule->mark(args, &out);
   return out;
 }
 

@@ -192,10 +192,8 @@ int64_t Replication::GoodReplicas() const {
 }
 
 bool Replication::IsReplicaClient(const Client& c) const {
-  for (const ReplicaInfo& r : replicas_) {
-    if (r.client_id == c.id) return true;
-  }
-  return false;
+  // Set by AddReplica; its entry in replicas_ lasts until the client closes.
+  return c.repl_role == Client::ReplRole::kReplica;
 }
 
 void Replication::ClientClosed(Client& c) {
