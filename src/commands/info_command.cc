@@ -319,7 +319,7 @@ void ReplicationSection(Server& s, InfoWriter& w) {
                 std::string(r.state_name()) + ",offset=" + std::to_string(r.ack_offset) +
                 ",lag=" + std::to_string((now - r.last_ack_ms) / 1000));
   }
-  w.Field("master_failover_state", "no-failover");
+  w.Field("master_failover_state", repl.failover_state_name());
   w.Field("master_replid", repl.replid());
   w.Field("master_replid2", repl.replid2());
   w.Field("master_repl_offset", offset);

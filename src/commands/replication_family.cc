@@ -17,6 +17,9 @@ namespace {
 
 void ReplicaOf(CommandContext& ctx) {
   Replication& repl = ctx.server.replication();
+  if (repl.failover_state() != Replication::FailoverState::kNone) {
+    return ctx.reply.Error("ERR REPLICAOF not allowed while failing over.");
+  }
   if (EqualsIgnoreCase(ctx.arg(1), "no") && EqualsIgnoreCase(ctx.arg(2), "one")) {
     repl.BecomePrimary();
     return ctx.reply.Ok();
@@ -88,6 +91,14 @@ void ReplConf(CommandContext& ctx) {
 void PSync(CommandContext& ctx) {
   Replication& repl = ctx.server.replication();
   if (repl.IsReplicaClient(ctx.client)) return;  // Redis ignores a second one
+  // PSYNC <replid> <offset> FAILOVER: our primary hands its role to us.
+  if (ctx.args.size() > 3 && EqualsIgnoreCase(ctx.arg(3), "failover")) {
+    std::string error = repl.AcceptFailover(ctx.arg(1), ctx.client.conn ? ctx.client.conn->peer() : "");
+    if (!error.empty()) return ctx.reply.Error(error);
+  }
+  if (repl.failover_state() != Replication::FailoverState::kNone) {
+    return ctx.reply.Error("NOMASTERLINK Can't SYNC while failing over");
+  }
   if (repl.is_replica() && !repl.link_up()) {
     return ctx.reply.Error("NOMASTERLINK Can't SYNC while not connected with my master");
   }
@@ -114,6 +125,41 @@ void Wait(CommandContext& ctx) {
   repl.Wait(ctx.client, numreplicas, timeout, ctx.no_block);
 }
 
+// FAILOVER [TO host port [FORCE]] [TIMEOUT ms] | FAILOVER ABORT, parsed as
+// Redis 7.0 parses it (each option once, TO needs both words).
+void Failover(CommandContext& ctx) {
+  Replication::FailoverRequest req;
+  bool to = false, abort = false;
+  for (size_t i = 1; i < ctx.args.size(); i++) {
+    std::string_view opt = ctx.arg(i);
+    if (EqualsIgnoreCase(opt, "to") && !to && i + 2 < ctx.args.size()) {
+      if (!ParseInt64(ctx.arg(i + 2), &req.port)) return ctx.reply.Error(err::kNotInteger);
+      req.host = std::string(ctx.arg(i + 1));
+      to = true;
+      i += 2;
+    } else if (EqualsIgnoreCase(opt, "timeout") && req.timeout_ms == 0 && i + 1 < ctx.args.size()) {
+      if (!ParseInt64(ctx.arg(++i), &req.timeout_ms)) return ctx.reply.Error(err::kNotInteger);
+      if (req.timeout_ms <= 0) return ctx.reply.Error("ERR FAILOVER timeout must be greater than 0");
+    } else if (EqualsIgnoreCase(opt, "force") && !req.force) {
+      req.force = true;
+    } else if (EqualsIgnoreCase(opt, "abort") && !abort) {
+      abort = true;
+    } else {
+      return ctx.reply.Error(err::kSyntax);
+    }
+  }
+  Replication& repl = ctx.server.replication();
+  std::string error;
+  if (abort) {
+    if (to || req.force || req.timeout_ms != 0) return ctx.reply.Error(err::kSyntax);
+    error = repl.AbortFailoverCommand();
+  } else {
+    error = repl.StartFailover(req);
+  }
+  if (!error.empty()) return ctx.reply.Error(error);
+  ctx.reply.Ok();
+}
+
 constexpr uint32_t kReplAdmin = kAdmin | kNoScript | kStale;
 
 // Arity follows Redis: N = exactly N args (incl. name), -N = at least N.
@@ -125,6 +171,7 @@ constexpr CommandSpec kReplicationCommands[] = {
     {"replconf",  -1,   kReplAdmin | kLoading | kNoPropagate, 0,   0,   0,   &ReplConf},
     {"psync",     -3,   kAdmin | kNoScript | kNoMulti | kNoPropagate, 0, 0, 0, &PSync},
     {"wait",      3,    kNoScript,                           0,    0,   0,   &Wait},
+    {"failover",  -1,   kReplAdmin | kNoPropagate,           0,    0,   0,   &Failover},
 };
 
 }  // namespace

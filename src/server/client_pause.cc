@@ -31,7 +31,7 @@ void Server::Postpone(Client& c, std::span<const std::string_view> args) {
 
 void Server::PauseClients(int64_t duration_ms, PauseMode mode) {
   // A stricter mode and a later end win, as Redis pauseClients.
-  if (mode > pause_mode_) pause_mode_ = mode;
+  if (mode > client_pause_mode_) client_pause_mode_ = mode;
   const int64_t end = MonoMs() + duration_ms;
   if (end > pause_end_ms_) {
     pause_end_ms_ = end;
@@ -41,15 +41,31 @@ void Server::PauseClients(int64_t duration_ms, PauseMode mode) {
       UnpauseClients();
     });
   }
-  for (auto& d : dbs_) d->set_expiry_paused(true);
+  UpdatePause();
 }
 
 void Server::UnpauseClients() {
   if (pause_timer_) loop_.CancelTimer(pause_timer_);
   pause_timer_ = 0;
-  pause_mode_ = PauseMode::kNone;
+  client_pause_mode_ = PauseMode::kNone;
   pause_end_ms_ = 0;
-  for (auto& d : dbs_) d->set_expiry_paused(false);
+  UpdatePause();
+}
+
+void Server::SetFailoverPause(bool on) {
+  failover_pause_ = on;
+  UpdatePause();
+}
+
+void Server::UpdatePause() {
+  // The strictest of the pauses in force: CLIENT PAUSE's and a failover's
+  // (writes), as Redis's pause purposes.
+  const PauseMode before = pause_mode_;
+  pause_mode_ = std::max(client_pause_mode_, failover_pause_ ? PauseMode::kWrite : PauseMode::kNone);
+  for (auto& d : dbs_) d->set_expiry_paused(pause_mode_ != PauseMode::kNone);
+  if (pause_mode_ >= before) return;
+  // Looser than before: every postponed command is tried again in arrival
+  // order; those still covered are postponed again (Dispatch).
   std::deque<Client*> waiting;
   waiting.swap(postponed_);
   for (Client* c : waiting) {

@@ -30,4 +30,10 @@ struct ConfigTable::Param {
   std::string (*refuse)(std::string_view value) = nullptr;
 };
 
+// Checks for rows of config.cc (config_checks.cc): "" to accept, else why not.
+// replicaof: "host port" or "no one" (start-up only; REPLICAOF at run time).
+std::string CheckReplicaOf(std::string_view value);
+// unixsocketperm: an octal file mode, 0 to 777.
+std::string RefuseFileMode(std::string_view value);
+
 }  // namespace rankd

@@ -53,7 +53,7 @@ bool Replication::ReplicaOf(const std::string& host, int64_t port, bool own_hist
   return true;
 }
 
-void Replication::BecomePrimary() {
+void Replication::BecomePrimary(std::string_view why) {
   if (!is_replica()) return;
   DropLink(/*retry=*/false);
   master_host_.clear();
@@ -70,7 +70,7 @@ void Replication::BecomePrimary() {
   // continue with PSYNC from here; its replicas learn the new replid.
   if (!backlog_) CreateBacklog();
   DisconnectReplicas();
-  LOG_NOTICE("MASTER MODE enabled (user request)");
+  LOG_NOTICE("MASTER MODE enabled (%s)", std::string(why).c_str());
 }
 
 std::string_view Replication::link_state() const {
@@ -290,8 +290,16 @@ void Replication::HandleLine(std::string_view line) {
       // Our history, to be continued if the primary's backlog has it.
       LOG_NOTICE("Trying a partial resynchronization (request %s:%llu).", replid_.c_str(),
                  static_cast<unsigned long long>(offset_ + 1));
+      if (failover_state_ == FailoverState::kInProgress) {  // we hand our primary role over
+        return SendCommand({"PSYNC", replid_, std::to_string(offset_ + 1), "FAILOVER"});
+      }
       return SendCommand({"PSYNC", replid_, std::to_string(offset_ + 1)});
     case State::kPsync:
+      if (failover_state_ == FailoverState::kInProgress) {
+        const bool ok = !error;
+        if (!ok) return FailoverPsyncReply(false);  // becomes a primary again
+        FailoverPsyncReply(true);
+      }
       if (!HandlePsyncReply(line)) DropLink(/*retry=*/true);
       return;
     default:

@@ -111,7 +111,7 @@ void Replication::Cron() {
   const int64_t now = MonoMs();
   const Config& cfg = server_->config();
   BacklogCron(now);
-  if (!is_replica() && !replicas_.empty() &&
+  if (!is_replica() && !replicas_.empty() && failover_state_ == FailoverState::kNone &&
       now - last_ping_ms_ >= cfg.repl_ping_replica_period * 1000) {
     last_ping_ms_ = now;
     std::string_view ping[] = {"PING"};
@@ -165,6 +165,7 @@ void Replication::Ack(Client& c, uint64_t offset) {
     if (CountAcked(w.target) >= w.needed) done.push_back(w.client_id);
   }
   for (uint64_t id : done) FinishWait(id);
+  if (failover_state_ == FailoverState::kWaitForSync) UpdateFailover();
 }
 
 std::string_view Replication::Refusal(const Client& c, bool write, bool deny_stale) const {

@@ -182,7 +182,8 @@ class Replication {
   // at run time), else "PSYNC ? -1" (replicaof in the configuration).
   bool ReplicaOf(const std::string& host, int64_t port, bool own_history = true);
   // REPLICAOF NO ONE: drops the link, becomes a primary with a new replid.
-  void BecomePrimary();
+  // `why` ends the log line "MASTER MODE enabled (<why>)".
+  void BecomePrimary(std::string_view why = "user request");
   const std::string& master_host() const { return master_host_; }
   int64_t master_port() const { return master_port_; }
   // ROLE's state names, as Redis 7.0: "connect", "connecting", "handshake"
@@ -204,6 +205,34 @@ class Replication {
   // CLIENT KILL TYPE master: drops the link (it reconnects and PSYNCs).
   // Returns whether there was one.
   bool KillLink();
+
+  // --- Coordinated failover, FAILOVER (repl_failover.cc) ---
+  // Redis 7.0's flow: the primary pauses writes, waits until a replica (the
+  // target, or the first) has acknowledged its whole stream, then turns
+  // into that replica's replica and sends it "PSYNC <replid> <offset>
+  // FAILOVER"; the target takes over as a primary and continues the
+  // history, so both sides resync partially. A target that refuses the
+  // PSYNC makes the old primary a primary again. With `force`, a target that
+  // has not caught up by the timeout is failed over to all the same.
+  enum class FailoverState { kNone, kWaitForSync, kInProgress };
+  struct FailoverRequest {
+    std::string host;       // "" for any replica
+    int64_t port = 0;
+    int64_t timeout_ms = 0;  // 0: none
+    bool force = false;
+  };
+  // Starts a failover; returns Redis's error text, or "" (OK).
+  std::string StartFailover(const FailoverRequest& req);
+  // FAILOVER ABORT: "" or the error.
+  std::string AbortFailoverCommand();
+  FailoverState failover_state() const { return failover_state_; }
+  // INFO's master_failover_state: no-failover, waiting-for-sync,
+  // failover-in-progress.
+  std::string_view failover_state_name() const;
+  // The replica side of "PSYNC <replid> <offset> FAILOVER" from `who` (a
+  // client description for the log): promotes this replica when `replid`
+  // is its primary's; returns the error otherwise ("" when promoted).
+  std::string AcceptFailover(std::string_view replid, std::string_view who);
 
  private:
   enum class State {
@@ -245,6 +274,15 @@ class Replication {
   // Once a second: the primary's PINGs (repl-ping-replica-period) and
   // both sides' repl-timeout.
   void Cron();
+
+  // repl_failover.cc
+  // Moves a failover on: the timeout, a replica that caught up.
+  void UpdateFailover();
+  // Ends a failover: writes resume; `reason` non-empty: it failed, and a
+  // demoted primary becomes a primary again.
+  void EndFailover(std::string_view reason);
+  // The target's PSYNC reply: accepted (`ok`) or refused.
+  void FailoverPsyncReply(bool ok);
 
   // repl_link.cc
   void Connect();
@@ -320,6 +358,12 @@ class Replication {
   bool restored_history_ = false;
   uint64_t cron_timer_ = 0;
   int64_t last_ping_ms_ = 0;
+
+  // FAILOVER.
+  FailoverState failover_state_ = FailoverState::kNone;
+  FailoverRequest failover_;
+  int64_t failover_end_ms_ = 0;  // monotonic deadline; 0: none
+  uint64_t failover_timer_ = 0;
 };
 
 }  // namespace rankd

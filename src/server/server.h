@@ -299,6 +299,9 @@ class Server : public ConnectionHandler {
   enum class PauseMode { kNone, kWrite, kAll };
   void PauseClients(int64_t duration_ms, PauseMode mode);
   void UnpauseClients();
+  // FAILOVER's pause of writes (server/repl_failover.cc), independent of
+  // CLIENT PAUSE: UNPAUSE does not end it.
+  void SetFailoverPause(bool on);
   PauseMode pause_mode() const { return pause_mode_; }
 
   // Ends a blocked client's wait (CLIENT UNBLOCK): with `error` it gets
@@ -406,7 +409,11 @@ class Server : public ConnectionHandler {
   // invalidations); nullptr between commands and for timers.
   Client* current_client_ = nullptr;
   std::vector<Client*> monitors_;
-  PauseMode pause_mode_ = PauseMode::kNone;
+  PauseMode pause_mode_ = PauseMode::kNone;  // in force: the strictest of the two below
+  PauseMode client_pause_mode_ = PauseMode::kNone;  // CLIENT PAUSE
+  bool failover_pause_ = false;
+  // Recomputes pause_mode_; resumes postponed commands when it loosens.
+  void UpdatePause();
   int64_t pause_end_ms_ = 0;  // monotonic
   uint64_t pause_timer_ = 0;
   std::deque<Client*> postponed_;  // paused clients, in arrival order

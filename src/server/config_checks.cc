@@ -1,0 +1,39 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Value checks of single settings (ConfigTable::Param::refuse), in Redis's
+// words, for the rows of config.cc.
+
+#include <string>
+#include <vector>
+
+#include "base/numbers.h"
+#include "base/split.h"
+#include "server/command.h"
+#include "server/config_param.h"
+
+namespace rankd {
+
+// replicaof: "host port" or "no one" (start-up only; REPLICAOF at run time).
+std::string CheckReplicaOf(std::string_view value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  if (words.empty() || (words.size() == 2 && EqualsIgnoreCase(words[0], "no") && EqualsIgnoreCase(words[1], "one"))) {
+    return "";
+  }
+  int64_t port = 0;
+  if (words.size() != 2) return "wrong number of arguments";
+  if (!ParseInt64(words[1], &port) || port < 0 || port > 65535) return "Invalid master port";
+  return "";
+}
+
+// unixsocketperm: an octal file mode, 0 to 777 (Redis's messages).
+std::string RefuseFileMode(std::string_view value) {
+  if (value.empty() || value.find_first_not_of("01234567") != std::string_view::npos ||
+      value.size() > 4) {
+    return "argument couldn't be parsed as an octal number";
+  }
+  return std::stoi(std::string(value), nullptr, 8) > 0777
+             ? "argument must be between 0 and 777 inclusive"
+             : "";
+}
+
+}  // namespace rankd
