@@ -156,6 +156,7 @@ const DocIndex& Index() {
     for (auto table : {KeyCommandDocs, StringCommandDocs, ZSetCommandDocs, ZSetRangeCommandDocs,
                        SetCommandDocs, ServerCommandDocs, ServerAdminCommandDocs,
                        ConnectionCommandDocs, ScriptingCommandDocs, LeaderboardCommandDocs,
+                       MemberExpiryCommandDocs, HashExpiryCommandDocs,
                        BitmapCommandDocs, GeoCommandDocs, HashCommandDocs, ListCommandDocs,
                        PubSubCommandDocs}) {
       for (const CommandDoc& doc : table()) {

@@ -8,8 +8,9 @@
 // group, arity, flags, ACL categories, key specs, arguments, history
 // versions) from redis-server 7.0, the words (summary, complexity,
 // replaced_by, history texts, key-spec notes) in rankd's own sentences from
-// scripts/command_docs_prose.txt. rankd's own commands are described by hand
-// (command_docs_leaderboard.cc).
+// scripts/command_docs_prose.txt. rankd's own commands, and Redis 7.4's
+// hash field expiry, are described by hand (command_docs_leaderboard.cc,
+// command_docs_member_expiry.cc, command_docs_hash_expiry.cc).
 //
 // Strings hold small grammars, parsed once on first use:
 //   arguments   space-separated arguments, each
@@ -102,6 +103,8 @@ std::span<const CommandDoc> ServerAdminCommandDocs();
 std::span<const CommandDoc> ConnectionCommandDocs();
 std::span<const CommandDoc> ScriptingCommandDocs();
 std::span<const CommandDoc> LeaderboardCommandDocs();
+std::span<const CommandDoc> MemberExpiryCommandDocs();  // Z*EXPIRE*, ZTTL..., *POPDUE
+std::span<const CommandDoc> HashExpiryCommandDocs();    // H*EXPIRE*, HTTL..., Redis 7.4
 std::span<const CommandDoc> BitmapCommandDocs();
 std::span<const CommandDoc> GeoCommandDocs();
 std::span<const CommandDoc> HashCommandDocs();

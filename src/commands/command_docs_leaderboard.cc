@@ -35,8 +35,9 @@ constexpr CommandDoc kDocs[] = {
      .complexity = "O(log N) per member written, for N members.",
      .arguments = "key:key@0 condition:oneof?(nx:pure-token=NX xx:pure-token=XX) "
                   "update:oneof?(set:pure-token=SET best:pure-token=BEST incr:pure-token=INCR) "
-                  "unix-ms:integer=AT? score_member:block*(score:double member:string)",
-     .acl_categories = "@write @sortedset @fast @denyoom",
+                  "unix-ms:integer=AT? "
+                  "score_member:block*(score:double member:string meta:string=META?)",
+     .acl_categories = kWriteFast,
      .key_specs = "RW update|index 1|range 0 1 0|"},
     {.name = "lb.load",
      .summary = "Sets members to the scores and stamps given (log replay, bulk import).",
@@ -57,7 +58,8 @@ constexpr CommandDoc kDocs[] = {
      .arguments = "key:key@0 count:integer offset:integer=OFFSET? "
                   "mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
                   "competition:pure-token=COMPETITION dense:pure-token=DENSE) "
-                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT?",
+                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT? "
+                  "withmeta:pure-token=WITHMETA?",
      .acl_categories = kReadSlow, .key_specs = kKey},
     {.name = "lb.range", .summary = "Returns every member whose rank lies from minrank to maxrank.",
      .since = "0.1.0", .group = "sorted-set",
@@ -65,7 +67,8 @@ constexpr CommandDoc kDocs[] = {
      .arguments = "key:key@0 minrank:integer maxrank:integer "
                   "mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
                   "competition:pure-token=COMPETITION dense:pure-token=DENSE) "
-                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT?",
+                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT? "
+                  "withmeta:pure-token=WITHMETA?",
      .acl_categories = kReadSlow, .key_specs = kKey},
     {.name = "lb.around", .summary = "Returns a member's row with count rows above and below it.",
      .since = "0.1.0", .group = "sorted-set",
@@ -73,7 +76,8 @@ constexpr CommandDoc kDocs[] = {
      .arguments = "key:key@0 member:string count:integer "
                   "mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
                   "competition:pure-token=COMPETITION dense:pure-token=DENSE) "
-                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT?",
+                  "period:string=PERIOD? snapshot:pure-token=SNAPSHOT? "
+                  "withmeta:pure-token=WITHMETA?",
      .acl_categories = kReadSlow, .key_specs = kKey},
     {.name = "lb.ranks", .summary = "Returns the ranks of several members.", .since = "0.1.0",
      .group = "sorted-set",
@@ -137,13 +141,23 @@ constexpr CommandDoc kDocs[] = {
     {.name = "lb.snapshot",
      .summary = "Freezes a stable view of a leaderboard, which reads with SNAPSHOT see.",
      .since = "0.1.0", .group = "sorted-set", .complexity = "O(1)",
-     .arguments = "key:key@0", .acl_categories = "@write @sortedset @fast @denyoom",
+     .arguments = "key:key@0", .acl_categories = kWriteFast,
      .key_specs = "RW access|index 1|range 0 1 0|"},
     {.name = "lb.roll",
      .summary = "Closes a periodic leaderboard's open period up to a given one (as logged).",
      .since = "0.1.0", .group = "sorted-set", .complexity = "O(1) amortized.",
      .arguments = "key:key@0 period-id:string", .acl_categories = kWriteFast,
      .key_specs = "RW update|index 1|range 0 1 0|"},
+    {.name = "lb.setmeta",
+     .summary = "Sets the metadata kept beside members of a leaderboard; empty bytes remove "
+                "it.",
+     .since = "0.1.0", .group = "sorted-set", .complexity = "O(M) for M members given.",
+     .arguments = "key:key@0 member_meta:block*(member:string meta:string)",
+     .acl_categories = kWriteFast, .key_specs = "RW update|index 1|range 0 1 0|"},
+    {.name = "lb.meta",
+     .summary = "Returns the metadata kept beside members of a leaderboard.",
+     .since = "0.1.0", .group = "sorted-set", .complexity = "O(M) for M members given.",
+     .arguments = "key:key@0 member:string*", .acl_categories = kRead, .key_specs = kKey},
 };
 
 }  // namespace

@@ -177,16 +177,16 @@ void HPersist(CommandContext& ctx) {
 }
 
 constexpr CommandSpec kHashExpireCommands[] = {
-    // name           arity  flags              first last step handler
-    {"hexpire",       -6,    kWrite | kFast,    1,    1,   1,   &HExpire},
-    {"hpexpire",      -6,    kWrite | kFast,    1,    1,   1,   &HPExpire},
-    {"hexpireat",     -6,    kWrite | kFast,    1,    1,   1,   &HExpireAt},
-    {"hpexpireat",    -6,    kWrite | kFast,    1,    1,   1,   &HPExpireAt},
-    {"httl",          -5,    kReadOnly | kFast, 1,    1,   1,   &HTtl},
-    {"hpttl",         -5,    kReadOnly | kFast, 1,    1,   1,   &HPTtl},
-    {"hexpiretime",   -5,    kReadOnly | kFast, 1,    1,   1,   &HExpireTime},
-    {"hpexpiretime",  -5,    kReadOnly | kFast, 1,    1,   1,   &HPExpireTime},
-    {"hpersist",      -5,    kWrite | kFast,    1,    1,   1,   &HPersist},
+    // name           arity  flags                      first last step handler
+    {"hexpire",       -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &HExpire},
+    {"hpexpire",      -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &HPExpire},
+    {"hexpireat",     -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &HExpireAt},
+    {"hpexpireat",    -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &HPExpireAt},
+    {"httl",          -5,    kReadOnly | kFast,         1,    1,   1,   &HTtl},
+    {"hpttl",         -5,    kReadOnly | kFast,         1,    1,   1,   &HPTtl},
+    {"hexpiretime",   -5,    kReadOnly | kFast,         1,    1,   1,   &HExpireTime},
+    {"hpexpiretime",  -5,    kReadOnly | kFast,         1,    1,   1,   &HPExpireTime},
+    {"hpersist",      -5,    kWrite | kFast,            1,    1,   1,   &HPersist},
 };
 
 }  // namespace

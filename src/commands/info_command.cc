@@ -429,6 +429,10 @@ void InfoCmd(CommandContext& ctx) {
     w.Field("cluster_enabled", 0);
   }
   if (want("keyspace")) KeyspaceSection(s, w);
+  // Named only (see info_writer.h): not part of all / everything.
+  if (std::find(wanted.begin(), wanted.end(), "leaderboards") != wanted.end()) {
+    LeaderboardsInfoSection(s, w);
+  }
   ctx.reply.Verbatim(w.text());
 }
 

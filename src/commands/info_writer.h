@@ -58,4 +58,12 @@ inline std::string HumanBytes(int64_t n) {
   return buf;
 }
 
+class Server;
+
+// INFO leaderboards (rankd's own section, info_leaderboards.cc): counts of
+// boards, watches, views, periodic boards and member deadlines. Written
+// only when asked for by name, so INFO, INFO all and INFO everything list
+// exactly Redis 7.0's sections.
+void LeaderboardsInfoSection(Server& s, InfoWriter& w);
+
 }  // namespace rankd

@@ -65,7 +65,7 @@ void LbCreate(CommandContext& ctx) {
     }
     if (a.snapshot_every_s >= 0 && a.snapshot_every_s * 1000 != z->snapshot_every_ms()) {
       z->set_snapshot_every_ms(a.snapshot_every_s * 1000);
-      if (a.snapshot_every_s > 0) ctx.db().NoteScheduledBoard(ctx.arg(1));
+      if (a.snapshot_every_s > 0) ctx.db().NoteTimedBoard(ctx.arg(1));
       KeyChanged(ctx, ctx.db(), ctx.arg(1), kNotifyZset, "lb.create");  // logged as received
     }
     return ctx.reply.Ok();  // idempotent

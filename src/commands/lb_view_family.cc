@@ -9,7 +9,8 @@
 //     writes go on. Replies the number of members in the view; 0 for a
 //     missing key (no view is made). Propagated as received, so the log and
 //     the replicas take the same view at the same point of the stream. Not a
-//     modification: WATCH and LB.WATCH do not see it.
+//     modification: WATCH and LB.WATCH do not see it; it publishes
+//     "lb.snapshot" and invalidates the key in CLIENT TRACKING caches.
 //
 // LB.CREATE key ... SNAPSHOT EVERY seconds (lb_period_family.cc) makes the
 // keyspace take one whenever the view is older than that (db/database.h),
@@ -37,6 +38,7 @@ void LbSnapshot(CommandContext& ctx) {
   if (!z->board()) return ctx.reply.Error(err::kLbPlainWrite);
   if (ctx.server.period_rolls_held()) return ctx.reply.Integer(0);  // replaying the log
   z->BoardTakeView(WallMs());
+  ctx.server.ViewTaken(ctx.client.db_index, ctx.arg(1));
   ctx.server.Propagate(ctx.client, ctx.args);
   ctx.reply.Integer(static_cast<int64_t>(z->size()));
 }

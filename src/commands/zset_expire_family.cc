@@ -200,16 +200,16 @@ void ZPersist(CommandContext& ctx) {
 }
 
 constexpr CommandSpec kZSetExpireCommands[] = {
-    //  name          arity  flags              first last step handler
-    {"zexpire",       -6,    kWrite | kFast,    1,    1,   1,   &ZExpire},
-    {"zpexpire",      -6,    kWrite | kFast,    1,    1,   1,   &ZPExpire},
-    {"zexpireat",     -6,    kWrite | kFast,    1,    1,   1,   &ZExpireAt},
-    {"zpexpireat",    -6,    kWrite | kFast,    1,    1,   1,   &ZPExpireAt},
-    {"zttl",          -5,    kReadOnly | kFast, 1,    1,   1,   &ZTtl},
-    {"zpttl",         -5,    kReadOnly | kFast, 1,    1,   1,   &ZPTtl},
-    {"zexpiretime",   -5,    kReadOnly | kFast, 1,    1,   1,   &ZExpireTime},
-    {"zpexpiretime",  -5,    kReadOnly | kFast, 1,    1,   1,   &ZPExpireTime},
-    {"zpersist",      -5,    kWrite | kFast,    1,    1,   1,   &ZPersist},
+    //  name          arity  flags                      first last step handler
+    {"zexpire",       -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &ZExpire},
+    {"zpexpire",      -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &ZPExpire},
+    {"zexpireat",     -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &ZExpireAt},
+    {"zpexpireat",    -6,    kWrite | kDenyOom | kFast, 1,    1,   1,   &ZPExpireAt},
+    {"zttl",          -5,    kReadOnly | kFast,         1,    1,   1,   &ZTtl},
+    {"zpttl",         -5,    kReadOnly | kFast,         1,    1,   1,   &ZPTtl},
+    {"zexpiretime",   -5,    kReadOnly | kFast,         1,    1,   1,   &ZExpireTime},
+    {"zpexpiretime",  -5,    kReadOnly | kFast,         1,    1,   1,   &ZPExpireTime},
+    {"zpersist",      -5,    kWrite | kFast,            1,    1,   1,   &ZPersist},
 };
 
 }  // namespace

@@ -57,7 +57,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
   table_.Insert(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
-  NoteIfScheduledBoard(e);
+  NoteIfBoard(e);
   SyncMemberExpire(e);
   return e;
 }
@@ -71,7 +71,7 @@ Database::Entry* Database::Set(std::string_view key, Value value, bool keep_ttl)
   if (!lfu_->enabled) e->set_access(LruClock());  // an LFU counter carries over
   if (!keep_ttl) SetExpire(e, -1);
   NoteIfFieldDeadlines(e);
-  NoteIfScheduledBoard(e);
+  NoteIfBoard(e);
   SyncMemberExpire(e);
   return e;
 }
@@ -134,7 +134,7 @@ void Database::Attach(Entry* e) {
   }
   table_.Insert(e);
   NoteIfFieldDeadlines(e);
-  NoteIfScheduledBoard(e);
+  NoteIfBoard(e);
   if (on_new_key) on_new_key(index_, e->key());
   SyncMemberExpire(e);
 }
@@ -220,7 +220,7 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
     Free(Unlink(k));
   }
   if (!gone.empty()) {
-    if (on_members_expired) on_members_expired(index_, k, gone);
+    if (on_members_expired) on_members_expired(index_, k, gone, !alive);
     Touch(k);
   }
   return alive;
@@ -229,6 +229,8 @@ bool Database::ReclaimMembers(Entry* e, int64_t now_ms, size_t limit) {
 void Database::MaybeRollPeriods(Entry* e) {
   if (may_roll_periods && !may_roll_periods()) return;
   SortedSet& z = e->value.zset();
+  // A loaded board is known from its first lookup on.
+  if (!timed_boards_.contains(e->key())) timed_boards_.emplace(e->key());
   PeriodicBoard& p = *z.periodic();
   const int64_t index = p.CurrentIndex(PeriodNowMs());  // O(1) until the period ends
   if (!p.RollTo(z, index)) return;
@@ -351,7 +353,8 @@ void Database::Clear(LazyFreer* freer) {
   field_ttl_keys_.clear();
   replica_ttl_keys_.clear();
   replica_ttl_queue_.clear();
-  scheduled_boards_.clear();
+  board_keys_.clear();
+  timed_boards_.clear();
   member_expiring_.clear();
   member_deadline_.clear();
   hot_ = nullptr;
@@ -376,7 +379,8 @@ void Database::SwapContents(Database& other) {
   std::swap(field_ttl_keys_, other.field_ttl_keys_);
   std::swap(replica_ttl_keys_, other.replica_ttl_keys_);
   std::swap(replica_ttl_queue_, other.replica_ttl_queue_);
-  std::swap(scheduled_boards_, other.scheduled_boards_);
+  std::swap(board_keys_, other.board_keys_);
+  std::swap(timed_boards_, other.timed_boards_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;
   for (auto& [key, n] : blocked_keys_) {

@@ -237,9 +237,11 @@ class Database {
   // before it is freed: the log records it as a DEL.
   std::function<void(int db, std::string_view key)> on_expired;
   // Called with the members of `key` removed because their deadline passed,
-  // after they are removed (the key may be gone too): the log records them
-  // as ZREM key member ...
-  std::function<void(int db, std::string_view key, const std::vector<std::string>& members)>
+  // after they are removed, and whether that left the set empty (the key
+  // is gone): the log records them as ZREM key member ..., the hub
+  // publishes "zexpired" (and "del" when emptied).
+  std::function<void(int db, std::string_view key, const std::vector<std::string>& members,
+                     bool emptied)>
       on_members_expired;
 
   // Periodic leaderboards (issue 17): Find rolls a periodic board whose open
@@ -257,14 +259,36 @@ class Database {
   // the log is replayed), and reports it here (the log and the replicas
   // record it as LB.SNAPSHOT key).
   std::function<void(int db, std::string_view key)> on_view_taken;
-  // Registers `key` as a board with SNAPSHOT EVERY, so that ActiveViews (the
-  // server's cron) takes its views even when nobody reads it here. Insert /
-  // Set / Attach register such boards themselves.
-  void NoteScheduledBoard(std::string_view key) { scheduled_boards_.emplace(key); }
-  bool has_scheduled_boards() const { return !scheduled_boards_.empty(); }
-  // Looks up each registered board (taking a due view) and forgets names
-  // that no longer hold one. O(registered boards).
-  void ActiveViews();
+
+  // --- Boards that change with time (db/board_views.cc) ---
+  // A periodic board, or one with SNAPSHOT EVERY, changes when the clock
+  // crosses a boundary, whether or not anybody reads it. The database keeps
+  // the names of such "timed" boards so that ActiveBoards (the server's
+  // cron) rolls them and takes their views at the boundary; the roll then
+  // reaches LB.WATCH, tracking, keyspace events, the log and the replicas
+  // as a lookup's roll does. Insert / Set / Attach register such boards
+  // themselves; a command that makes an existing board timed calls
+  // NoteTimedBoard.
+  void NoteTimedBoard(std::string_view key) { timed_boards_.emplace(key); }
+  bool has_timed_boards() const { return !timed_boards_.empty(); }
+  // Looks up each registered board (rolling it and taking a due view) and
+  // forgets names that no longer hold one. O(timed boards): O(1) each until
+  // a boundary is crossed.
+  void ActiveBoards();
+  // What INFO leaderboards counts (issue 33), over the live keys.
+  struct BoardCounts {
+    size_t boards = 0;      // keys holding a leaderboard
+    size_t periodic = 0;    // ... that is periodic (PERIOD)
+    size_t scheduled = 0;   // ... that has SNAPSHOT EVERY
+    size_t views = 0;       // ... that holds a stable view now
+  };
+  // Counts the boards by the names registered when they were stored,
+  // forgetting names that no longer hold one. O(boards), not O(keys).
+  BoardCounts CountBoards();
+  // Keys whose set has member deadlines, and how many members have one.
+  // O(keys with member deadlines).
+  size_t member_deadline_keys() const { return member_deadline_.size(); }
+  size_t PendingMemberDeadlines() const;
 
   // While paused (CLIENT PAUSE), expired keys read as missing but are not
   // deleted, and ActiveExpire is not called (the server's cron checks).
@@ -354,7 +378,9 @@ class Database {
   void MaybeRollPeriods(Entry* e);
   // Takes the view of `e`'s board if its schedule says so (db/board_views.cc).
   void MaybeTakeView(Entry* e);
-  void NoteIfScheduledBoard(const Entry* e);
+  // Registers `e`'s key in board_keys_ (a board) and timed_boards_ (a
+  // timed one) when it holds such a board.
+  void NoteIfBoard(const Entry* e);
   // Find()s each entry's key (reclaiming it) and visits the survivors.
   void VisitReclaimed(const std::vector<Entry*>& entries, const std::function<void(Entry*)>& fn);
   // True when `e` has a member deadline at or before now.
@@ -424,7 +450,10 @@ class Database {
   absl::flat_hash_map<std::string, int, StrHash, StrEq> blocked_keys_;  // key -> blocked count
   std::vector<std::string> ready_keys_;
   absl::flat_hash_set<std::string, StrHash, StrEq> field_ttl_keys_;
-  absl::flat_hash_set<std::string, StrHash, StrEq> scheduled_boards_;  // SNAPSHOT EVERY
+  // Names of keys stored holding a board, and of those that are timed
+  // (periodic or SNAPSHOT EVERY); stale names are dropped when met.
+  absl::flat_hash_set<std::string, StrHash, StrEq> board_keys_;
+  absl::flat_hash_set<std::string, StrHash, StrEq> timed_boards_;
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
   bool expiry_paused_ = false;

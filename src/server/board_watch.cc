@@ -132,6 +132,7 @@ void BoardWatch::Watch(Client& c, int db, std::string_view key, uint32_t n, Rank
                         [&](const Watcher& x) { return x.client == &c; });
   if (w == b.watchers.end()) {
     b.watchers.push_back({&c, n, mode, 0, false});
+    watches_++;
     w = b.watchers.end() - 1;
     c.lb_watches.emplace_back(db, std::string(key));
   } else {
@@ -169,6 +170,7 @@ void BoardWatch::RemoveWatcher(Client& c, int db, std::string_view key) {
   b.watchers.erase(std::find_if(b.watchers.begin(), b.watchers.end(),
                                 [&](const Watcher& x) { return x.client == &c; }));
   c.lb_watches.erase(own);  // `key` may point into it: not used below
+  watches_--;
   if (b.watchers.empty()) {
     if (b.timer) server_->loop().CancelTimer(b.timer);
     boards_[db].erase(it);

@@ -93,6 +93,8 @@ class BoardWatch {
 
   // Boards with at least one watcher.
   size_t watched_boards() const { return watched_boards_; }
+  // Watches: (client, board) pairs (INFO leaderboards).
+  size_t watches() const { return watches_; }
 
  private:
   struct Watcher {
@@ -131,6 +133,7 @@ class BoardWatch {
   Server* server_;
   std::vector<BoardMap> boards_;  // by database, sized on first use
   size_t watched_boards_ = 0;
+  size_t watches_ = 0;
   std::vector<std::pair<int, std::string>> dirty_;
 };
 

@@ -164,7 +164,7 @@ void Server::Cron() {
     if (pause_mode_ == PauseMode::kNone) {
       if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
       if (active_expire_ && db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
-      if (db->has_scheduled_boards()) db->ActiveViews();  // SNAPSHOT EVERY
+      if (db->has_timed_boards()) db->ActiveBoards();  // rolls, SNAPSHOT EVERY
     }
   }
   AllocatedBytes();  // refreshes AllocatedBytesFast's baseline

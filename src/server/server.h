@@ -168,6 +168,11 @@ class Server : public ConnectionHandler {
   // True while that is so; LB.SNAPSHOT then takes no view (views do not
   // survive a restart: docs/leaderboards.md "Stable views").
   bool period_rolls_held() const { return hold_period_rolls_; }
+  // A board of `db` took a new stable view (LB.SNAPSHOT, or its SNAPSHOT
+  // EVERY schedule): publishes "lb.snapshot" and invalidates the key in
+  // CLIENT TRACKING caches, since SNAPSHOT reads now answer differently
+  // (server_db_hooks.cc). Not a modification: WATCH is not broken.
+  void ViewTaken(int db, std::string_view key);
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;

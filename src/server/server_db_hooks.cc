@@ -59,16 +59,26 @@ void Server::ConnectDatabase(Database& d) {
     EmitEffect(db, args);  // the log and the replicas
   };
   d.on_view_taken = [this](int db, std::string_view key) {
+    ViewTaken(db, key);
     const std::string_view args[] = {"LB.SNAPSHOT", key};
     EmitEffect(db, args);  // the log and the replicas take the same view
   };
   d.on_members_expired = [this](int db, std::string_view key,
-                                const std::vector<std::string>& members) {
-    NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);  // as 7.4's hexpired
+                                const std::vector<std::string>& members, bool emptied) {
+    // As 7.4's hexpired: "zexpired", then "del" when the set is gone.
+    NotifyKeyspaceEvent(kNotifyZset, "zexpired", key, db);
+    if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
     std::vector<std::string_view> args = {"ZREM", key};
     args.insert(args.end(), members.begin(), members.end());
     EmitEffect(db, args);  // the log and the replicas
   };
+}
+
+void Server::ViewTaken(int db, std::string_view key) {
+  // Not a modification (WATCH and LB.WATCH follow the live board), but
+  // what SNAPSHOT reads answer changed: cached reads are stale.
+  NotifyKeyspaceEvent(kNotifyZset, "lb.snapshot", key, db);
+  tracking_.KeyChanged(key, current_client_);
 }
 
 }  // namespace rankd
