@@ -348,6 +348,20 @@ constexpr CommandDoc kDocs[] = {
      .acl_categories = "@admin @slow @dangerous",
     },
     {
+     .name = "failover",
+     .summary =
+         "Hands the primary role to a replica once it holds every write, turning this "
+         "server into its replica.",
+     .since = "6.2.0",
+     .group = "server",
+     .complexity = "O(1)",
+     .arguments =
+         "target:block=TO?(host:string port:integer force:pure-token=FORCE?) "
+         "abort:pure-token=ABORT? milliseconds:integer=TIMEOUT?",
+     .legacy = {-1, 0, 0, 0},
+     .acl_categories = "@admin @slow @dangerous",
+    },
+    {
      .name = "flushall",
      .summary = "Removes every key of every database.",
      .since = "1.0.0",
