@@ -2,6 +2,9 @@
 
 #include "server/acl.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "base/clock.h"
 #include "server/config.h"
 
@@ -56,6 +59,11 @@ std::optional<std::vector<std::string>> MergeSelectorArgs(
 }
 
 std::string Acl::SetUser(std::string_view name, const std::vector<std::string_view>& words) {
+  // A name must survive ACL LIST and the ACL file, which separate by spaces.
+  if (std::any_of(name.begin(), name.end(),
+                  [](char ch) { return ch == '\0' || isspace(static_cast<unsigned char>(ch)); })) {
+    return "Usernames can't contain spaces or null characters";
+  }
   size_t unmatched = 0;
   auto rules = MergeSelectorArgs(words, &unmatched);
   if (!rules) {

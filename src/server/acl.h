@@ -45,7 +45,8 @@ class Acl {
   // first joined with spaces into one selector rule (Redis
   // ACLMergeSelectorArguments). Returns "" or the error without "ERR ":
   // "Error in ACL SETUSER modifier '<rule>': <reason>", or "Unmatched
-  // parenthesis in acl selector starting at '<word>'.".
+  // parenthesis in acl selector starting at '<word>'.", or "Usernames can't
+  // contain spaces or null characters" (any isspace byte or NUL in `name`).
   std::string SetUser(std::string_view name, const std::vector<std::string_view>& rules);
   // Removes a user (never "default"). False when absent.
   bool DeleteUser(std::string_view name);
