@@ -356,3 +356,33 @@ def test_getuser_describes_what_the_rules_allow(pair, rules):
         got.append(dict(zip(g[::2], g[1::2]))[b"commands"])
     assert words(got[0]) == words(got[1]), (rules, got)
     assert got[0].split()[0] == got[1].split()[0]  # +@all / -@all first
+
+
+def test_rules_for_redis_commands_rankd_lacks(pair):
+    run_both(pair, "ACL", "SETUSER", "t", "reset", "+readonly", "+cluster|info", "-@all",
+             "+@stream")
+    for rules in ("+@all -@stream", "+@all -@hyperloglog", "-@all +@stream"):
+        got = []
+        for c in pair:
+            assert c.execute("ACL", "SETUSER", "t", "reset", *rules.split()) == b"OK"
+            g = c.execute("ACL", "GETUSER", "t")
+            got.append(dict(zip(g[::2], g[1::2]))[b"commands"])
+        assert got == [rules.encode()] * 2
+    assert set(pair[0].execute("ACL", "CAT", "stream")) == set(pair[1].execute("ACL", "CAT",
+                                                                               "stream"))
+
+
+def test_acl_subcommand_syntax_errors(pair):
+    for cmd in (("ACL", "CAT", "a", "b"), ("ACL", "GENPASS", "1", "2"), ("ACL", "LOG", "1", "2")):
+        run_both(pair, *cmd)
+
+
+def test_acl_pubsub_default_allchannels(pair):
+    try:
+        run_both(pair, "CONFIG", "SET", "acl-pubsub-default", "allchannels")
+        run_both(pair, "ACL", "SETUSER", "p", "on", "(+get)")
+        assert run_both(pair, "ACL", "LIST")[1] == b"user p on &* -@all (&* -@all +get)"
+        run_both(pair, "ACL", "SETUSER", "p", "reset")
+        assert run_both(pair, "ACL", "LIST")[1] == b"user p off sanitize-payload &* -@all"
+    finally:
+        run_both(pair, "CONFIG", "SET", "acl-pubsub-default", "resetchannels")

@@ -56,6 +56,9 @@ class Acl {
 
   // requirepass: the default user's only password, or nopass when empty.
   void SetDefaultPassword(std::string_view password);
+  // acl-pubsub-default: whether users created from now on, "reset" and
+  // new "(...)" selectors start with allchannels (else resetchannels).
+  void set_all_channels_default(bool v) { *all_channels_default_ = v; }
 
   // --- ACL LOG ---
   struct LogEntry {
@@ -87,6 +90,7 @@ class Acl {
 
  private:
   const AclCommandTable* table_;
+  std::shared_ptr<bool> all_channels_default_ = std::make_shared<bool>(false);
   std::map<std::string, std::unique_ptr<AclUser>, std::less<>> users_;
   std::deque<LogEntry> log_;
   size_t log_max_len_ = 128;

@@ -125,6 +125,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"acllog-max-len", "", K::kInt, &c->acllog_max_len, 0, LLONG_MAX},
+      {"acl-pubsub-default", "", K::kEnum, &c->acl_pubsub_default, 0, 0, false,
+       {"allchannels", "resetchannels"}},
       {"rankd-auth-free-failures", "", K::kInt, &c->auth_free_failures, 0, LLONG_MAX},
       {"rankd-auth-address-free-failures", "", K::kInt, &c->auth_address_free_failures, 0,
        LLONG_MAX},

@@ -70,6 +70,7 @@ struct Config {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t acllog_max_len = 128;  // ACL LOG entries kept
+  std::string acl_pubsub_default = "resetchannels";  // or "allchannels"
   // Beyond Redis: failed AUTH slows down (server/auth_throttle.h).
   int64_t auth_free_failures = 10;
   int64_t auth_address_free_failures = 100;
