@@ -386,3 +386,14 @@ def test_acl_pubsub_default_allchannels(pair):
         assert run_both(pair, "ACL", "LIST")[1] == b"user p off sanitize-payload &* -@all"
     finally:
         run_both(pair, "CONFIG", "SET", "acl-pubsub-default", "resetchannels")
+
+
+def test_failed_auth_inside_exec_is_logged_as_multi(pair):
+    for c in pair:
+        assert c.execute("MULTI") == b"OK"
+        assert c.execute("AUTH", "nobody", "wrong") == b"QUEUED"
+        c.execute("EXEC")
+    entries = [[dict(zip(e[::2], e[1::2])) for e in c.execute("ACL", "LOG")] for c in pair]
+    assert [(e[b"reason"], e[b"context"], e[b"object"], e[b"username"]) for e in entries[0]] == \
+        [(e[b"reason"], e[b"context"], e[b"object"], e[b"username"]) for e in entries[1]] == \
+        [(b"auth", b"multi", b"AUTH", b"nobody")]

@@ -43,7 +43,9 @@ void Quit(CommandContext& ctx) {
 bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view pass) {
   AclUser* u = ctx.server.acl().Authenticate(user, pass);
   if (!u) {
-    ctx.server.acl().Log("auth", ctx.client.in_multi ? "multi" : "toplevel", "AUTH", user,
+    // Inside EXEC (no_block: AUTH never runs from scripts) Redis says "multi".
+    const bool multi = ctx.client.in_multi || ctx.no_block;
+    ctx.server.acl().Log("auth", multi ? "multi" : "toplevel", "AUTH", user,
                          ctx.server.describe_client ? ctx.server.describe_client(ctx.client) : "");
     ctx.server.AnswerAuthFailure(ctx.client, err::kWrongPass, ctx.no_block);
     return false;
