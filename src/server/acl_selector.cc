@@ -195,7 +195,10 @@ AclDenial AclSelector::Check(const AclRequest& req, size_t* pos) const {
   if (!CanRun(req)) return AclDenial::kCommand;
   if (!all_keys_) {
     for (const AclKeyRef& k : req.keys) {
-      if (!CanAccessKey(req.args[k.pos], k.read, k.write)) {
+      // A key position past a short line (redis.acl_check_cmd does not
+      // check arity; SORT's rule names position 1 regardless) matches no
+      // pattern, as Redis judges it.
+      if (k.pos >= req.args.size() || !CanAccessKey(req.args[k.pos], k.read, k.write)) {
         *pos = k.pos;
         return AclDenial::kKey;
       }

@@ -89,7 +89,8 @@ class AclSelector {
   std::string SetRule(std::string_view rule);
 
   // Whether this selector allows `req`; on a key or channel denial *pos is
-  // the argument's index (else untouched). Redis ACLSelectorCheckCmd.
+  // the argument's index (else untouched; it may be past req.args for a
+  // line shorter than its arity). Redis ACLSelectorCheckCmd.
   AclDenial Check(const AclRequest& req, size_t* pos) const;
 
   // Every command, key and channel: the dispatcher's fast path.

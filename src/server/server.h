@@ -264,8 +264,9 @@ class Server : public ConnectionHandler {
   // AclUser::Check: command, subcommand, first argument, keys with their
   // read/write access, channels, every selector) but not logged. nullopt
   // when `args` names no command or an unknown subcommand. As Redis 7.0,
-  // arity is not checked: keys the line does not reach are not checked
-  // either. A null `user` (an internal client) may run anything.
+  // arity is not checked: a key position the command's rule names past
+  // the line's end matches no pattern. A null `user` (an internal client)
+  // may run anything.
   std::optional<bool> AclAllows(const AclUser* user, std::span<const std::string_view> args) const;
   // The keys of a command line with the access each needs, by the command's
   // documented key specs (COMMAND GETKEYSANDFLAGS; the commands layer

@@ -82,9 +82,6 @@ AclRequest Server::MakeAclRequest(const CommandSpec& spec,
       for (size_t pos : KeyPositions(spec, args)) req.keys.push_back({pos, !write, write});
     }
   }
-  // A line shorter than its arity (only redis.acl_check_cmd asks about
-  // one) may name keys a fallback rule assumes: they are not there to check.
-  std::erase_if(req.keys, [&](const AclKeyRef& k) { return k.pos >= args.size(); });
   if (user.checks_channels()) {
     // Redis getChannelsFromCommand, for the flags ACL checks (publish and
     // subscribe; unsubscribing is always allowed).
@@ -115,7 +112,9 @@ AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
                                   : denial == AclDenial::kKey   ? "key"
                                                                 : "channel";
   const std::string_view object =
-      denial == AclDenial::kCommand ? command_ids_.NameOf(req.command_id) : args[pos];
+      denial == AclDenial::kCommand ? command_ids_.NameOf(req.command_id)
+      : pos < args.size()           ? args[pos]
+                                    : std::string_view();
   acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
   return denial;
 }
