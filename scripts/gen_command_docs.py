@@ -1,9 +1,16 @@
 #!/usr/bin/python3
-"""Writes src/commands/command_docs_*.cc: Redis 7.0's own description of every command
-rankd has (COMMAND DOCS and the COMMAND INFO fields rankd's tables do not carry), read
-from a running redis-server 7.0 and a running rankd.
+"""Writes src/commands/command_docs_*.cc: the description of every Redis command rankd has
+(COMMAND DOCS and the COMMAND INFO fields rankd's tables do not carry).
 
     scripts/gen_command_docs.py --redis-port 6379 --rankd-port 6380
+
+Two sources, kept apart:
+- the facts, which are the interface (name, since, group, arity, flags, ACL categories,
+  tips, key specs, arguments, doc flags, history versions), are read from a running
+  redis-server 7.0, for the commands a running rankd lists;
+- the words (summary, complexity, replaced_by, each history entry's text, key-spec notes)
+  are rankd's own, read from scripts/command_docs_prose.txt. A Redis field with no text
+  there stops the script: a new command needs its words written first.
 
 rankd's own commands (LB.*) are described by hand in command_docs_leaderboard.cc.
 The grammars of the generated strings are documented in src/commands/command_docs.h."""
@@ -16,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from resp_client import RespClient, RespError  # noqa: E402
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+PROSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "command_docs_prose.txt")
 
 # Flags rankd's CommandFlags carry (command.h); every other flag Redis reports is
 # written into the docs table. movablekeys is derived from the key specs.
@@ -99,9 +107,11 @@ def arg_grammar(args):
     return " ".join(out)
 
 
-def key_spec_grammar(specs):
+def key_spec_grammar(specs, notes):
+    if not set(notes) <= set(range(len(specs))):
+        raise SystemExit("a key-spec note for a key spec Redis does not have")
     out = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
         m = d(spec)
         bs, fk = d(m["begin_search"]), d(m["find_keys"])
         bsp, fkp = d(bs["spec"]), d(fk["spec"])
@@ -118,8 +128,9 @@ def key_spec_grammar(specs):
         else:
             f = "unknown"
         flags = " ".join(s(x) for x in m["flags"])
-        notes = esc(s(m["notes"])) if "notes" in m else ""
-        out.append("|".join([flags, b, f, notes]))
+        if ("notes" in m) != (i in notes):
+            raise SystemExit("key spec %d: a note in Redis iff one in the prose file" % i)
+        out.append("|".join([flags, b, f, esc(notes.get(i, ""))]))
     return "\n".join(out)
 
 
@@ -127,20 +138,62 @@ def cstr(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def entry(name, doc, info, untabled, container):
+def read_prose(path):
+    """{name: {"summary": text, ..., "history": [(version, text)], "notes": {index: text}}}
+    from the prose file: a command name alone on a line, then indented "field: text",
+    "history VERSION: text" and "note INDEX: text" lines; '#' starts a comment line."""
+    prose, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            if not line[0].isspace():
+                cur = prose.setdefault(line.strip(), {"history": [], "notes": {}})
+                continue
+            key, text = line.strip().split(": ", 1)
+            if key.startswith("history "):
+                cur["history"].append((key.split()[1], text))
+            elif key.startswith("note "):
+                cur["notes"][int(key.split()[1])] = text
+            else:
+                cur[key] = text
+    return prose
+
+
+WORDS = ("summary", "complexity", "replaced_by")
+
+
+def prose_of(name, doc, prose):
+    """rankd's words for `name`, checked against the fields Redis's doc has."""
+    if name not in prose:
+        raise SystemExit("%s: no entry in %s" % (name, PROSE))
+    p = prose[name]
+    for k in WORDS:
+        if (k in doc) != (k in p):
+            raise SystemExit("%s: %s in Redis's doc iff in the prose file" % (name, k))
+    versions = [s(v) for v, _ in doc.get("history", [])]
+    if versions != [v for v, _ in p["history"]]:
+        raise SystemExit("%s: history versions %s, prose file has %s" % (name, versions,
+                                                                          p["history"]))
+    return p
+
+
+def entry(name, doc, info, untabled, container, prose):
     doc = d(doc)
+    p = prose_of(name, doc, prose)
     name_s, arity, flags, first, last, step, acl, tips, specs = info[:9]
     fields = [("name", cstr(name))]
     for k in ("summary", "since", "group", "complexity"):
         if k in doc:
-            fields.append((k, cstr(s(doc[k]))))
+            fields.append((k, cstr(p[k] if k in WORDS else s(doc[k]))))
     if "doc_flags" in doc:
         fields.append(("doc_flags", cstr(" ".join(s(x) for x in doc["doc_flags"]))))
-    for k in ("deprecated_since", "replaced_by"):
-        if k in doc:
-            fields.append((k, cstr(s(doc[k]))))
-    if "history" in doc:
-        fields.append(("history", cstr("\n".join(s(v) + " " + s(t) for v, t in doc["history"]))))
+    if "deprecated_since" in doc:
+        fields.append(("deprecated_since", cstr(s(doc["deprecated_since"]))))
+    if "replaced_by" in doc:
+        fields.append(("replaced_by", cstr(p["replaced_by"])))
+    if p["history"]:
+        fields.append(("history", cstr("\n".join(v + " " + t for v, t in p["history"]))))
     if "arguments" in doc:
         fields.append(("arguments", cstr(arg_grammar(doc["arguments"]))))
     fields.append(("legacy", "{%d, %d, %d, %d}" % (arity, first, last, step)))
@@ -153,21 +206,30 @@ def entry(name, doc, info, untabled, container):
     if tips:
         fields.append(("tips", cstr(" ".join(s(x) for x in tips))))
     if specs:
-        fields.append(("key_specs", cstr(key_spec_grammar(specs))))
+        fields.append(("key_specs", cstr(key_spec_grammar(specs, p["notes"]))))
     if name in GETKEYS:
         fields.append(("getkeys", cstr(GETKEYS[name])))
     lines = ["    {"]
     for k, v in fields:
         line = "     .%s = %s," % (k, v)
         if len(line) > 100 and v.startswith('"'):
-            # Split long strings at spaces for a 100-column file.
-            words, parts, cur = v[1:-1].split(" "), [], ""
-            for w in words:
-                if cur and len(cur) + len(w) > 78:
+            # Split long strings at spaces for a 100-column file; an escaped note
+            # (no spaces) after its escaped ones.
+            pieces = []  # text, each ending where a line may break
+            for w in v[1:-1].split(" "):
+                while len(w) > 78 and "%20" in w[:78]:
+                    cut = w[:78].rindex("%20") + 3
+                    pieces.append(w[:cut])
+                    w = w[cut:]
+                pieces.append(w + " ")
+            pieces[-1] = pieces[-1][:-1]
+            parts, cur = [], ""
+            for w in pieces:
+                if cur and len(cur) + len(w) > 79:
                     parts.append(cur)
                     cur = ""
-                cur += w + " "
-            parts.append(cur[:-1])
+                cur += w
+            parts.append(cur)
             line = "     .%s =\n" % k + "\n".join('         "%s"' % p for p in parts) + ","
         lines.append(line)
     lines.append("    },")
@@ -198,12 +260,13 @@ def main():
             # with every flag in the docs (no table carries them).
             names += subs
             untabled.update(subs)
+    prose = read_prose(PROSE)
     by_group = {}
     for name in names:
         doc = redis.execute("COMMAND", "DOCS", name).pairs[0][1]
         info = redis.execute("COMMAND", "INFO", name)[0]
         by_group.setdefault(s(d(doc)["group"]), []).append(
-            (name, entry(name, doc, info, name in untabled, bool(info[9]))))
+            (name, entry(name, doc, info, name in untabled, bool(info[9]), prose)))
     for suffix, fn, groups, which in FILES:
         entries = [e for g in groups for n, e in by_group.get(g, []) if which(n)]
         body = "\n".join(entries)
@@ -213,12 +276,18 @@ def main():
                     + body + "\n};\n\n}  // namespace\n\nstd::span<const CommandDoc> %s() "
                     "{ return kDocs; }\n\n}  // namespace rankd\n" % fn)
         print("wrote", path, len(entries), "entries")
+    unused = sorted(set(prose) - set(names))
+    if unused:
+        print("prose for commands rankd does not list (left unused):", " ".join(unused))
 
 
 HEADER = """// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// GENERATED by scripts/gen_command_docs.py from redis-server 7.0's COMMAND DOCS and
-// COMMAND INFO (groups: %(groups)s). Do not edit: rerun the script.
+// GENERATED by scripts/gen_command_docs.py, groups: %(groups)s.
+// Facts (since, group, arity, flags, ACL categories, key specs, arguments, history
+// versions): redis-server 7.0's COMMAND DOCS and COMMAND INFO. Words (summary, complexity,
+// replaced_by, history texts, key-spec notes): rankd's own, scripts/command_docs_prose.txt.
+// Do not edit: change the prose file and rerun the script.
 
 #include "commands/command_docs.h"
 

@@ -4,6 +4,8 @@ command lists and seeded random sequences, rankd vs redis-server 7.0, RESP2 and 
 Replay one failure: /usr/bin/python3 -m pytest -q tests/test_differential_introspect.py -k NAME
 """
 
+import re
+
 import pytest
 
 import diffgen_introspect as gi
@@ -78,11 +80,72 @@ def both(server, redis_ref):
     b.close()
 
 
+# COMMAND DOCS fields that hold words: rankd writes its own (scripts/command_docs_prose.txt),
+# with the history entries' texts and the key specs' notes (COMMAND INFO). Everything else
+# is a fact, the interface clients read, and must match Redis's exactly.
+WORD_FIELDS = (b"summary", b"complexity", b"replaced_by")
+
+
+def _doc_facts(doc, path, words):
+    """One command's COMMAND DOCS map with its words moved into `words`, keyed by
+    (path, field): history keeps its versions, subcommands are split the same way."""
+    facts = []
+    for k, v in doc.pairs:
+        if k in WORD_FIELDS:
+            words[(path, k)] = v
+        elif k == b"history":
+            facts.append((k, [version for version, _ in v]))
+            for i, (_, text) in enumerate(v):
+                words[(path, b"history %d" % i)] = text
+        elif k == b"subcommands":
+            facts.append((k, Map([(n, _doc_facts(sub, n, words)) for n, sub in v.pairs])))
+        else:
+            facts.append((k, v))
+    return Map(facts)
+
+
+def _info_facts(entry, words):
+    """One command's COMMAND INFO entry with its key-spec notes moved into `words`."""
+    if not isinstance(entry, list):
+        return entry
+    for i, spec in enumerate(entry[8]):
+        for k, v in spec.pairs:
+            if k == b"notes":
+                words[(entry[0], b"note %d" % i)] = v
+        spec.pairs = [(k, v) for k, v in spec.pairs if k != b"notes"]
+    for sub in entry[9] if isinstance(entry[9], list) else ():
+        _info_facts(sub, words)
+    return entry
+
+
+def _docs_facts(reply, words):
+    """A COMMAND DOCS reply (RESP3 map of name to doc) with its words moved into `words`."""
+    return Map([(n, _doc_facts(doc, n, words)) for n, doc in reply.pairs])
+
+
+def _plain(text):
+    return re.sub(rb"[^a-z0-9]", b"", text.lower())
+
+
+def assert_words_are_rankds(ours, theirs):
+    """Same word fields as Redis (which ones a command has is a fact), each in other words:
+    not Redis's sentence, even with other case or punctuation. A single word may be the
+    same: a bare big-O ("O(1)") or a command's name (SLAVEOF's "REPLICAOF") is a fact."""
+    assert sorted(ours) == sorted(theirs)
+    for key, text in theirs.items():
+        if target_is_redis() or b" " not in text.strip():
+            continue
+        assert _plain(ours[key]) != _plain(text), "Redis's words in rankd: %r %r" % (key, text)
+
+
 def test_command_info_and_docs_match_redis(both):
+    """The facts of COMMAND INFO and DOCS are Redis's for every command both servers have;
+    the words are rankd's own."""
     a, b = both
     names = {n.decode() for n in a.execute("COMMAND", "LIST")}
     assert "client|list" in names and "zadd" in names
     compared = 0
+    words_a, words_b = {}, {}
     for name in sorted(names):
         ib = b.execute("COMMAND", "INFO", name)[0]
         if not isinstance(ib, list):
@@ -92,12 +155,43 @@ def test_command_info_and_docs_match_redis(both):
         if name in ARITY_DIFFERENCES and not target_is_redis():
             assert ia[1] == ARITY_DIFFERENCES[name]
             ia[1] = ib[1]
+        ia, ib = _info_facts(ia, words_a), _info_facts(ib, words_b)
         assert _sorted_canon(ia) == _sorted_canon(ib), "COMMAND INFO %s:\n%r\n%r" % (name, ia, ib)
-        da = _only_subcommands(a.execute("COMMAND", "DOCS", name), names, False)
-        db = _only_subcommands(b.execute("COMMAND", "DOCS", name), names, False)
+        da = _docs_facts(_only_subcommands(a.execute("COMMAND", "DOCS", name), names, False),
+                         words_a)
+        db = _docs_facts(_only_subcommands(b.execute("COMMAND", "DOCS", name), names, False),
+                         words_b)
         assert _sorted_canon(da) == _sorted_canon(db), "COMMAND DOCS %s:\n%r\n%r" % (name, da, db)
         compared += 1
     assert compared > 150
+    assert len(words_b) > 600   # summaries, complexities, history texts, notes
+    assert_words_are_rankds(words_a, words_b)
+
+
+def test_command_docs_of_several_names(both):
+    """Several names at once, unknown ones skipped, in the order asked: the facts as
+    Redis's, the words rankd's."""
+    a, b = both
+    args = ["COMMAND", "DOCS", "nosuch", "get", "ZADD", "eval", "client|list", "zunionstore"]
+    words_a, words_b = {}, {}
+    da, db = _docs_facts(a.execute(*args), words_a), _docs_facts(b.execute(*args), words_b)
+    assert [n for n, _ in da.pairs] == [b"get", b"zadd", b"eval", b"client|list", b"zunionstore"]
+    assert _sorted_canon(da) == _sorted_canon(db)
+    assert_words_are_rankds(words_a, words_b)
+
+
+def test_command_docs_summary_is_rankds(both):
+    """The sentence redis-cli shows for ZADD is rankd's (a copy of Redis's fails here)."""
+    a, b = both
+    ours = dict(a.execute("COMMAND", "DOCS", "zadd").pairs[0][1].pairs)
+    theirs = dict(b.execute("COMMAND", "DOCS", "zadd").pairs[0][1].pairs)
+    assert theirs[b"summary"].startswith(b"Add one or more members to a sorted set")
+    if not target_is_redis():
+        assert ours[b"summary"] == (b"Adds scored members to a sorted set or changes their "
+                                    b"scores, under optional conditions.")
+        assert ours[b"complexity"] == (b"O(log N) per member written, N being the size of "
+                                       b"the sorted set.")
+    assert ours[b"since"] == theirs[b"since"] == b"1.2.0"
 
 
 def test_containers_have_redis_subcommands(both):

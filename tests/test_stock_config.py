@@ -80,7 +80,6 @@ def start_fails(tmp_path, extra):
 
 @pytest.mark.skipif(target_is_redis(), reason="rankd's refusals")
 @pytest.mark.parametrize("line,reason", [
-    ("unixsocket /run/redis/redis.sock", "Unix sockets"),
     ("cluster-enabled yes", "cluster mode is not implemented"),
     ("loadmodule /usr/lib/redis/modules/x.so", "modules"),
 ])

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "app/banner.h"
 #include "app/daemon.h"
 #include "app/options.h"
 #include "base/logging.h"
@@ -178,6 +179,7 @@ int main(int argc, char** argv) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
   }
+  LogBanner(server.config(), server.port());
   // replicaof in the configuration: a replica from the start, as Redis: it
   // offers the history its snapshot restored (PSYNC replid offset+1), else
   // none (PSYNC ? -1).
@@ -201,6 +203,10 @@ int main(int argc, char** argv) {
   });
   LOG_NOTICE("rankd 0.1.0 started, pid=%d, port=%d", static_cast<int>(getpid()), server.port());
   LOG_NOTICE("Ready to accept connections tcp");
+  if (!server.config().unixsocket.empty()) {
+    LOG_NOTICE("The server is now ready to accept connections at %s",
+               server.config().unixsocket.c_str());
+  }
   server.Run();
   // As Redis: a final snapshot when save points are configured, unless
   // SHUTDOWN NOSAVE; SHUTDOWN SAVE forces one.

@@ -70,4 +70,10 @@ void Log(LogLevel level, const char* fmt, ...) {
   (void)ignored;
 }
 
+void LogRaw(LogLevel level, std::string_view text) {
+  if (level < g_level) return;
+  ssize_t ignored = write(g_fd, text.data(), text.size());
+  (void)ignored;
+}
+
 }  // namespace rankd

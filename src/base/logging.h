@@ -27,6 +27,10 @@ bool SetLogFile(const std::string& path);
 // printf-style; a line is dropped if `level` is below the configured level.
 void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// Writes `text` as it is (no prefix, no newline added) when `level` passes:
+// the start-up banner.
+void LogRaw(LogLevel level, std::string_view text);
+
 #define LOG_DEBUG(...) ::rankd::Log(::rankd::LogLevel::kDebug, __VA_ARGS__)
 #define LOG_VERBOSE(...) ::rankd::Log(::rankd::LogLevel::kVerbose, __VA_ARGS__)
 #define LOG_NOTICE(...) ::rankd::Log(::rankd::LogLevel::kNotice, __VA_ARGS__)

@@ -132,7 +132,7 @@ Connection::Connection(NetServer* server, int fd, uint64_t id)
 
 bool Connection::peer_is_local() const {
   std::string_view p = peer_;
-  return p.starts_with("127.0.0.1:") || p.starts_with("[::1]:");
+  return unix_socket_ || p.starts_with("127.0.0.1:") || p.starts_with("[::1]:");
 }
 
 void Connection::Pause() { paused_ = true; }

@@ -87,10 +87,13 @@ class Connection {
   int fd() const { return fd_; }
   const std::string& peer() const { return peer_; }    // "ip:port", "[v6]:port"
   const std::string& local() const { return local_; }  // "ip:port", "[v6]:port"
-  // True when the peer is 127.0.0.1 or ::1: Redis's connIsLocal, which
-  // protected mode and enable-protected-configs "local" use. Other loopback
-  // addresses (127.0.0.2) count as remote, as in Redis.
+  // True when the peer is 127.0.0.1 or ::1, or came through the Unix socket:
+  // Redis's connIsLocal, which protected mode and enable-protected-configs
+  // "local" use. Other loopback addresses (127.0.0.2) count as remote, as in
+  // Redis.
   bool peer_is_local() const;
+  // Accepted on the Unix socket (CLIENT LIST flag U).
+  bool unix_socket() const { return unix_socket_; }
   int64_t created_ms() const { return created_ms_; }   // monotonic
   int64_t last_active_ms() const { return last_active_ms_; }  // monotonic: last read/write
   // Bytes received and not yet handed over as commands.
@@ -178,6 +181,7 @@ class Connection {
   const int fd_;
   const uint64_t id_;
   std::string peer_, local_;
+  bool unix_socket_ = false;
   int64_t created_ms_ = 0, last_active_ms_ = 0;
   IoBuffer in_;
   RespParser parser_;
@@ -257,6 +261,11 @@ class NetServer {
   Status Listen(const std::vector<std::string>& addrs, int port, const TlsContext* tls = nullptr);
   int port() const { return port_; }
   int tls_port() const { return tls_port_; }
+  // Listens on the Unix socket `path` (redis.conf's unixsocket), replacing a
+  // stale socket file there; `mode` (unixsocketperm) is applied when not 0.
+  // Its clients' peer and local names are "<path>:0", as Redis shows them.
+  // The file is removed by CloseAll().
+  Status ListenUnix(const std::string& path, int mode);
 
   // Takes effect for new reads/commands; lowering maxclients closes nobody.
   void set_limits(const NetLimits& limits);
@@ -318,6 +327,8 @@ class NetServer {
   int tls_port_ = 0;
   std::vector<int> listen_fds_;
   std::unordered_map<int, const TlsContext*> tls_listeners_;  // listen fd -> context
+  int unix_fd_ = -1;  // the Unix socket listener, also in listen_fds_
+  std::string unix_path_;
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> conns_;
   std::vector<Connection*> write_list_;  // replies to write this iteration

@@ -9,6 +9,8 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -157,6 +159,31 @@ Status NetServer::Listen(const std::vector<std::string>& addrs, int port, const 
   return Status::OK();
 }
 
+Status NetServer::ListenUnix(const std::string& path, int mode) {
+  sockaddr_un sa{};
+  if (path.size() >= sizeof(sa.sun_path)) {
+    return Status::InvalidArgument("unixsocket path too long: " + path);
+  }
+  sa.sun_family = AF_UNIX;
+  memcpy(sa.sun_path, path.c_str(), path.size() + 1);
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Status::IOError("Opening Unix socket", strerror(errno));
+  unlink(path.c_str());  // a socket file left by an earlier run
+  const char* step = bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) != 0 ? "bind"
+                     : mode != 0 && chmod(path.c_str(), static_cast<mode_t>(mode)) != 0 ? "chmod"
+                     : listen(fd, kBacklog) != 0 ? "listen"
+                                                 : nullptr;
+  if (step != nullptr || !loop_->AddFd(fd, EPOLLIN, [this, fd](uint32_t) { OnAccept(fd); })) {
+    const std::string why = std::string(step ? step : "epoll") + ": " + strerror(errno);
+    close(fd);
+    return Status::IOError("Opening Unix socket " + path, why);
+  }
+  listen_fds_.push_back(fd);
+  unix_fd_ = fd;
+  unix_path_ = path;
+  return Status::OK();
+}
+
 void NetServer::OnAccept(int listen_fd) {
   busy_++;
   for (int i = 0; i < kMaxAcceptsPerCall; i++) {
@@ -188,16 +215,21 @@ void NetServer::OnAccept(int listen_fd) {
       rejected_++;
       continue;
     }
-    SetSocketOptions(fd);
     auto* c = new Connection(this, fd, next_id_++);
-    if (auto it = tls_listeners_.find(listen_fd); it != tls_listeners_.end()) {
-      c->tls_ = std::make_unique<TlsSession>(*it->second, fd);
-    }
-    c->peer_ = FormatAddr(sa);
-    sockaddr_storage local{};
-    socklen_t llen = sizeof(local);
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &llen) == 0) {
-      c->local_ = FormatAddr(local);
+    if (listen_fd == unix_fd_) {
+      c->unix_socket_ = true;
+      c->peer_ = c->local_ = unix_path_ + ":0";
+    } else {
+      SetSocketOptions(fd);
+      if (auto it = tls_listeners_.find(listen_fd); it != tls_listeners_.end()) {
+        c->tls_ = std::make_unique<TlsSession>(*it->second, fd);
+      }
+      c->peer_ = FormatAddr(sa);
+      sockaddr_storage local{};
+      socklen_t llen = sizeof(local);
+      if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &llen) == 0) {
+        c->local_ = FormatAddr(local);
+      }
     }
     if (!loop_->AddFd(fd, EPOLLIN, [this, c](uint32_t ev) { OnEvent(c, ev); })) {
       delete c;

@@ -129,6 +129,8 @@ void NetServer::CloseAll() {
     close(fd);
   }
   listen_fds_.clear();
+  if (unix_fd_ >= 0) unlink(unix_path_.c_str());  // as Redis, at shutdown
+  unix_fd_ = -1;
   for (auto& [id, c] : conns_) Kill(c.get());
   if (busy_ == 0) ReapClosed();  // else at the end of this iteration
 }

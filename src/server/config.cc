@@ -30,6 +30,17 @@ std::string CheckReplicaOf(std::string_view value) {
   return "";
 }
 
+// unixsocketperm: an octal file mode, 0 to 777 (Redis's messages).
+std::string RefuseFileMode(std::string_view value) {
+  if (value.empty() || value.find_first_not_of("01234567") != std::string_view::npos ||
+      value.size() > 4) {
+    return "argument couldn't be parsed as an octal number";
+  }
+  return std::stoi(std::string(value), nullptr, 8) > 0777
+             ? "argument must be between 0 and 777 inclusive"
+             : "";
+}
+
 }  // namespace
 
 bool ParseMemory(std::string_view s, int64_t* out) {
@@ -108,6 +119,9 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},
+      {"unixsocket", "", K::kString, &c->unixsocket, 0, 0, true},
+      {"unixsocketperm", "", K::kString, &c->unixsocketperm, 0, 0, true, {}, &RefuseFileMode},
+      {"always-show-logo", "", K::kBool, &c->always_show_logo, 0, 0, true},
       {"daemonize", "", K::kBool, &c->daemonize, 0, 0, true},
       {"maxmemory", "", K::kMemory, &c->maxmemory},
       {"maxmemory-policy", "", K::kEnum, &c->maxmemory_policy, 0, 0, false,

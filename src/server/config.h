@@ -55,6 +55,9 @@ struct Config {
   std::string aclfile;  // users file (ACL SAVE / LOAD); "" for none
   int64_t hz = 10;
   std::string pidfile;
+  std::string unixsocket;            // "" for none
+  std::string unixsocketperm = "0";  // octal file mode; "0" keeps the umask's
+  bool always_show_logo = false;
   bool daemonize = false;
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";

@@ -38,11 +38,6 @@ bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
-std::string RefuseUnixSocket(std::string_view v) {
-  return v.empty() ? "" : "rankd does not listen on Unix sockets: clients must use TCP; remove "
-                          "unixsocket";
-}
-
 std::string RefuseCluster(std::string_view v) {
   return IEquals(v, "yes") ? "cluster mode is not implemented in rankd: cluster-enabled must be no"
                            : "";
@@ -54,8 +49,6 @@ constexpr std::string_view kProtected = "no yes local";
 // Names, aliases, defaults, ranges and choices as Redis 7.0's config.c.
 const Compat kCompat[] = {
     // Security and safety: accepted only when their effect is not needed.
-    {"unixsocket", "", K::kString, "", 0, 0, true, "", &RefuseUnixSocket},
-    {"unixsocketperm", "", K::kString, "0", 0, 0, true},
     {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"sanitize-dump-payload", "", K::kEnum, "no", 0, 0, false, "no yes clients"},
@@ -74,7 +67,6 @@ const Compat kCompat[] = {
     {"syslog-ident", "", K::kString, "redis", 0, 0, true},
     {"syslog-facility", "", K::kEnum, "local0", 0, 0, true,
      "user local0 local1 local2 local3 local4 local5 local6 local7"},
-    {"always-show-logo", "", K::kBool, "no", 0, 0, true},
     {"set-proc-title", "", K::kBool, "yes", 0, 0, true},
     {"proc-title-template", "", K::kString, "{title} {listen-addr} {server-mode}"},
     {"crash-log-enabled", "", K::kBool, "yes"},

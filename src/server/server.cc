@@ -109,12 +109,19 @@ Status Server::Start() {
   if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
   // As Redis: `port 0` means no plain listener (a TLS-only server with
   // tls-port); with neither there is nothing to serve.
-  if (config_.port == 0 && config_.tls_port == 0) {
+  if (config_.port == 0 && config_.tls_port == 0 && config_.unixsocket.empty()) {
     return Status::InvalidArgument("Configured to not listen anywhere, exiting.");
   }
   Status s = Status::OK();
   if (config_.port != 0) {
     s = net_.Listen(config_.bind, static_cast<int>(config_.port));
+    if (!s.ok()) {
+      LOG_WARNING("Failed listening on port %d (tcp), aborting.", static_cast<int>(config_.port));
+      return s;
+    }
+  }
+  if (!config_.unixsocket.empty()) {
+    s = net_.ListenUnix(config_.unixsocket, std::stoi(config_.unixsocketperm, nullptr, 8));
     if (!s.ok()) return s;
   }
   if (config_.tls_port > 0) {
