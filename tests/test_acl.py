@@ -319,3 +319,81 @@ def test_aclfile_load_and_save(server_factory, tmp_path):
         reply = c.execute("ACL", "LOAD")
         assert isinstance(reply, type(err("x"))), reply
         assert c.execute("ACL", "USERS") == [b"default", b"zed"]
+
+
+def test_user_names_with_whitespace_or_nul_are_refused(pair):
+    for name in ["a b", "a\0b", "tab\tx", "nl\nx", " "]:
+        got = run_both(pair, "ACL", "SETUSER", name, "on")
+        assert got == err("ERR Usernames can't contain spaces or null characters"), name
+    assert run_both(pair, "ACL", "USERS") == [b"default"]
+
+
+@pytest.mark.parametrize("rules", [
+    "-@all +@set +@hash -@geo +get +mget -hset",
+    "+@all ~* -@string +incr -debug +debug|digest",
+    "+@all -client +client|id +client|setname",
+    "-@all +@string -incr +acl +debug|digest +debug|segfault",
+    "+@all -client|kill",
+    "-@all +acl +config -config|set",
+    "-@all +acl +select|0",
+    "+memory|doctor",
+    "+memory|doctor +memory",
+    "+@all +client|id",
+    "+@all -memory",
+    "-@all +@read -@write -get",
+    "-@all +@sortedset",
+    "+@all -@dangerous",
+    "-@all +@connection",
+    "-@all +@read +@write",
+])
+def test_getuser_describes_what_the_rules_allow(pair, rules):
+    """Redis 7.0 works the description out from the permissions: rules that change
+    nothing disappear. Single-command rules come in hash order there, so as sets."""
+    got = []
+    for c in pair:
+        assert c.execute("ACL", "SETUSER", "t", "reset", *rules.split()) == b"OK"
+        g = c.execute("ACL", "GETUSER", "t")
+        got.append(dict(zip(g[::2], g[1::2]))[b"commands"])
+    assert words(got[0]) == words(got[1]), (rules, got)
+    assert got[0].split()[0] == got[1].split()[0]  # +@all / -@all first
+
+
+def test_rules_for_redis_commands_rankd_lacks(pair):
+    run_both(pair, "ACL", "SETUSER", "t", "reset", "+readonly", "+cluster|info", "-@all",
+             "+@stream")
+    for rules in ("+@all -@stream", "+@all -@hyperloglog", "-@all +@stream"):
+        got = []
+        for c in pair:
+            assert c.execute("ACL", "SETUSER", "t", "reset", *rules.split()) == b"OK"
+            g = c.execute("ACL", "GETUSER", "t")
+            got.append(dict(zip(g[::2], g[1::2]))[b"commands"])
+        assert got == [rules.encode()] * 2
+    assert set(pair[0].execute("ACL", "CAT", "stream")) == set(pair[1].execute("ACL", "CAT",
+                                                                               "stream"))
+
+
+def test_acl_subcommand_syntax_errors(pair):
+    for cmd in (("ACL", "CAT", "a", "b"), ("ACL", "GENPASS", "1", "2"), ("ACL", "LOG", "1", "2")):
+        run_both(pair, *cmd)
+
+
+def test_acl_pubsub_default_allchannels(pair):
+    try:
+        run_both(pair, "CONFIG", "SET", "acl-pubsub-default", "allchannels")
+        run_both(pair, "ACL", "SETUSER", "p", "on", "(+get)")
+        assert run_both(pair, "ACL", "LIST")[1] == b"user p on &* -@all (&* -@all +get)"
+        run_both(pair, "ACL", "SETUSER", "p", "reset")
+        assert run_both(pair, "ACL", "LIST")[1] == b"user p off sanitize-payload &* -@all"
+    finally:
+        run_both(pair, "CONFIG", "SET", "acl-pubsub-default", "resetchannels")
+
+
+def test_failed_auth_inside_exec_is_logged_as_multi(pair):
+    for c in pair:
+        assert c.execute("MULTI") == b"OK"
+        assert c.execute("AUTH", "nobody", "wrong") == b"QUEUED"
+        c.execute("EXEC")
+    entries = [[dict(zip(e[::2], e[1::2])) for e in c.execute("ACL", "LOG")] for c in pair]
+    assert [(e[b"reason"], e[b"context"], e[b"object"], e[b"username"]) for e in entries[0]] == \
+        [(e[b"reason"], e[b"context"], e[b"object"], e[b"username"]) for e in entries[1]] == \
+        [(b"auth", b"multi", b"AUTH", b"nobody")]

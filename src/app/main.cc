@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <cstdlib>
 #include <string_view>
 
@@ -75,8 +76,16 @@ std::string LoadUsers(Server& server, const std::vector<std::vector<std::string>
     std::string error = server.acl().LoadText(ss.str());
     return error.empty() ? "" : "Error in user declaration '" + path + "': " + error;
   }
+  std::set<std::string> seen;
   for (const auto& line : users) {
+    if (!seen.insert(line[0]).second) {
+      return "Error in user declaration '" + line[0] +
+             "': Duplicate user found. A user can only be defined once in config files";
+    }
     std::vector<std::string_view> rules(line.begin() + 1, line.end());
+    // As Redis: a declared default user starts from "reset" (so without
+    // &* unless acl-pubsub-default allchannels); other users start new.
+    if (line[0] == "default") rules.insert(rules.begin(), "reset");
     std::string error = server.acl().SetUser(line[0], rules);
     if (!error.empty()) return "Error in user declaration '" + line[0] + "': " + error;
   }

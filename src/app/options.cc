@@ -140,6 +140,15 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
       }
       return "Bad option --rename-command '" + value + "': wrong number of arguments";
     }
+    if (IsDirective(name, "user")) {  // --user "name rules...", as a config line
+      std::vector<std::pair<std::string, std::vector<std::string>>> parsed;
+      if (ParseConfigText("user " + value, &parsed).empty() && parsed.size() == 1 &&
+          !parsed[0].second.empty()) {
+        directives->users.push_back(parsed[0].second);
+        continue;
+      }
+      return "Bad option --user '" + value + "': wrong number of arguments";
+    }
     std::string error = table->Set(name, value, /*at_startup=*/true);
     if (!error.empty()) return "Bad option --" + name + " '" + value + "': " + error;
   }

@@ -62,7 +62,7 @@ void Cat(CommandContext& ctx) {
     for (const AclCategoryName& c : kAclCategories) r.Bulk(c.name);
     return;
   }
-  if (ctx.argc() > 3) return r.Error(WrongArityError("acl|cat"));
+  if (ctx.argc() > 3) return r.Error(SubcommandSyntaxError(ctx.arg(1), "acl"));
   std::optional<uint64_t> cat = AclCategoryByName(ctx.arg(2));
   if (!cat) return r.Error("ERR Unknown category '" + std::string(ctx.arg(2)) + "'");
   const CommandIds& ids = ctx.server.command_ids();
@@ -78,7 +78,7 @@ void Log(CommandContext& ctx) {
   ReplyBuilder& r = ctx.reply;
   Acl& acl = ctx.server.acl();
   int64_t count = 10;
-  if (ctx.argc() > 3) return r.Error(WrongArityError("acl|log"));
+  if (ctx.argc() > 3) return r.Error(SubcommandSyntaxError(ctx.arg(1), "acl"));
   if (ctx.argc() == 3) {
     if (EqualsIgnoreCase(ctx.arg(2), "RESET")) {
       acl.ResetLog();
@@ -113,7 +113,7 @@ void Log(CommandContext& ctx) {
 
 void GenPass(CommandContext& ctx) {
   int64_t bits = 256;
-  if (ctx.argc() > 3) return ctx.reply.Error(WrongArityError("acl|genpass"));
+  if (ctx.argc() > 3) return ctx.reply.Error(SubcommandSyntaxError(ctx.arg(1), "acl"));
   if (ctx.argc() == 3 && (!ParseInt64(ctx.arg(2), &bits) || bits <= 0 || bits > 4096)) {
     return ctx.reply.Error(
         "ERR ACL GENPASS argument must be the number of bits for the output password, a "

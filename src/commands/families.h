@@ -89,6 +89,7 @@ inline void RegisterAllCommands(Server& server) {
     server.RegisterCommands(f.table(), f.categories);
   }
   ApplyDocumentedCategories(server.command_ids());
+  server.command_ids().AddRedisOnlyCommands();
   server.describe_client = [](Client& c) { return DescribeClient(c); };
   server.find_acl_keys = &FindAclKeys;
 }

@@ -37,17 +37,21 @@ void Quit(CommandContext& ctx) {
   if (ctx.client.conn) ctx.client.conn->CloseAfterReply();
 }
 
-// Authenticates `client` as `user` (AUTH, HELLO AUTH). Returns the error
-// to send, or an empty view when accepted. A failure is in ACL LOG.
-std::string_view Authenticate(CommandContext& ctx, std::string_view user, std::string_view pass) {
+// Authenticates `client` as `user` (AUTH, HELLO AUTH). On failure records
+// it in ACL LOG, answers it (throttled: Server::AnswerAuthFailure) and
+// returns false.
+bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view pass) {
   AclUser* u = ctx.server.acl().Authenticate(user, pass);
   if (!u) {
-    ctx.server.acl().Log("auth", ctx.client.in_multi ? "multi" : "toplevel", "AUTH", user,
+    // Inside EXEC (no_block: AUTH never runs from scripts) Redis says "multi".
+    const bool multi = ctx.client.in_multi || ctx.no_block;
+    ctx.server.acl().Log("auth", multi ? "multi" : "toplevel", "AUTH", user,
                          ctx.server.describe_client ? ctx.server.describe_client(ctx.client) : "");
-    return err::kWrongPass;
+    ctx.server.AnswerAuthFailure(ctx.client, err::kWrongPass, ctx.no_block);
+    return false;
   }
   ctx.server.SetAuthenticated(ctx.client, u);
-  return {};
+  return true;
 }
 
 void Auth(CommandContext& ctx) {
@@ -58,9 +62,7 @@ void Auth(CommandContext& ctx) {
         "you sure your configuration is correct?");
   }
   std::string_view user = ctx.argc() == 3 ? ctx.arg(1) : "default";
-  std::string_view error = Authenticate(ctx, user, ctx.arg(ctx.argc() - 1));
-  if (!error.empty()) return ctx.reply.Error(error);
-  ctx.reply.Ok();
+  if (Authenticate(ctx, user, ctx.arg(ctx.argc() - 1))) ctx.reply.Ok();
 }
 
 bool ValidClientName(std::string_view name) {
@@ -84,8 +86,7 @@ void Hello(CommandContext& ctx) {
   bool has_setname = false;
   for (; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "AUTH") && i + 2 < ctx.argc()) {
-      std::string_view error = Authenticate(ctx, ctx.arg(i + 1), ctx.arg(i + 2));
-      if (!error.empty()) return ctx.reply.Error(error);
+      if (!Authenticate(ctx, ctx.arg(i + 1), ctx.arg(i + 2))) return;
       i += 2;
     } else if (EqualsIgnoreCase(ctx.arg(i), "SETNAME") && i + 1 < ctx.argc()) {
       setname = ctx.arg(++i);

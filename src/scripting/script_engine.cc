@@ -205,6 +205,10 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   client_.reply = nullptr;
 }
 
+std::optional<bool> ScriptEngine::AclAllows(std::span<const std::string_view> args) {
+  return server_->AclAllows(client_.user, args);  // the caller's user (Execute)
+}
+
 bool ScriptEngine::Interrupt() {
   if (!in_run_) return false;
   if (!busy_) {

@@ -106,6 +106,7 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
 
   // ScriptHost.
   void Call(std::span<const std::string_view> args, ReplyBuilder& out) override;
+  std::optional<bool> AclAllows(std::span<const std::string_view> args) override;
   bool Interrupt() override;
   void Log(int level, std::string_view msg) override;
 

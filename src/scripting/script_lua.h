@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,10 @@ class ScriptHost {
   // arity, not allowed from scripts, writes from read-only scripts) are
   // written as error replies with Redis's texts.
   virtual void Call(std::span<const std::string_view> args, ReplyBuilder& out) = 0;
+  // redis.acl_check_cmd(args...): whether the script's caller may run
+  // `args` under its ACL user, without running it; nullopt when `args`
+  // names no command.
+  virtual std::optional<bool> AclAllows(std::span<const std::string_view> args) = 0;
   // Called about every 100,000 Lua instructions while a script runs (the
   // busy-script hook). Returns true if the script must stop now (SCRIPT
   // KILL); the script then fails with "ERR Script killed by user with

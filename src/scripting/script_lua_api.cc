@@ -14,6 +14,7 @@ extern "C" {
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,10 +134,14 @@ int PCall(lua_State* L) {
   return lua_gettop(L);
 }
 
-// Collects redis.call arguments; returns an error text or "" on success.
-const char* CollectArgs(lua_State* L, std::vector<std::string>* out) {
+// Collects redis.call arguments; on bad ones pushes the error (to raise)
+// and returns false.
+bool CollectArgs(lua_State* L, std::vector<std::string>* out) {
   int argc = lua_gettop(L);
-  if (argc == 0) return "Please specify at least one argument for this redis lib call";
+  if (argc == 0) {
+    PushLuaError(L, "Please specify at least one argument for this redis lib call");
+    return false;
+  }
   for (int i = 1; i <= argc; i++) {
     if (lua_type(L, i) == LUA_TNUMBER) {
       char buf[64];
@@ -147,20 +152,19 @@ const char* CollectArgs(lua_State* L, std::vector<std::string>* out) {
       const char* s = lua_tolstring(L, i, &len);
       out->emplace_back(s, len);
     } else {
-      return "Lua redis lib command arguments must be strings or integers";
+      PushLuaError(L, "Lua redis lib command arguments must be strings or integers");
+      return false;
     }
   }
-  return "";
+  return true;
 }
 
 // Runs the command and pushes its reply as a Lua value. Returns true if the
 // reply was an error.
 bool CallAndPush(lua_State* L, bool* arg_error) {
   std::vector<std::string> args;
-  const char* err = CollectArgs(L, &args);
-  if (*err) {
+  if (!CollectArgs(L, &args)) {
     *arg_error = true;
-    PushLuaError(L, err);
     return true;
   }
   std::vector<std::string_view> views(args.begin(), args.end());
@@ -173,6 +177,27 @@ bool CallAndPush(lua_State* L, bool* arg_error) {
     return true;
   }
   return !reply.buffer().empty() && reply.buffer()[0] == '-';
+}
+
+// redis.acl_check_cmd: pushes whether the caller may run the command.
+// Returns true when it pushed an error instead (no arguments, a bad
+// argument, or no such command), which the caller raises.
+bool AclCheckAndPush(lua_State* L) {
+  std::vector<std::string> args;
+  if (!CollectArgs(L, &args)) return true;
+  std::vector<std::string_view> views(args.begin(), args.end());
+  std::optional<bool> allowed = SandboxOf(L)->host()->AclAllows(views);
+  if (!allowed) {
+    PushLuaError(L, "Invalid command passed to redis.acl_check_cmd()");
+    return true;
+  }
+  lua_pushboolean(L, *allowed);
+  return false;
+}
+
+int RedisAclCheckCmd(lua_State* L) {
+  if (AclCheckAndPush(L)) return lua_error(L);
+  return 1;
 }
 
 int RedisCall(lua_State* L) {
@@ -357,7 +382,7 @@ void InstallRedisTable(lua_State* L, bool eval_api) {
   SetFunction(L, "error_reply", RedisErrorReply);
   SetFunction(L, "status_reply", RedisStatusReply);
   SetFunction(L, "set_repl", RedisSetRepl);
-  SetFunction(L, "acl_check_cmd", RedisTrue);
+  SetFunction(L, "acl_check_cmd", RedisAclCheckCmd);
   if (eval_api) {
     SetFunction(L, "replicate_commands", RedisTrue);
     SetFunction(L, "breakpoint", RedisFalse);

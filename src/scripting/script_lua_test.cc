@@ -26,8 +26,16 @@ class FakeHost : public ScriptHost {
     if (args[0] == "hello" && out.resp3()) return out.MapHeader(0);
     out.Error("ERR Unknown Redis command called from script");
   }
+  // GET is allowed, SET denied, anything else unknown.
+  std::optional<bool> AclAllows(std::span<const std::string_view> args) override {
+    checked.emplace_back(args.begin(), args.end());
+    if (args[0] == "get") return true;
+    if (args[0] == "set") return false;
+    return std::nullopt;
+  }
   bool Interrupt() override { return ++interrupts > kill_after; }
   std::vector<std::vector<std::string>> calls;
+  std::vector<std::vector<std::string>> checked;
   int interrupts = 0;
   int kill_after = 1 << 30;
 };
@@ -56,6 +64,24 @@ TEST_F(SandboxTest, KeysArgvAndCalls) {
 }
 
 // Issue 11: replacing a shared table used to break every later script.
+// redis.acl_check_cmd asks the host and runs nothing; its errors are raised.
+TEST_F(SandboxTest, AclCheckCmdAsksTheHost) {
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('get', 'k')"), ":1\r\n");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('set', 'k', 1)"), "$-1\r\n");
+  EXPECT_TRUE(host.calls.empty());
+  ASSERT_EQ(host.checked.size(), 2u);
+  EXPECT_EQ(host.checked[1], (std::vector<std::string>{"set", "k", "1"}));
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('nosuch')"),
+            "-ERR Invalid command passed to redis.acl_check_cmd() script: sha, on "
+            "@user_script:1.\r\n");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd()"),
+            "-ERR Please specify at least one argument for this redis lib call script: sha, on "
+            "@user_script:1.\r\n");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd({})"),
+            "-ERR Lua redis lib command arguments must be strings or integers script: sha, on "
+            "@user_script:1.\r\n");
+}
+
 TEST_F(SandboxTest, SharedTablesAreReadOnly) {
   const std::string kReadonly = "-ERR user_script:1: Attempt to modify a readonly table script: sha, on @user_script:1.\r\n";
   for (const char* code : {"redis = 1", "redis.call = 1", "_G = {}", "cjson.encode = 1",

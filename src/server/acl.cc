@@ -2,14 +2,18 @@
 
 #include "server/acl.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "base/clock.h"
 #include "server/config.h"
 
 namespace rankd {
 namespace {
 
-std::unique_ptr<AclUser> NewDefaultUser(const AclCommandTable* table) {
-  auto u = std::make_unique<AclUser>("default", table);
+std::unique_ptr<AclUser> NewDefaultUser(const AclCommandTable* table,
+                                        std::shared_ptr<const bool> all_channels_default) {
+  auto u = std::make_unique<AclUser>("default", table, std::move(all_channels_default));
   for (std::string_view r : {"on", "nopass", "~*", "&*", "+@all"}) u->SetRule(r);
   return u;
 }
@@ -17,7 +21,7 @@ std::unique_ptr<AclUser> NewDefaultUser(const AclCommandTable* table) {
 }  // namespace
 
 Acl::Acl(const AclCommandTable* table) : table_(table) {
-  users_["default"] = NewDefaultUser(table);
+  users_["default"] = NewDefaultUser(table, all_channels_default_);
 }
 
 AclUser* Acl::Find(std::string_view name) {
@@ -56,6 +60,11 @@ std::optional<std::vector<std::string>> MergeSelectorArgs(
 }
 
 std::string Acl::SetUser(std::string_view name, const std::vector<std::string_view>& words) {
+  // A name must survive ACL LIST and the ACL file, which separate by spaces.
+  if (std::any_of(name.begin(), name.end(),
+                  [](char ch) { return ch == '\0' || isspace(static_cast<unsigned char>(ch)); })) {
+    return "Usernames can't contain spaces or null characters";
+  }
   size_t unmatched = 0;
   auto rules = MergeSelectorArgs(words, &unmatched);
   if (!rules) {
@@ -63,7 +72,7 @@ std::string Acl::SetUser(std::string_view name, const std::vector<std::string_vi
            "'.";
   }
   AclUser* existing = Find(name);
-  AclUser scratch = existing ? *existing : AclUser(std::string(name), table_);
+  AclUser scratch = existing ? *existing : AclUser(std::string(name), table_, all_channels_default_);
   for (const std::string& rule : *rules) {
     std::string err = scratch.SetRule(rule);
     if (!err.empty()) {
@@ -129,6 +138,7 @@ std::string Acl::LoadText(std::string_view text) {
   std::string err = ParseConfigText(text, &lines);
   if (!err.empty()) return err;
   Acl fresh(table_);
+  fresh.all_channels_default_ = all_channels_default_;
   fresh.users_.erase("default");
   for (size_t i = 0; i < lines.size(); i++) {
     auto& [word, args] = lines[i];
@@ -140,7 +150,9 @@ std::string Acl::LoadText(std::string_view text) {
     err = fresh.SetUser(args[0], rules);
     if (!err.empty()) return std::to_string(i + 1) + ": " + err;
   }
-  if (!fresh.Find("default")) fresh.users_["default"] = NewDefaultUser(table_);
+  if (!fresh.Find("default")) {
+    fresh.users_["default"] = NewDefaultUser(table_, all_channels_default_);
+  }
   users_ = std::move(fresh.users_);
   return "";
 }

@@ -45,7 +45,8 @@ class Acl {
   // first joined with spaces into one selector rule (Redis
   // ACLMergeSelectorArguments). Returns "" or the error without "ERR ":
   // "Error in ACL SETUSER modifier '<rule>': <reason>", or "Unmatched
-  // parenthesis in acl selector starting at '<word>'.".
+  // parenthesis in acl selector starting at '<word>'.", or "Usernames can't
+  // contain spaces or null characters" (any isspace byte or NUL in `name`).
   std::string SetUser(std::string_view name, const std::vector<std::string_view>& rules);
   // Removes a user (never "default"). False when absent.
   bool DeleteUser(std::string_view name);
@@ -55,6 +56,9 @@ class Acl {
 
   // requirepass: the default user's only password, or nopass when empty.
   void SetDefaultPassword(std::string_view password);
+  // acl-pubsub-default: whether users created from now on, "reset" and
+  // new "(...)" selectors start with allchannels (else resetchannels).
+  void set_all_channels_default(bool v) { *all_channels_default_ = v; }
 
   // --- ACL LOG ---
   struct LogEntry {
@@ -86,6 +90,7 @@ class Acl {
 
  private:
   const AclCommandTable* table_;
+  std::shared_ptr<bool> all_channels_default_ = std::make_shared<bool>(false);
   std::map<std::string, std::unique_ptr<AclUser>, std::less<>> users_;
   std::deque<LogEntry> log_;
   size_t log_max_len_ = 128;

@@ -89,13 +89,12 @@ class AclSelector {
   std::string SetRule(std::string_view rule);
 
   // Whether this selector allows `req`; on a key or channel denial *pos is
-  // the argument's index (else untouched). Redis ACLSelectorCheckCmd.
+  // the argument's index (else untouched; it may be past req.args for a
+  // line shorter than its arity). Redis ACLSelectorCheckCmd.
   AclDenial Check(const AclRequest& req, size_t* pos) const;
 
   // Every command, key and channel: the dispatcher's fast path.
-  bool unrestricted() const {
-    return all_commands_ && rules_.empty() && all_keys_ && all_channels_;
-  }
+  bool unrestricted() const { return every_command_ && all_keys_ && all_channels_; }
   bool all_keys() const { return all_keys_; }
   // Whether this selector runs `req`'s command and may read every key
   // ("allkeys" or a "*" pattern with read), Redis 7.0's
@@ -109,6 +108,12 @@ class AclSelector {
 
   // ACL GETUSER's "commands" ("+@all -get"), "keys" ("~a* %R~b*") and
   // "channels" ("&ch*") fields.
+  //
+  // The command rules are worked out from what the selector allows, not
+  // from the rules given, as Redis 7.0 does (server/acl_describe.cc): a
+  // rule that changes nothing disappears ("-@all +@set -@geo" reads back
+  // "-@all +@set"), and a category is named wherever most of its commands
+  // share one verdict. Setting the rules read back gives the same selector.
   std::string DescribeCommands() const;
   std::string DescribeKeys() const;
   std::string DescribeChannels() const;
@@ -120,6 +125,11 @@ class AclSelector {
   bool CanRun(const AclRequest& req) const;
   bool CanAccessKey(std::string_view key, bool read, bool write) const;
   void SetCommand(int id, bool allow);
+  // Whether command id `id` is allowed (ids registered after the last rule
+  // follow "+@all" / "-@all").
+  bool Allowed(int id) const {
+    return static_cast<size_t>(id) < allowed_.size() ? allowed_[id] : all_commands_;
+  }
   std::string SetCommandRule(std::string_view rule);
   void Grow();
 
@@ -129,10 +139,8 @@ class AclSelector {
   // Allowed first arguments of otherwise denied commands ("+select|0"),
   // lower case, by command id.
   std::map<int, std::vector<std::string>> first_args_;
-  // The command rules after the last +@all / -@all, as written ("+@read",
-  // "-get", "+config|get"); a later rule on the same target replaces an
-  // earlier one. Describe prints them after "+@all" / "-@all".
-  std::vector<std::string> rules_;
+  // all_commands_ and no command denied (kept by SetRule).
+  bool every_command_ = false;
   bool all_keys_ = false;
   std::vector<AclKeyPattern> keys_;
   bool all_channels_ = false;

@@ -22,8 +22,14 @@ constexpr std::string_view kBadHash =
 
 }  // namespace
 
-AclUser::AclUser(std::string name, const AclCommandTable* table)
-    : name_(std::move(name)), table_(table), root_(table) {}
+AclUser::AclUser(std::string name, const AclCommandTable* table,
+                 std::shared_ptr<const bool> all_channels_default)
+    : name_(std::move(name)),
+      table_(table),
+      all_channels_default_(std::move(all_channels_default)),
+      root_(table) {
+  if (this->all_channels_default()) root_.SetRule("allchannels");
+}
 
 std::string AclUser::SetRule(std::string_view rule) {
   auto is = [&](std::string_view word) { return EqualsIgnoreCase(rule, word); };
@@ -47,12 +53,14 @@ std::string AclUser::SetRule(std::string_view rule) {
                                "sanitize-payload", "clearselectors", "-@all"}) {
       SetRule(r);
     }
+    if (all_channels_default()) SetRule("allchannels");
   } else if (is("clearselectors")) {
     selectors_.clear();
   } else if (rule.size() >= 2 && rule.front() == '(' && rule.back() == ')') {
     // Redis aclCreateSelectorFromOpSet: unbalanced quotes inside leave an
     // empty selector.
     AclSelector selector(table_);
+    if (all_channels_default()) selector.SetRule("allchannels");
     auto words = SplitArgs(rule.substr(1, rule.size() - 2));
     for (const std::string& w : words.value_or(std::vector<std::string>{})) {
       std::string err = selector.SetRule(w);

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +27,11 @@ namespace rankd {
 
 class AclUser {
  public:
-  AclUser(std::string name, const AclCommandTable* table);
+  // `all_channels_default` (acl-pubsub-default allchannels, read when used;
+  // null: resetchannels): whether the new user, "reset" and each new
+  // "(...)" selector start with allchannels.
+  AclUser(std::string name, const AclCommandTable* table,
+          std::shared_ptr<const bool> all_channels_default = nullptr);
 
   const std::string& name() const { return name_; }
 
@@ -78,6 +83,8 @@ class AclUser {
  private:
   std::string name_;
   const AclCommandTable* table_;
+  std::shared_ptr<const bool> all_channels_default_;
+  bool all_channels_default() const { return all_channels_default_ && *all_channels_default_; }
   bool enabled_ = false;
   bool nopass_ = false;
   std::vector<std::string> passwords_;  // SHA-256 hex, in insertion order

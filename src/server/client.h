@@ -37,6 +37,8 @@ struct Client {
   // AUTH); never null once the server opened the client.
   AclUser* user = nullptr;
   std::string user_name = "default";
+  // Failed AUTH / HELLO AUTH on this connection (server/auth_throttle.h).
+  uint64_t auth_failures = 0;
   int64_t created_ms = 0;   // monotonic
   // Replication links (CLIENT LIST flags S / M and TYPE replica / master):
   // kReplica, a replica's connection on this primary, once it sent PSYNC;

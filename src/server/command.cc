@@ -27,12 +27,24 @@ std::string WrongArityError(std::string_view command_name) {
   return s + "' command";
 }
 
-std::string UnknownSubcommandError(std::string_view subcommand, std::string_view command) {
-  std::string s = "ERR unknown subcommand '";
+// "<prefix>'<subcommand>'. Try <COMMAND> HELP.", the subcommand cut at 128 bytes.
+static std::string TryHelpError(std::string_view prefix, std::string_view subcommand,
+                                std::string_view command) {
+  std::string s(prefix);
+  s += "'";
   s.append(subcommand.substr(0, 128));
   s += "'. Try ";
   for (char ch : command) s.push_back(static_cast<char>(toupper(ch)));
   return s + " HELP.";
+}
+
+std::string UnknownSubcommandError(std::string_view subcommand, std::string_view command) {
+  return TryHelpError("ERR unknown subcommand ", subcommand, command);
+}
+
+std::string SubcommandSyntaxError(std::string_view subcommand, std::string_view container) {
+  return TryHelpError("ERR unknown subcommand or wrong number of arguments for ", subcommand,
+                      container);
 }
 
 void ReplyHelp(ReplyBuilder& reply, std::string_view command,

@@ -92,6 +92,11 @@ struct CommandContext {
   std::string_view arg(size_t i) const { return args[i]; }
 };
 
+// "ERR unknown subcommand or wrong number of arguments for '<sub>'. Try
+// <CONTAINER> HELP.": a subcommand whose own argument check failed (Redis
+// addReplySubcommandSyntaxError); `subcommand` as typed, at most 128 bytes.
+std::string SubcommandSyntaxError(std::string_view subcommand, std::string_view container);
+
 // Whether `argc` arguments (the name included) fit `arity`: exactly arity
 // when positive, at least -arity when negative (Redis's convention).
 inline bool ArityAccepts(int arity, size_t argc) {

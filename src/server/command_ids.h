@@ -21,6 +21,12 @@ class CommandIds : public AclCommandTable {
  public:
   // Numbers `spec` and its subcommands; `family` is the family's category.
   void Add(const CommandSpec& spec, uint64_t family);
+  // Numbers each Redis 7.0 command and subcommand no family registered
+  // (XADD, PFADD, CLUSTER|INFO, READONLY, ...) with Redis's categories, so
+  // ACL rules naming them are accepted and kept and category rules read
+  // back as in Redis. Such ids have no spec: nothing dispatches to them,
+  // and a command registered later gets a new id (call this last).
+  void AddRedisOnlyCommands();
   // The id of a registered spec (a command or a subcommand).
   int IdOf(const CommandSpec* spec) const { return by_spec_.at(spec); }
   // Its ACL categories.

@@ -112,6 +112,14 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"slowlog-log-slower-than", "", K::kInt, &c->slowlog_log_slower_than, -1, LLONG_MAX},
       {"slowlog-max-len", "", K::kInt, &c->slowlog_max_len, 0, LONG_MAX},
       {"acllog-max-len", "", K::kInt, &c->acllog_max_len, 0, LLONG_MAX},
+      {"acl-pubsub-default", "", K::kEnum, &c->acl_pubsub_default, 0, 0, false,
+       {"allchannels", "resetchannels"}},
+      {"rankd-auth-free-failures", "", K::kInt, &c->auth_free_failures, 0, LLONG_MAX},
+      {"rankd-auth-address-free-failures", "", K::kInt, &c->auth_address_free_failures, 0,
+       LLONG_MAX},
+      {"rankd-auth-delay-ms", "", K::kInt, &c->auth_delay_ms, 0, 60000},
+      {"rankd-auth-max-delay-ms", "", K::kInt, &c->auth_max_delay_ms, 0, 600000},
+      {"rankd-auth-max-failures", "", K::kInt, &c->auth_max_failures, 0, LLONG_MAX},
       {"notify-keyspace-events", "", K::kNotify, &c->notify_keyspace_events},
       {"tracking-table-max-keys", "", K::kInt, &c->tracking_table_max_keys, 0, LONG_MAX},
       {"lb-watch-interval", "", K::kInt, &c->lb_watch_interval, 0, 3600000},
@@ -354,46 +362,6 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
     }
   }
   return out;
-}
-
-std::string ParseConfigText(std::string_view text,
-                            std::vector<std::pair<std::string, std::vector<std::string>>>* out) {
-  size_t line_no = 0;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    line_no++;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
-      line.remove_suffix(1);
-    }
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> words;
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) i++;
-      if (i >= line.size()) break;
-      std::string w;
-      if (line[i] == '"' || line[i] == '\'') {
-        char q = line[i++];
-        while (i < line.size() && line[i] != q) {
-          if (line[i] == '\\' && i + 1 < line.size() && q == '"') i++;
-          w.push_back(line[i++]);
-        }
-        if (i >= line.size()) return "line " + std::to_string(line_no) + ": unbalanced quotes";
-        i++;
-      } else {
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') w.push_back(line[i++]);
-      }
-      words.push_back(std::move(w));
-    }
-    if (words.empty()) continue;
-    std::string name = words[0];
-    words.erase(words.begin());
-    out->emplace_back(std::move(name), std::move(words));
-  }
-  return "";
 }
 
 std::string FormatMemory(int64_t bytes) {

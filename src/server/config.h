@@ -73,6 +73,13 @@ struct Config {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t acllog_max_len = 128;  // ACL LOG entries kept
+  std::string acl_pubsub_default = "resetchannels";  // or "allchannels"
+  // Beyond Redis: failed AUTH slows down (server/auth_throttle.h).
+  int64_t auth_free_failures = 10;
+  int64_t auth_address_free_failures = 100;
+  int64_t auth_delay_ms = 10;
+  int64_t auth_max_delay_ms = 2000;
+  int64_t auth_max_failures = 100;
   int64_t busy_reply_threshold = 5000;  // lua-time-limit
   int64_t notify_keyspace_events = 0;   // NotifyClass bits (server/notify.h)
   int64_t tracking_table_max_keys = 1000000;

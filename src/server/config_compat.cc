@@ -51,8 +51,6 @@ const Compat kCompat[] = {
     // Security and safety: accepted only when their effect is not needed.
     {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
-    {"acl-pubsub-default", "", K::kEnum, "resetchannels", 0, 0, false,
-     "allchannels resetchannels"},
     {"sanitize-dump-payload", "", K::kEnum, "no", 0, 0, false, "no yes clients"},
     // Persistence details: rankd's log always has a snapshot base and is
     // fsynced by appendfsync alone (docs/persistence.md).

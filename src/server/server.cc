@@ -71,6 +71,10 @@ void Server::ApplyConfig(std::string_view name) {
   }
   // As Redis: a lower acllog-max-len trims the log at its next new entry.
   acl_.set_log_max_len(static_cast<size_t>(config_.acllog_max_len));
+  acl_.set_all_channels_default(config_.acl_pubsub_default == "allchannels");
+  auth_throttle_.set_settings({config_.auth_free_failures, config_.auth_address_free_failures,
+                               config_.auth_delay_ms, config_.auth_max_delay_ms,
+                               config_.auth_max_failures});
   lazy_policy_.expire = config_.lazyfree_lazy_expire;
   lazy_policy_.server_del = config_.lazyfree_lazy_server_del;
   lfu_.enabled = config_.maxmemory_policy.ends_with("-lfu");

@@ -22,6 +22,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@
 #include "net/connection.h"
 #include "net/event_loop.h"
 #include "server/acl.h"
+#include "server/auth_throttle.h"
 #include "server/board_watch.h"
 #include "server/client.h"
 #include "server/command_ids.h"
@@ -262,6 +264,15 @@ class Server : public ConnectionHandler {
   // `context` ("toplevel", "multi", "lua") and returns the reason.
   AclDenial CheckAcl(Client& client, const CommandSpec& spec,
                      std::span<const std::string_view> args, std::string_view context);
+  // redis.acl_check_cmd: whether `user` may run `args` (args[0] is the
+  // command name), judged exactly as Dispatch judges it (MakeAclRequest and
+  // AclUser::Check: command, subcommand, first argument, keys with their
+  // read/write access, channels, every selector) but not logged. nullopt
+  // when `args` names no command or an unknown subcommand. As Redis 7.0,
+  // arity is not checked: a key position the command's rule names past
+  // the line's end matches no pattern. A null `user` (an internal client)
+  // may run anything.
+  std::optional<bool> AclAllows(const AclUser* user, std::span<const std::string_view> args) const;
   // The keys of a command line with the access each needs, by the command's
   // documented key specs (COMMAND GETKEYSANDFLAGS; the commands layer
   // installs it). False when the command has no doc: the spec's key
@@ -326,6 +337,15 @@ class Server : public ConnectionHandler {
   }
   // The client with `id`, or nullptr.
   Client* FindClient(uint64_t id);
+
+  // Answers a failed AUTH / HELLO AUTH of `client` with `error` (Redis's
+  // WRONGPASS), throttled (server/auth_throttle.h): at once while failures
+  // are few, else after a delay during which the connection reads no
+  // further commands (the event loop serves everyone else), and the
+  // connection is closed after the answer once it failed too often.
+  // `no_block` (inside EXEC): answered at once, the close still applies.
+  void AnswerAuthFailure(Client& client, std::string_view error, bool no_block);
+  AuthThrottle& auth_throttle() { return auth_throttle_; }
 
   // ConnectionHandler.
   void OnOpen(Connection* c) override;
@@ -442,6 +462,7 @@ class Server : public ConnectionHandler {
   std::unique_ptr<TlsContext> tls_;  // while tls-port is set
   CommandIds command_ids_;
   Acl acl_{&command_ids_};
+  AuthThrottle auth_throttle_;
   LfuSettings lfu_;  // from maxmemory-policy, lfu-log-factor, lfu-decay-time
   bool oom_before_command_ = false;
   // Last: destroyed first, while the loop and connections it uses exist.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "server/command_keys.h"
 #include "server/errors.h"
 #include "server/protected_action.h"
@@ -111,9 +112,42 @@ AclDenial Server::CheckAcl(Client& c, const CommandSpec& spec,
                                   : denial == AclDenial::kKey   ? "key"
                                                                 : "channel";
   const std::string_view object =
-      denial == AclDenial::kCommand ? command_ids_.NameOf(req.command_id) : args[pos];
+      denial == AclDenial::kCommand ? command_ids_.NameOf(req.command_id)
+      : pos < args.size()           ? args[pos]
+                                    : std::string_view();
   acl_.Log(reason, context, object, u.name(), describe_client ? describe_client(c) : "");
   return denial;
+}
+
+std::optional<bool> Server::AclAllows(const AclUser* user,
+                                      std::span<const std::string_view> args) const {
+  std::string_view full_name;
+  std::string error;
+  const CommandSpec* spec = nullptr;
+  Resolve(args, &full_name, &error, &spec);  // spec is set even when arity is wrong
+  if (!spec) return std::nullopt;
+  if (!user || user->unrestricted()) return true;
+  size_t pos = 0;
+  return user->Check(MakeAclRequest(*spec, args, *user), &pos) == AclDenial::kNone;
+}
+
+void Server::AnswerAuthFailure(Client& c, std::string_view error, bool no_block) {
+  const std::string_view address = c.conn ? PeerAddress(c.conn->peer()) : "";
+  const AuthThrottle::Verdict v = auth_throttle_.Failed(address, &c.auth_failures, MonoMs());
+  if (v.delay_ms <= 0 || no_block || !c.conn) {
+    c.reply->Error(error);
+    if (v.close && c.conn) c.conn->CloseAfterReply();
+    return;
+  }
+  // The reply waits on a timer; the client may be gone by then.
+  c.conn->Pause();
+  loop_.AddTimer(v.delay_ms, [this, id = c.id, error = std::string(error), close = v.close] {
+    Client* late = FindClient(id);
+    if (!late || !late->conn || late->conn->closing()) return;
+    late->conn->reply()->Error(error);
+    if (close) late->conn->CloseAfterReply();
+    late->conn->Resume();
+  });
 }
 
 void Server::SetAuthenticated(Client& c, AclUser* user) {
