@@ -47,7 +47,6 @@ constexpr RedisOnly kRedisOnly[] = {
     {"cluster|shards", kAclSlow},
     {"cluster|slaves", kAclAdmin | kAclSlow | kAclDangerous},
     {"cluster|slots", kAclSlow},
-    {"failover", kAclAdmin | kAclSlow | kAclDangerous},
     {"lolwut", kAclRead | kAclFast},
     {"module", kAclSlow},
     {"module|help", kAclSlow},
