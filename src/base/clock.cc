@@ -23,9 +23,19 @@ double CalibrateTicksPerUs() {
 
 }  // namespace
 
-int64_t CyclesToUs(uint64_t cycles) {
+namespace {
+double TicksPerUs() {
   static const double ticks_per_us = CalibrateTicksPerUs();
-  return static_cast<int64_t>(static_cast<double>(cycles) / ticks_per_us);
+  return ticks_per_us;
+}
+}  // namespace
+
+int64_t CyclesToUs(uint64_t cycles) {
+  return static_cast<int64_t>(static_cast<double>(cycles) / TicksPerUs());
+}
+
+int64_t CyclesToNs(uint64_t cycles) {
+  return static_cast<int64_t>(static_cast<double>(cycles) * 1000.0 / TicksPerUs());
 }
 
 }  // namespace rankd

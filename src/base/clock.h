@@ -70,5 +70,7 @@ inline uint64_t CycleNow() {
 // Microseconds in `cycles` CycleNow() ticks. The first call calibrates
 // (about 2 ms).
 int64_t CyclesToUs(uint64_t cycles);
+// Nanoseconds in `cycles` ticks (INFO latencystats' percentiles).
+int64_t CyclesToNs(uint64_t cycles);
 
 }  // namespace rankd

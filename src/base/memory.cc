@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 
@@ -16,6 +17,11 @@ extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp
 extern "C" size_t __sanitizer_get_current_allocated_bytes() __attribute__((weak));
 
 namespace rankd {
+
+int Mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen) {
+  if (!mallctl) return ENOSYS;
+  return mallctl(name, oldp, oldlenp, newp, newlen);
+}
 
 namespace {
 

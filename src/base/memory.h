@@ -31,4 +31,9 @@ size_t ResidentBytes();
 // "jemalloc-<version>" or "libc".
 std::string_view AllocatorName();
 
+// jemalloc's mallctl (DEBUG MALLCTL): reads and/or writes the control
+// `name`, as jemalloc documents. Returns 0 or an errno value; ENOSYS when
+// rankd is not linked with jemalloc.
+int Mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen);
+
 }  // namespace rankd

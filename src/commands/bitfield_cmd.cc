@@ -106,13 +106,13 @@ void BitFieldGeneric(CommandContext& ctx, bool ro_command) {
   if (!ParseFieldCommands(ctx, &ops, &read_only, &highest_bit)) return;
   std::string_view key = ctx.arg(1);
   Database::Entry* e;
+  bool grown = false;
   if (read_only) {
     bool wrong_type;
     e = LookupString(ctx, key, &wrong_type);
     if (wrong_type) return ctx.reply.Error(err::kWrongType);
   } else {
     if (ro_command) return ctx.reply.Error("ERR BITFIELD_RO only supports the GET subcommand");
-    bool grown;
     e = StringForBitWrite(ctx, key, highest_bit, &grown);
     if (!e) return;
   }
@@ -130,12 +130,12 @@ void BitFieldGeneric(CommandContext& ctx, bool ro_command) {
     if (BitFieldAdd(c.type, incr ? old : c.value, incr ? c.value : 0, c.overflow, &next)) {
       SetBitField(&s, c.offset, c.type, static_cast<uint64_t>(next));
       ctx.reply.Integer(incr ? next : old);
-      changes++;
+      changes += next != old;  // as Redis 7.0: rewriting a value is no change
     } else {  // OVERFLOW FAIL: nothing written
       ctx.reply.Null();
     }
   }
-  if (changes) KeyChanged(ctx, ctx.db(), key, kNotifyString, "setbit");
+  if (changes || grown) KeyChanged(ctx, ctx.db(), key, kNotifyString, "setbit");
 }
 
 }  // namespace

@@ -182,6 +182,7 @@ void Populate(CommandContext& ctx) {
 
 void DebugCmd(CommandContext& ctx) {
   if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
+  if (DebugData(ctx)) return;     // PROTOCOL, QUICKLIST-PACKED-THRESHOLD, ...
   std::string_view sub = ctx.arg(1);
   const size_t argc = ctx.argc();
   if (EqualsIgnoreCase(sub, "SLEEP") && argc == 3) {

@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/memory.h"
 #include "base/numbers.h"
+#include "commands/dump_handlers.h"
 #include "commands/info_writer.h"
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
@@ -269,7 +270,8 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("pubsubshard_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kShard)));
   w.Field("latest_fork_usec", st.latest_fork_usec);
   w.Field("total_forks", n(st.total_forks));
-  for (auto name : {"migrate_cached_sockets", "slave_expires_tracked_keys",
+  w.Field("migrate_cached_sockets", static_cast<int64_t>(MigrateCachedSockets()));
+  for (auto name : {"slave_expires_tracked_keys",
                     "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
                     "active_defrag_key_misses", "total_active_defrag_time",
                     "current_active_defrag_time"}) {

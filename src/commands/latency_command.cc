@@ -152,12 +152,12 @@ void Histogram(CommandContext& ctx) {
 void LatencyStatsSection(Server& server, InfoWriter& w) {
   w.Section("Latencystats");
   for (const auto& [spec, stat] : server.stats().per_command) {
-    if (!stat.calls) continue;
+    if (!stat.latency.count) continue;  // none tracked (latency-tracking no)
     std::string value;
-    for (const std::string& p : server.config().latency_tracking_info_percentiles) {
+    for (double p : server.config().latency_tracking_info_percentiles) {
       char buf[64];
-      snprintf(buf, sizeof(buf), "%sp%s=%.3f", value.empty() ? "" : ",", p.c_str(),
-               stat.latency.Percentile(atof(p.c_str())));
+      snprintf(buf, sizeof(buf), "%sp%s=%.3f", value.empty() ? "" : ",",
+               FormatPercentile(p).c_str(), stat.latency.Percentile(p));
       value += buf;
     }
     w.Field("latency_percentiles_usec_" + stat.name, value);

@@ -7,9 +7,9 @@
 // one pipeline of [AUTH,] SELECT db, RESTORE key ttl payload [REPLACE] to
 // the target (a rankd or a redis-server), with the server blocked for at
 // most `timeout` ms per step. Each key the target acknowledged is deleted
-// here (unless COPY) and logged as one DEL. Differences: no connection is
-// cached between calls (Redis keeps one for 10 s), so every call connects
-// and SELECTs, and a broken connection is not retried.
+// here (unless COPY) and logged as one DEL. The connection stays cached for
+// the next MIGRATE to the same target (migrate_cache.cc), which SELECTs
+// only when the database changes.
 
 #include <algorithm>
 #include <string>
@@ -87,37 +87,53 @@ void Migrate(CommandContext& ctx) {
   if (keys.empty()) return ctx.reply.SimpleString("NOKEY");
   int64_t port = 0;
   if (!ParseInt64(ctx.arg(2), &port)) port = 0;  // Redis atoi(): connecting fails
-  std::string why;
-  std::unique_ptr<SyncConnection> conn =
-      SyncConnection::Connect(std::string(ctx.arg(1)), static_cast<int>(port), a.timeout_ms, &why);
-  if (!conn) return ctx.reply.Error("IOERR error or timeout connecting to the client");
-
-  std::string cmd;
-  auto append = [&cmd](std::initializer_list<std::string_view> args) {
-    Replication::EncodeCommand(std::span<const std::string_view>(args.begin(), args.size()), &cmd);
+  const std::string host(ctx.arg(1));
+  auto append = [](std::string* out, std::initializer_list<std::string_view> args) {
+    Replication::EncodeCommand(std::span<const std::string_view>(args.begin(), args.size()), out);
   };
-  if (a.auth) {
-    if (a.username.empty()) append({"AUTH", a.password});
-    else append({"AUTH", a.username, a.password});
-  }
-  append({"SELECT", std::to_string(a.db)});
+  std::string restores;
   const int64_t now = WallMs();
   const DumpOptions dump = CurrentDumpOptions(ctx);
   for (const auto& [key, e] : keys) {
     const int64_t deadline = db.ExpireMs(e);
     const int64_t ttl = deadline < 0 ? 0 : std::max<int64_t>(deadline - now, 1);
     const std::string payload = DumpPayload(e->value, dump), ttl_text = std::to_string(ttl);
-    if (a.replace) append({"RESTORE", key, ttl_text, payload, "REPLACE"});
-    else append({"RESTORE", key, ttl_text, payload});
+    if (a.replace) append(&restores, {"RESTORE", key, ttl_text, payload, "REPLACE"});
+    else append(&restores, {"RESTORE", key, ttl_text, payload});
   }
-  if (!conn->WriteAll(cmd, a.timeout_ms)) {
-    return ctx.reply.Error("IOERR error or timeout writing to target instance");
+  // A cached connection may have been closed by the target meanwhile: a
+  // write that fails on one (not by timing out) is retried once on a new
+  // connection, as Redis does.
+  MigrateSocket* sock = nullptr;
+  bool select = false;
+  for (int attempt = 0;; attempt++) {
+    bool fresh;
+    sock = AcquireMigrateSocket(ctx.server.loop(), host, static_cast<int>(port), a.timeout_ms,
+                                &fresh);
+    if (!sock) return ctx.reply.Error("IOERR error or timeout connecting to the client");
+    std::string cmd;
+    if (a.auth) {
+      if (a.username.empty()) append(&cmd, {"AUTH", a.password});
+      else append(&cmd, {"AUTH", a.username, a.password});
+    }
+    select = sock->last_db != a.db;
+    if (select) append(&cmd, {"SELECT", std::to_string(a.db)});
+    cmd += restores;
+    if (sock->conn->WriteAll(cmd, a.timeout_ms)) break;
+    const bool timed_out = sock->conn->timed_out();
+    CloseMigrateSocket(host, static_cast<int>(port));
+    if (fresh || timed_out || attempt > 0) {
+      return ctx.reply.Error("IOERR error or timeout writing to target instance");
+    }
   }
+  SyncConnection* conn = sock->conn.get();
   std::string auth_reply, select_reply, line, target_error;
   if ((a.auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
-      !conn->ReadLine(&select_reply, a.timeout_ms)) {
+      (select && !conn->ReadLine(&select_reply, a.timeout_ms))) {
+    CloseMigrateSocket(host, static_cast<int>(port));
     return ctx.reply.Error("IOERR error or timeout reading to target instance");
   }
+  if (select && !select_reply.empty() && select_reply[0] != '-') sock->last_db = a.db;
   std::vector<std::string_view> effect = {"DEL"};
   bool socket_error = false;
   for (const auto& [key, e] : keys) {
@@ -136,6 +152,7 @@ void Migrate(CommandContext& ctx) {
       KeyChanged(ctx, db, key, kNotifyGeneric, "del");
     }
   }
+  if (socket_error) CloseMigrateSocket(host, static_cast<int>(port));
   if (effect.size() > 1) ctx.server.Propagate(ctx.client, effect);
   if (!target_error.empty()) {
     return ctx.reply.Error("ERR Target instance replied with error: " + target_error);

@@ -31,6 +31,14 @@ void InfoCmd(CommandContext& ctx);     // info_command.cc
 void ConfigCmd(CommandContext& ctx);   // config_command.cc
 void LatencyCmd(CommandContext& ctx);  // latency_command.cc
 void DebugCmd(CommandContext& ctx);    // debug_command.cc
+// DEBUG's subcommands about storage and replies (debug_data.cc): true if
+// `ctx` is one of them, which it then handles.
+bool DebugData(CommandContext& ctx);
+void DebugProtocol(CommandContext& ctx);  // debug_protocol.cc
+void DebugHtStats(CommandContext& ctx);     // debug_htstats.cc
+void DebugHtStatsKey(CommandContext& ctx);  // debug_htstats.cc
+void DebugMallctl(CommandContext& ctx);     // debug_mallctl.cc
+void DebugMallctlStr(CommandContext& ctx);  // debug_mallctl.cc
 
 class Server;
 class InfoWriter;

@@ -13,6 +13,8 @@
 
 namespace rankd {
 
+ChainStats Hash::TableStats() const { return table()->Stats(); }
+
 size_t Hash::size() const {
   if (!is_listpack()) return table()->size();
   return rep_ ? packed()->count : 0;

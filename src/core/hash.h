@@ -78,6 +78,8 @@ class Hash {
   bool is_listpack() const { return (rep_ & kTableBit) == 0; }
   // "listpack" or "hashtable" (OBJECT ENCODING).
   std::string_view EncodingName() const { return is_listpack() ? "listpack" : "hashtable"; }
+  // The hashtable's chain statistics (DEBUG HTSTATS-KEY). REQUIRES: !is_listpack().
+  ChainStats TableStats() const;
   size_t MemoryUsage() const;
 
   // The value of `field`, or nullopt. O(1) for a hashtable, O(n) listpack.

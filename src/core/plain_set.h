@@ -53,6 +53,8 @@ class PlainSet {
 
   // SSCAN step with Redis's guarantee; an intset is returned whole (cursor 0).
   uint64_t Scan(uint64_t cursor, size_t count, Visitor fn) const;
+  // The hashtable's chain statistics (DEBUG HTSTATS-KEY). REQUIRES: !is_intset().
+  ChainStats TableStats() const { return table_.Stats(); }
 
  private:
   struct Node {

@@ -53,6 +53,7 @@ size_t QuickList::MemoryUsage() const {
 
 bool QuickList::Fits(const Chunk& chunk, size_t len, const ListLimits& limits) const {
   if (chunk.count == 0) return true;
+  if (chunk.plain || len >= limits.plain_threshold) return false;
   return Within(chunk.count + 1, chunk.raw_bytes() + packed::EntrySize(len), limits);
 }
 
@@ -116,6 +117,7 @@ void QuickList::PushFront(std::string_view v, const ListLimits& limits) {
     // The full end chunk is final now: give back its growth slack.
     if (!chunks_.empty()) Trim(&chunks_.front());
     chunks_.emplace_front();
+    chunks_.front().plain = v.size() >= limits.plain_threshold;
   }
   Chunk& c = chunks_.front();
   assert(!c.compressed());  // Invariant: end chunks are raw.
@@ -133,6 +135,7 @@ void QuickList::PushBack(std::string_view v, const ListLimits& limits) {
   if (grow) {
     if (!chunks_.empty()) Trim(&chunks_.back());
     chunks_.emplace_back();
+    chunks_.back().plain = v.size() >= limits.plain_threshold;
   }
   Chunk& c = chunks_.back();
   assert(!c.compressed());
@@ -212,6 +215,10 @@ void QuickList::Replace(size_t index, std::string_view v, const ListLimits& limi
   const size_t n = packed::EntrySize(v.size());
   if (next - off != n) buf.replace(off, next - off, n, '\0');
   (void)packed::Write(buf.data() + off, v);
+  // A plain chunk's one element is replaced in place; it stays plain only
+  // while the element is plain-sized.
+  if (chunks_[ci].plain) chunks_[ci].plain = v.size() >= limits.plain_threshold;
+  if (v.size() >= limits.plain_threshold) return IsolatePlain(ci, k, true);
   if (!SplitIfOverfull(ci, limits)) Settle(ci);
 }
 
@@ -220,13 +227,53 @@ void QuickList::Insert(size_t index, std::string_view v, const ListLimits& limit
   if (index == 0) return PushFront(v, limits);
   if (index == size_) return PushBack(v, limits);
   size_t k;
-  const size_t ci = Locate(index, &k);
+  size_t ci = Locate(index, &k);
+  if (chunks_[ci].plain) {
+    // Element `index` is a plain chunk's: insert before it, at the end of
+    // the previous chunk (index > 0, so there is one).
+    ci--;
+    k = chunks_[ci].count;
+  }
   std::string& buf = Open(ci);
   Chunk& c = chunks_[ci];
   packed::Insert(&buf, Offset(buf, c.count, k), v);
   c.count++;
   size_++;
+  const bool plain = v.size() >= limits.plain_threshold;
+  if (plain || c.plain) return IsolatePlain(ci, k, plain);
   if (!SplitIfOverfull(ci, limits)) Settle(ci);
+}
+
+void QuickList::IsolatePlain(size_t ci, size_t k, bool plain) {
+  Chunk& c = chunks_[ci];
+  assert(!c.compressed());  // REQUIRES: opened by the caller
+  const bool was_plain = c.plain;
+  // Cut at the element's bounds: [0, k) stays, [k] and (k, count) follow.
+  const size_t from = Offset(c.buf, c.count, k), to = Offset(c.buf, c.count, k + 1);
+  std::vector<Chunk> pieces;
+  if (k > 0) {
+    Chunk head;
+    head.buf = c.buf.substr(0, from);
+    head.count = static_cast<uint32_t>(k);
+    head.plain = was_plain && k == 1;  // a plain element the insert went after
+    pieces.push_back(std::move(head));
+  }
+  Chunk mid;
+  mid.buf = c.buf.substr(from, to - from);
+  mid.count = 1;
+  mid.plain = plain;
+  pieces.push_back(std::move(mid));
+  if (k + 1 < c.count) {
+    Chunk tail;
+    tail.buf = c.buf.substr(to);
+    tail.count = c.count - static_cast<uint32_t>(k) - 1;
+    pieces.push_back(std::move(tail));
+  }
+  chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(ci));
+  chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(ci),
+                 std::make_move_iterator(pieces.begin()), std::make_move_iterator(pieces.end()));
+  for (size_t i = 0; i < pieces.size(); i++) Settle(ci + i);
+  SettleEnds();
 }
 
 void QuickList::Erase(size_t index, size_t count) {

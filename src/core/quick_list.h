@@ -13,7 +13,10 @@
 // bytes: -1 4 KB, -2 8 KB, -3 16 KB, -4 32 KB, -5 (and below) 64 KB. An
 // element bigger than the limit gets a chunk of its own. Pushing at an end
 // fills the end chunk or starts a new one; inserting in a full chunk splits
-// it; chunks emptied by removals are dropped. The fill is read on each
+// it; chunks emptied by removals are dropped. An element of at least
+// `plain_threshold` bytes (DEBUG QUICKLIST-PACKED-THRESHOLD; 1 GB by
+// default) is stored "plain", as Redis's plain nodes: alone in its chunk,
+// which never takes another element while it holds it. The fill is read on each
 // operation (ListLimits); Redis fixes it when the list is created, which
 // only changes where chunks split, never what a command sees.
 //
@@ -59,6 +62,8 @@ namespace rankd {
 struct ListLimits {
   int64_t fill = -2;            // list-max-listpack-size
   int64_t compress_depth = 0;   // list-compress-depth, for lists created now
+  size_t plain_threshold = kDefaultPlainThreshold;  // bytes from which an element is plain
+  static constexpr size_t kDefaultPlainThreshold = size_t{1} << 30;
 };
 
 class QuickList {
@@ -130,8 +135,9 @@ class QuickList {
  private:
   struct Chunk {
     std::string buf;          // [lead free bytes] entries, or their LZF form
-    uint32_t count : 31 = 0;  // entries
+    uint32_t count : 30 = 0;  // entries
     uint32_t lzf : 1 = 0;     // buf holds the LZF form
+    uint32_t plain : 1 = 0;   // holds one plain element (count == 1)
     // Raw: the lead (free bytes before the first entry). LZF: the size of
     // the raw entries. One field, so a chunk stays 40 bytes.
     uint32_t aux = 0;
@@ -163,6 +169,10 @@ class QuickList {
   // two halves and settles both when it no longer respects `limits`.
   // Returns true when it split (else the caller settles `ci`).
   bool SplitIfOverfull(size_t ci, const ListLimits& limits);
+  // After an insert or replace put element `k` into the opened chunk `ci`
+  // and either the element is plain or the chunk was: cuts the chunk so the
+  // element stands alone (marked `plain`), and settles the pieces.
+  void IsolatePlain(size_t ci, size_t k, bool plain);
 
   // Compression (quick_list_compress.cc).
   // The raw entries of chunk `ci`: its buffer, or a decompression of it

@@ -103,6 +103,7 @@ bool QuickList::CheckInvariants() const {
   for (size_t ci = 0; ci < chunks_.size(); ci++) {
     const Chunk& c = chunks_[ci];
     if (c.count == 0 || c.lead() > c.buf.size()) return false;
+    if (c.plain && c.count != 1) return false;  // a plain element stands alone
     if (c.compressed()) {
       if (!Interior(ci)) return false;  // only interior chunks compress
       scratch.resize(c.raw_size());

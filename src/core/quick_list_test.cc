@@ -47,7 +47,9 @@ TEST_P(QuickListModelTest, MatchesModelAfterRandomOps) {
   const uint32_t seed = 7 + static_cast<uint32_t>(depth);
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937 rng(seed);
-  ListLimits limits{fill, depth};
+  // Depth-3 runs also store elements of 40 bytes and more plain (alone in
+  // their chunk), as after DEBUG QUICKLIST-PACKED-THRESHOLD 40.
+  ListLimits limits{fill, depth, depth == 3 ? 40 : ListLimits::kDefaultPlainThreshold};
   QuickList l(depth);
   std::deque<std::string> model;
   size_t most_compressed = 0;
@@ -158,6 +160,30 @@ TEST_P(QuickListModelTest, MatchesModelAfterRandomOps) {
     }
   }
   EXPECT_EQ(l.chunk_count(), 0u);
+}
+
+// Plain elements stand alone: pushing, inserting next to and replacing
+// them never shares their chunk, and a replaced one gives its chunk back.
+TEST(QuickListTest, PlainElementsStayAlone) {
+  ListLimits limits{-2, 0, 10};
+  QuickList l;
+  const std::string big(20, 'b');
+  for (const char* v : {"a", "b"}) l.PushBack(v, limits);
+  l.PushBack(big, limits);
+  l.PushBack("c", limits);
+  l.PushFront(big, limits);
+  EXPECT_EQ(l.chunk_count(), 4u);  // [big] [a b] [big] [c]
+  l.Insert(3, "x", limits);        // before the inner plain one: joins [a b]
+  EXPECT_EQ(l.chunk_count(), 4u);
+  l.Insert(2, big, limits);        // between a and b: cuts [a b x] in three
+  EXPECT_EQ(l.chunk_count(), 6u);
+  l.Replace(1, big, limits);       // a becomes plain in its own chunk
+  EXPECT_EQ(l.chunk_count(), 6u);
+  l.Replace(0, "small", limits);   // the head is no longer plain
+  l.PushFront("y", limits);        // ... so it takes another element
+  EXPECT_EQ(l.chunk_count(), 6u);
+  EXPECT_TRUE(l.CheckInvariants());
+  EXPECT_EQ(All(l), (std::vector<std::string>{"y", "small", big, big, "b", "x", big, "c"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -30,6 +30,14 @@
 
 namespace rankd {
 
+// The shape of a chained table (DEBUG HTSTATS): its buckets, its elements,
+// and chain_lengths[k] = the number of buckets holding k nodes.
+struct ChainStats {
+  size_t buckets = 0;
+  size_t elements = 0;
+  std::vector<size_t> chain_lengths;
+};
+
 template <class Node>
 class ScanTable {
  public:
@@ -136,6 +144,18 @@ class ScanTable {
     for (Node* head : buckets_) {
       for (Node* n = head; n; n = n->next) fn(n);
     }
+  }
+
+  // The table's chain statistics. O(buckets + size).
+  ChainStats Stats() const {
+    ChainStats st{buckets_.size(), size_, {}};
+    for (Node* head : buckets_) {
+      size_t len = 0;
+      for (Node* n = head; n; n = n->next) len++;
+      if (len >= st.chain_lengths.size()) st.chain_lengths.resize(len + 1);
+      st.chain_lengths[len]++;
+    }
+    return st;
   }
 
   // One SCAN step from `cursor` (0 starts): visits whole buckets until about

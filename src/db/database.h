@@ -86,6 +86,10 @@ class Database {
   int index() const { return index_; }
   size_t size() const { return table_.size(); }
   size_t expires_size() const { return expiring_.size(); }
+  // The key table's chain statistics (DEBUG HTSTATS). O(buckets + keys).
+  ChainStats KeyTableStats() const { return table_.Stats(); }
+  // Slots of the open-addressing table of deadlines (DEBUG HTSTATS).
+  size_t expires_capacity() const { return deadlines_.capacity(); }
 
   // The live entry for `key`, or nullptr if absent or expired (an expired key
   // is deleted here, except while paused and on a replica: ReplicaExpiry).

@@ -23,6 +23,8 @@ namespace {
 
 constexpr size_t kReadChunk = 16 * 1024;          // PROTO_IOBUF_LEN
 constexpr size_t kCompactOutputAt = 64 * 1024;    // written prefix worth erasing
+constexpr size_t kKeptArgs = 1024;                 // argument slots kept between reads
+constexpr size_t kKeptInputBytes = 256 * 1024;     // empty read buffer kept between reads
 constexpr size_t kKeepOutputCapacity = 256 * 1024;
 
 // Group prefetching (issue 16): when a read brings several commands, the
@@ -322,6 +324,12 @@ void NetServer::ProcessInput(Connection* c) {
       UpdateEvents(c);
     }
   }
+  // As Redis frees each command's argv and shrinks a query buffer far above
+  // its use: one command with many arguments or bytes does not pin that
+  // memory (the lazyfree unit's UNLINK test) until the client goes idle.
+  if (args_.capacity() > kKeptArgs) std::vector<std::string_view>().swap(args_);
+  c->parser_.TrimStorage(kKeptArgs);
+  if (c->in_.empty() && c->in_.capacity() > kKeptInputBytes) c->in_.Release();
   if (replied) MarkWrite(c);
 }
 

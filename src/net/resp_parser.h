@@ -101,6 +101,15 @@ class RespParser {
   // Memory held for the pending command's argument offsets, for limits.
   size_t pending_arg_bytes() const { return spans_.capacity() * sizeof(ArgSpan); }
 
+  // Between commands, frees argument storage above `keep_args` slots that
+  // an earlier command with many arguments left behind. No effect while a
+  // command is half read.
+  void TrimStorage(size_t keep_args) {
+    if (multibulk_left_ != 0 || spans_.capacity() <= keep_args) return;
+    std::vector<ArgSpan>().swap(spans_);
+    std::string().swap(inline_);
+  }
+
  private:
   Result ParseInline(std::string_view in, size_t* pos, std::vector<std::string_view>* args,
                      const Limits& limits);

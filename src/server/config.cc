@@ -16,24 +16,6 @@
 
 namespace rankd {
 
-bool ParseMemory(std::string_view s, int64_t* out) {
-  static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
-      {"kb", 1024}, {"mb", 1024 * 1024}, {"gb", 1024LL * 1024 * 1024},
-      {"k", 1000},  {"m", 1000 * 1000},  {"g", 1000LL * 1000 * 1000}, {"b", 1}};
-  int64_t mul = 1;
-  for (auto [suffix, m] : kUnits) {
-    if (s.size() > suffix.size() && EqualsIgnoreCase(s.substr(s.size() - suffix.size()), suffix)) {
-      s.remove_suffix(suffix.size());
-      mul = m;
-      break;
-    }
-  }
-  int64_t v;
-  if (!ParseInt64(s, &v) || v < 0 || (mul > 1 && v > LLONG_MAX / mul)) return false;
-  *out = v * mul;
-  return true;
-}
-
 ConfigTable::ConfigTable(Config* c) : cfg_(c) {
   using K = Param::Kind;
   params_ = {
@@ -127,7 +109,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
        LONG_MAX},
       {"latency-monitor-threshold", "", K::kInt, &c->latency_monitor_threshold, 0, LLONG_MAX},
       {"latency-tracking", "", K::kBool, &c->latency_tracking},
-      {"latency-tracking-info-percentiles", "", K::kList, &c->latency_tracking_info_percentiles},
+      {"latency-tracking-info-percentiles", "", K::kPercentiles,
+       &c->latency_tracking_info_percentiles},
       {"enable-protected-configs", "", K::kEnum, &c->enable_protected_configs, 0, 0, true,
        {"no", "yes", "local"}},
       {"enable-debug-command", "", K::kEnum, &c->enable_debug_command, 0, 0, true,
@@ -219,6 +202,20 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
                                            return s;
                                          }();
       *static_cast<std::string*>(p->field) = std::string(*it);
+      break;
+    }
+    case K::kPercentiles: {
+      // Numbers 0..100, any count (none: INFO latencystats lists nothing).
+      std::vector<double> ps;
+      for (std::string_view w : SplitSpaces(value)) {
+        double d;
+        if (!ParseDouble(w, &d)) return "Invalid latency-tracking-info-percentiles parameters";
+        if (d < 0 || d > 100) {
+          return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+        }
+        ps.push_back(d);
+      }
+      *static_cast<std::vector<double>*>(p->field) = std::move(ps);
       break;
     }
     case K::kList: {
@@ -326,6 +323,13 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
         for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) s += (s.empty() ? "" : " ") + w;
         return s;
       }
+      case K::kPercentiles: {
+        std::string s;
+        for (double d : *static_cast<std::vector<double>*>(p.field)) {
+          s += (s.empty() ? "" : " ") + FormatPercentile(d);
+        }
+        return s;
+      }
       case K::kOutputLimit: {
         auto* cfg = static_cast<Config*>(p.field);
         auto fmt = [](std::string_view cls, const OutputBufferLimit& l) {
@@ -364,38 +368,6 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
   return out;
 }
 
-std::string FormatMemory(int64_t bytes) {
-  constexpr int64_t kGb = 1024LL * 1024 * 1024, kMb = 1024 * 1024, kKb = 1024;
-  if (bytes != 0 && bytes % kGb == 0) return FormatInt64(bytes / kGb) + "gb";
-  if (bytes != 0 && bytes % kMb == 0) return FormatInt64(bytes / kMb) + "mb";
-  if (bytes != 0 && bytes % kKb == 0) return FormatInt64(bytes / kKb) + "kb";
-  return FormatInt64(bytes);
-}
-
-std::string QuoteConfigString(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      default:
-        if (isprint(ch)) {
-          out.push_back(static_cast<char>(ch));
-        } else {
-          char buf[8];
-          snprintf(buf, sizeof(buf), "\\x%02x", ch);
-          out += buf;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::Lines() const {
   using K = Param::Kind;
   std::vector<std::pair<std::string_view, std::vector<std::string>>> out;
@@ -425,6 +397,13 @@ std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::
       case K::kList: {
         std::string line = name;
         for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) line += " " + w;
+        lines.push_back(line);
+        break;
+      }
+      case K::kPercentiles: {
+        const auto& ps = *static_cast<std::vector<double>*>(p.field);
+        std::string line = name + (ps.empty() ? " \"\"" : "");
+        for (double d : ps) line += " " + FormatPercentile(d);
         lines.push_back(line);
         break;
       }

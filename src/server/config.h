@@ -87,7 +87,7 @@ struct Config {
   // Introspection and tooling.
   int64_t latency_monitor_threshold = 0;  // ms; 0: off
   bool latency_tracking = true;           // per-command histograms
-  std::vector<std::string> latency_tracking_info_percentiles = {"50", "99", "99.9"};
+  std::vector<double> latency_tracking_info_percentiles = {50, 99, 99.9};
   // Protected actions (Redis 7.0): "no", "yes" or "local" (127.0.0.1 / ::1
   // clients only). See server/protected_action.h.
   std::string enable_protected_configs = "no";
@@ -197,6 +197,10 @@ std::vector<std::string> CompatWarnings(const Config& cfg);
 // Parses a redis.conf memory value: "100", "1k", "1kb", "5mb", "1gb" (k =
 // 1000, kb = 1024, as Redis). False on anything else.
 bool ParseMemory(std::string_view s, int64_t* out);
+
+// A percentile as Redis writes it in CONFIG GET and INFO latencystats:
+// printf "%f" without trailing zeros or dot (50.0 -> "50", 99.9 -> "99.9").
+std::string FormatPercentile(double p);
 
 // Formats bytes as Redis writes memory values in a config file: "1gb",
 // "64mb", "512kb" when exact, else the plain number.

@@ -17,11 +17,13 @@
 namespace rankd {
 
 struct ConfigTable::Param {
-  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit, kNotify };
+  enum class Kind { kInt, kMemory, kBool, kString, kEnum, kList, kSave, kOutputLimit, kNotify,
+                    kPercentiles };
   std::string_view name;
   std::string_view alias;
   Kind kind;
-  void* field;  // int64_t (kInt, kMemory), bool, std::string (kString, kEnum), ...
+  void* field;  // int64_t (kInt, kMemory), bool, std::string (kString, kEnum),
+                // std::vector<double> (kPercentiles), ...
   int64_t min = 0, max = LLONG_MAX;
   bool immutable = false;
   std::vector<std::string_view> choices = {};

@@ -2,6 +2,7 @@
 
 #include "server/latency.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rankd {
@@ -36,22 +37,51 @@ size_t LatencyMonitor::Reset(std::span<const std::string_view> names) {
   return n;
 }
 
-void LatencyHistogram::Add(int64_t us) {
+namespace {
+
+// The fine bucket of `ns` (>= 0) and the largest value that bucket holds.
+int FineIndex(uint64_t ns) {
+  using H = LatencyHistogram;
+  if (ns < static_cast<uint64_t>(H::kLinear)) return static_cast<int>(ns);
+  const int top = std::bit_width(ns) - 1;  // >= kSubBits + 1
+  const int octave = std::min(top - (H::kSubBits + 1), H::kOctaves - 1);
+  const uint64_t sub = (ns >> (top - H::kSubBits)) & ((1 << H::kSubBits) - 1);
+  if (top - (H::kSubBits + 1) >= H::kOctaves) return H::kFine - 1;
+  return H::kLinear + octave * (1 << H::kSubBits) + static_cast<int>(sub);
+}
+
+uint64_t FineTop(int index) {
+  using H = LatencyHistogram;
+  if (index < H::kLinear) return static_cast<uint64_t>(index);
+  const int octave = (index - H::kLinear) >> H::kSubBits;
+  const uint64_t sub = static_cast<uint64_t>((index - H::kLinear) & ((1 << H::kSubBits) - 1));
+  const int shift = octave + 1;  // bucket width 2^shift
+  return (((uint64_t{1} << H::kSubBits) + sub + 1) << shift) - 1;
+}
+
+}  // namespace
+
+void LatencyHistogram::Add(int64_t ns) {
+  if (ns < 0) ns = 0;
+  const int64_t us = (ns + 999) / 1000;
   int k = us <= 1 ? 0 : std::bit_width(static_cast<uint64_t>(us - 1));
   buckets[k < kBuckets ? k : kBuckets - 1]++;
+  if (fine.empty()) fine.assign(kFine, 0);
+  fine[FineIndex(static_cast<uint64_t>(ns))]++;
+  count++;
 }
 
 double LatencyHistogram::Percentile(double p) const {
-  uint64_t total = 0;
-  for (uint64_t c : buckets) total += c;
-  if (total == 0) return 0;
-  const double want = total * p / 100.0;
+  if (count == 0) return 0;
+  // The rank of the call at percentile p, as HDR counts it (at least 1).
+  uint64_t want = static_cast<uint64_t>(p / 100.0 * static_cast<double>(count) + 0.5);
+  want = std::clamp<uint64_t>(want, 1, count);
   uint64_t seen = 0;
-  for (int k = 0; k < kBuckets; k++) {
-    seen += buckets[k];
-    if (seen >= want && buckets[k]) return static_cast<double>(uint64_t{1} << k);
+  for (int i = 0; i < kFine; i++) {
+    seen += fine[i];
+    if (seen >= want) return static_cast<double>(FineTop(i)) / 1000.0;
   }
-  return static_cast<double>(uint64_t{1} << (kBuckets - 1));
+  return static_cast<double>(FineTop(kFine - 1)) / 1000.0;
 }
 
 }  // namespace rankd

@@ -44,13 +44,26 @@ class LatencyMonitor {
   std::map<std::string, Event, std::less<>> events_;
 };
 
-// Call durations of one command in power-of-two buckets: bucket k holds
-// durations d (us) with 2^(k-1) < d <= 2^k (bucket 0: d <= 1).
+// Call durations of one command, kept two ways:
+//  - buckets: power-of-two microsecond buckets (LATENCY HISTOGRAM): bucket k
+//    holds durations d (us) with 2^(k-1) < d <= 2^k (bucket 0: d <= 1);
+//  - fine: nanosecond buckets for INFO latencystats' percentiles, exact
+//    below 64 ns and then 32 per power of two (each bucket's width is at
+//    most 1/32 of its values, as an HDR histogram with 1.5 significant
+//    digits), allocated at the first call (10 KB).
 struct LatencyHistogram {
   static constexpr int kBuckets = 40;
+  static constexpr int kSubBits = 5;                        // 32 per octave
+  static constexpr int kLinear = 2 << kSubBits;             // exact below 64 ns
+  static constexpr int kOctaves = 44 - (kSubBits + 1);      // up to 2^44 ns (~4.9 h)
+  static constexpr int kFine = kLinear + kOctaves * (1 << kSubBits);
   std::array<uint64_t, kBuckets> buckets{};
-  void Add(int64_t us);
-  // The bucket bound (us) below which `p` percent of the calls fall, or 0.
+  std::vector<uint64_t> fine;  // empty until the first Add
+  uint64_t count = 0;
+  void Add(int64_t ns);
+  // The duration (us, ns precision) within which `p` percent of the calls
+  // finished: the top of the fine bucket holding that call, as Redis's
+  // hdr_value_at_percentile. 0 when no call was recorded.
   double Percentile(double p) const;
 };
 

@@ -416,7 +416,8 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     tracking_.RememberKeys(c, spec, args);
   }
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
-  const int64_t duration = CyclesToUs(CycleNow() - start);
+  const uint64_t cycles = CycleNow() - start;
+  const int64_t duration = CyclesToUs(cycles);
   if (modifications_ != mods_before) {
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
@@ -429,7 +430,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
     stat.failed++;
   }
-  if (config_.latency_tracking) stat.latency.Add(duration);
+  if (config_.latency_tracking) stat.latency.Add(CyclesToNs(cycles));
   if (config_.latency_monitor_threshold > 0 &&
       duration / 1000 >= config_.latency_monitor_threshold) {
     latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);

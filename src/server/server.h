@@ -147,8 +147,11 @@ class Server : public ConnectionHandler {
   PlainSetLimits set_limits() const;
   HashLimits hash_limits() const;
   ListLimits list_limits() const {
-    return {config_.list_max_listpack_size, config_.list_compress_depth};
+    return {config_.list_max_listpack_size, config_.list_compress_depth, list_plain_threshold_};
   }
+  // DEBUG QUICKLIST-PACKED-THRESHOLD: list elements of at least `bytes` are
+  // stored plain (ListLimits::plain_threshold), in every list from now on.
+  void set_list_plain_threshold(size_t bytes) { list_plain_threshold_ = bytes; }
   EventLoop& loop() { return loop_; }
   NetServer& net() { return net_; }
   ServerStats& stats() { return stats_; }
@@ -448,6 +451,7 @@ class Server : public ConnectionHandler {
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;
+  size_t list_plain_threshold_ = ListLimits::kDefaultPlainThreshold;
   // Shared by the databases: how expiry behaves on a replica (set by Call
   // for each command, and by Cron).
   ReplicaExpiry replica_expiry_;
