@@ -323,6 +323,15 @@ constexpr CommandDoc kDocs[] = {
      .acl_categories = "@keyspace @write @fast @dangerous",
     },
     {
+     .name = "sync",
+     .summary = "Replication's older full synchronization: the snapshot, then the stream",
+     .since = "1.0.0",
+     .group = "server",
+     .legacy = {1, 0, 0, 0},
+     .extra_flags = "no_async_loading no_multi",
+     .acl_categories = "@admin @slow @dangerous",
+    },
+    {
      .name = "time",
      .summary = "Return the current server time",
      .since = "2.6.0",

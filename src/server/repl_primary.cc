@@ -122,7 +122,7 @@ void Replication::Cron() {
   SendKeepAlives();
   for (const ReplicaInfo& r : replicas_) {
     // As Redis: only online replicas time out (a full sync may take long).
-    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
+    if (r.sync != ReplicaInfo::Sync::kOnline || r.pre_psync) continue;
     if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
     LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
                 static_cast<long long>(r.port));
@@ -204,7 +204,7 @@ void Replication::ClientClosed(Client& c) {
   }
   pending_ports_.erase(c.id);
   pending_ips_.erase(c.id);
-  pending_eof_.erase(c.id);
+  announced_.erase(c.id);
   const size_t before = replicas_.size();
   std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
   if (before && replicas_.empty()) no_replicas_since_ms_ = MonoMs();

@@ -21,7 +21,7 @@ std::string Replication::PSync(Client& c, std::string_view replid, int64_t psync
     return "";
   }
   if (replid != "?") sync_partial_err_++;
-  return StartFullSync(c);
+  return StartFullSync(c, /*pre_psync=*/false);
 }
 
 bool Replication::TryPartial(Client& c, std::string_view replid, int64_t psync_offset) {
