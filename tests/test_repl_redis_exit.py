@@ -15,6 +15,7 @@ import subprocess
 import time
 
 import pytest
+import redis
 
 from server_process import reference_redis, target_is_redis
 from test_migrate_from_redis import LIBRARY, caught_up, populate, snapshot
@@ -187,3 +188,42 @@ def test_rankd_and_redis_replicas_each_get_their_format(server_factory):
         assert p.info("stats")["sync_full"] == 2
     finally:
         replica.stop()
+
+
+def attach(port):
+    """A SYNC client past its RDB, as Redis's suite attaches to the stream."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"SYNC\r\n")
+    line = read_line(s).lstrip(b"\n")
+    while not line:
+        line = read_line(s).lstrip(b"\n")
+    read_exact(s, int(line[1:]))
+    return s
+
+
+def stream_after(port, commands):
+    """The replication stream the commands produce, up to a final marker."""
+    with attach(port) as s:
+        c = redis.Redis(port=port)
+        for cmd in commands:
+            c.execute_command(*cmd)
+        c.set("end-marker", "1")
+        stream = b""
+        while b"end-marker" not in stream:
+            chunk = s.recv(4096)
+            assert chunk, "stream closed"
+            stream += chunk
+    return stream[:stream.index(b"end-marker")]
+
+
+def test_getset_and_set_get_replicate_as_set(server_factory):
+    """Redis 7.0 replicates GETSET and SET ... GET as plain SET (differential)."""
+    commands = [("SET", "k", "foo"), ("GETSET", "k", "bar"), ("SET", "k", "vaz", "GET"),
+                ("SET", "k", "w", "XX", "GET", "KEEPTTL")]
+    primary = server_factory(["--repl-ping-replica-period", "3600"])
+    ref = reference_redis(["--repl-ping-replica-period", "3600"])
+    ref.start()
+    try:
+        assert stream_after(primary.port, commands) == stream_after(ref.port, commands)
+    finally:
+        ref.stop()

@@ -130,7 +130,15 @@ void Replication::Cron() {
   }
   if (state_ != State::kNone && state_ != State::kConnect && fd_ >= 0 &&
       now - last_io_ms_ > cfg.repl_timeout * 1000) {
-    LOG_WARNING("MASTER timeout: no data nor PING received...");
+    // Redis's words for each step: the handshake, the snapshot, the stream.
+    if (state_ == State::kTransfer) {
+      LOG_WARNING("Timeout receiving bulk data from MASTER... If the problem persists try to "
+                  "set the 'repl-timeout' parameter in redis.conf to a larger value.");
+    } else if (state_ != State::kConnected) {
+      LOG_WARNING("Timeout connecting to the MASTER...");
+    } else {
+      LOG_WARNING("MASTER timeout: no data nor PING received...");
+    }
     DropLink(/*retry=*/true);
   }
 }
