@@ -73,23 +73,6 @@ void Replication::DropHeld(ReplicaInfo& r) {
   if (Connection* conn = server_->net().Find(r.client_id)) conn->set_held_output(0);
 }
 
-void Replication::SetCapa(Client& c, std::string_view capa) {
-  if (EqualsIgnoreCase(capa, "eof")) announced_[c.id].eof = true;
-  if (EqualsIgnoreCase(capa, "rankd")) announced_[c.id].rankd = true;
-}
-
-void Replication::SetRdbOnly(Client& c, bool on) { announced_[c.id].rdb_only = on; }
-
-std::string Replication::Sync(Client& c) {
-  if (!c.conn) return "ERR SYNC is not allowed here";
-  return StartFullSync(c, /*pre_psync=*/true);
-}
-
-void Replication::SendFullResync(ReplicaInfo& r, Connection& conn) {
-  if (r.pre_psync) return;  // SYNC's client expects the payload at once
-  conn.AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
-}
-
 std::string Replication::StartFullSync(Client& c, bool pre_psync) {
   if (!start_snapshot) return "ERR Replication is not available";
   // As Redis: a primary's first replica starts a new history with a backlog.

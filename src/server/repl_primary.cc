@@ -38,6 +38,9 @@ void EncodeArray(std::span<const std::string_view> args, std::string* out) {
 
 Replication::Replication(Server* server)
     : server_(server), replid_(NewReplid()), parser_(std::make_unique<RespParser>()) {
+  // As Redis: PINGs every repl-ping-replica-period seconds counted from the
+  // start, not one as soon as a first replica comes (the offset stays 0).
+  last_ping_ms_ = MonoMs();
   cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
 }
 

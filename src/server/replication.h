@@ -165,6 +165,8 @@ class Replication {
   int64_t sync_full() const { return sync_full_; }
   int64_t sync_partial_ok() const { return sync_partial_ok_; }
   int64_t sync_partial_err() const { return sync_partial_err_; }
+  // CONFIG RESETSTAT: the three counters above start again from 0.
+  void ResetStats() { sync_full_ = sync_partial_ok_ = sync_partial_err_ = 0; }
   // REPLCONF listening-port / ACK from replica client `c`.
   void SetListeningPort(Client& c, int64_t port);
   void SetAnnouncedIp(Client& c, std::string_view ip);
