@@ -324,7 +324,7 @@ constexpr CommandDoc kDocs[] = {
     },
     {
      .name = "sync",
-     .summary = "Replication's older full synchronization: the snapshot, then the stream",
+     .summary = "Internal command used for replication",
      .since = "1.0.0",
      .group = "server",
      .legacy = {1, 0, 0, 0},
