@@ -353,3 +353,23 @@ def test_chained_replica_and_appendonly_primary(server_factory):
     wait_for(lambda: dump(lf) == dump(p), what="the chained replica to converge")
     wait_for(lambda: expiries(lf) == expiries(p), what="identical expiry times")
     assert info_repl(m)["connected_slaves"] == 1
+
+
+def test_no_ping_before_the_period_and_resetstat_clears_sync_counters(server_factory):
+    """As redis-server: PINGs come every repl-ping-replica-period seconds from the
+    start, so a first replica does not get one at once (the offset stays 0, which
+    Redis's psync2-master-restart relies on); CONFIG RESETSTAT zeroes sync_full,
+    sync_partial_ok and sync_partial_err."""
+    primary = server_factory(["--repl-ping-replica-period", "3600",
+                              "--repl-diskless-sync-delay", "0"])
+    replica = server_factory()
+    p, rep = primary.client(), replica.client()
+    assert rep.execute_command("REPLICAOF", "127.0.0.1", primary.port) == b"OK"
+    wait_for(lambda: link_up(rep), what="the link")
+    time.sleep(1.5)  # at least one replication cron pass on both sides
+    assert p.info("replication")["master_repl_offset"] == 0
+    assert rep.info("replication")["master_repl_offset"] == 0
+    assert p.info("stats")["sync_full"] == 1
+    assert p.execute_command("CONFIG", "RESETSTAT") == b"OK"
+    stats = p.info("stats")
+    assert (stats["sync_full"], stats["sync_partial_ok"], stats["sync_partial_err"]) == (0, 0, 0)

@@ -328,6 +328,15 @@ constexpr CommandDoc kDocs[] = {
      .acl_categories = "@keyspace @write @fast @dangerous",
     },
     {
+     .name = "sync",
+     .summary = "Internal command used for replication",
+     .since = "1.0.0",
+     .group = "server",
+     .legacy = {1, 0, 0, 0},
+     .extra_flags = "no_async_loading no_multi",
+     .acl_categories = "@admin @slow @dangerous",
+    },
+    {
      .name = "time",
      .summary = "Returns the server's clock: Unix seconds and microseconds.",
      .since = "2.6.0",

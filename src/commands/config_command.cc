@@ -60,6 +60,7 @@ void ConfigCmd(CommandContext& ctx) {
     s.errors = ErrorCounts();
     ctx.server.evictor().reset_stats();
     ctx.server.slowlog().Reset();
+    ctx.server.replication().ResetStats();
     return r.Ok();
   }
   if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) {

@@ -81,7 +81,13 @@ void ReplConf(CommandContext& ctx) {
       repl.SetAnnouncedIp(ctx.client, value);
     } else if (EqualsIgnoreCase(opt, "capa")) {
       repl.SetCapa(ctx.client, value);
-    } else if (!EqualsIgnoreCase(opt, "rdb-only") && !EqualsIgnoreCase(opt, "rdb-filter-only")) {
+    } else if (EqualsIgnoreCase(opt, "rdb-only")) {
+      int64_t on = 0;
+      if (!ParseInt64(value, &on) || on < 0 || on > 1) {
+        return ctx.reply.Error("ERR value is out of range, must be positive");
+      }
+      repl.SetRdbOnly(ctx.client, on == 1);
+    } else if (!EqualsIgnoreCase(opt, "rdb-filter-only")) {
       return ctx.reply.Error("ERR Unrecognized REPLCONF option: " + std::string(opt));
     }
   }
@@ -105,6 +111,17 @@ void PSync(CommandContext& ctx) {
   int64_t offset = 0;
   if (!ParseInt64(ctx.arg(2), &offset)) return ctx.reply.Error(err::kNotInteger);
   std::string error = repl.PSync(ctx.client, ctx.arg(1), offset);
+  if (!error.empty()) ctx.reply.Error(error);
+}
+
+// SYNC: a full sync without PSYNC's handshake reply (redis-cli --rdb).
+void Sync(CommandContext& ctx) {
+  Replication& repl = ctx.server.replication();
+  if (repl.IsReplicaClient(ctx.client)) return;  // Redis ignores a second one
+  if (repl.is_replica() && !repl.link_up()) {
+    return ctx.reply.Error("NOMASTERLINK Can't SYNC while not connected with my master");
+  }
+  std::string error = repl.Sync(ctx.client);
   if (!error.empty()) ctx.reply.Error(error);
 }
 
@@ -170,6 +187,7 @@ constexpr CommandSpec kReplicationCommands[] = {
     {"role",      1,    kNoScript | kLoading | kStale | kFast, 0,  0,   0,   &Role},
     {"replconf",  -1,   kReplAdmin | kLoading | kNoPropagate, 0,   0,   0,   &ReplConf},
     {"psync",     -3,   kAdmin | kNoScript | kNoMulti | kNoPropagate, 0, 0, 0, &PSync},
+    {"sync",      1,    kAdmin | kNoScript | kNoMulti | kNoPropagate, 0, 0, 0, &Sync},
     {"wait",      3,    kNoScript,                           0,    0,   0,   &Wait},
     {"failover",  -1,   kReplAdmin | kNoPropagate,           0,    0,   0,   &Failover},
 };

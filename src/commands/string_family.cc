@@ -9,6 +9,7 @@
 // which replies null for them.
 
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/numbers.h"
@@ -76,6 +77,13 @@ void SetGeneric(CommandContext& ctx, const StringOptions& opts, int64_t deadline
   if (deadline_ms >= 0) {
     db.SetExpire(e, deadline_ms);
     PropagateSetPxAt(ctx, key, value, deadline_ms);
+  } else if (opts.has(O::kGet)) {
+    // As Redis 7.0: replicated without GET (the reply is not the effect).
+    std::vector<std::string_view> args;
+    for (size_t i = 0; i < ctx.argc(); i++) {
+      if (i < 3 || !EqualsIgnoreCase(ctx.arg(i), "get")) args.push_back(ctx.arg(i));
+    }
+    ctx.server.Propagate(ctx.client, args);
   }
   KeyChanged(ctx, db, key, kNotifyString, "set");
   if (deadline_ms >= 0) KeyEvent(ctx, db, kNotifyGeneric, "expire", key);
@@ -125,6 +133,9 @@ void GetSet(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   if (!ReplyGet(ctx, key)) return;
   ctx.db().Set(key, Value::Str(ctx.arg(2)));
+  // As Redis 7.0: replicated (and logged) as SET.
+  const std::string_view args[] = {"SET", key, ctx.arg(2)};
+  ctx.server.Propagate(ctx.client, args);
   KeyChanged(ctx, ctx.db(), key, kNotifyString, "set");
 }
 

@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "durability/persist_manager.h"
+#include "persist/key_delay.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
 
@@ -76,8 +77,10 @@ Status PersistManager::Save() {
 Status PersistManager::SaveSync(const std::string& path) {
   SnapshotWriteStats stats;
   std::vector<Database*> dbs = AllDbs(*server_);
+  SetKeySaveDelay(server_->config().CompatInt("rdb-key-save-delay"));
   Status s = WriteSnapshot(env_, path, TempName(false, "", getpid()), dbs, &stats,
                            MakeSnapshotAux());
+  SetKeySaveDelay(0);
   if (!s.ok()) {
     LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
     return s;
@@ -158,6 +161,7 @@ Status PersistManager::CheckLogDirWritable() {
 pid_t PersistManager::CountedFork() {
   const int64_t start = MonoUs();
   const pid_t pid = fork();
+  if (pid == 0) SetKeySaveDelay(server_->config().CompatInt("rdb-key-save-delay"));
   if (pid > 0) {
     ServerStats& stats = server_->stats();
     stats.total_forks++;

@@ -130,6 +130,7 @@ SnapshotLoadOptions PersistManager::LoadOptions() const {
   opts.hash_limits = server_->hash_limits();
   opts.list_limits = server_->list_limits();
   opts.now_ms = WallMs();
+  opts.key_delay = server_->config().CompatInt("key-load-delay");
   return opts;
 }
 

@@ -91,8 +91,8 @@ Status PersistManager::Start() {
   // appendonly and starts rewrites; Append() does nothing without a log.
   server_->set_effect_log(this);
   Replication& repl = server_->replication();
-  repl.start_snapshot = [this](bool diskless, int* fd, std::string* path) {
-    return StartReplicaSnapshot(diskless, fd, path);
+  repl.start_snapshot = [this](bool diskless, bool redis_rdb, int* fd, std::string* path) {
+    return StartReplicaSnapshot(diskless, redis_rdb, fd, path);
   };
   repl.child_busy = [this] { return child_ != ChildKind::kNone; };
   repl.reap_snapshot = [this] {

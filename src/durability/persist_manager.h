@@ -97,7 +97,7 @@ class PersistManager : public EffectLog {
   // Replication (repl_snapshot.cc): forks the child that writes a full
   // sync's snapshot (Replication::start_snapshot), and replaces the data set
   // with a payload's.
-  std::string StartReplicaSnapshot(bool diskless, int* fd, std::string* path);
+  std::string StartReplicaSnapshot(bool diskless, bool redis_rdb, int* fd, std::string* path);
   // A payload starting with "REDIS" is a redis-server primary's RDB
   // (persist/rdb_reader.h): migration from Redis.
   Status LoadReplicaSnapshot(std::string_view payload);
@@ -152,6 +152,10 @@ class PersistManager : public EffectLog {
   // persist_jobs.cc
   // What snapshots store besides keys: the function libraries.
   SnapshotAux MakeSnapshotAux() const;
+  // In the full sync's child: `dbs` as a Redis RDB into the pipe (when
+  // `pipe_fds`: it closes the read end) or the file at `path`.
+  Status WriteReplicaRdb(const int* pipe_fds, const std::string& path,
+                         std::span<Database* const> dbs, SnapshotWriteStats* stats);
   Status SaveSync(const std::string& path);
   Status StartLogging();  // a new generation from the data in memory
   void StopLogging();

@@ -25,6 +25,7 @@
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "durability/persist_manager.h"
+#include "persist/rdb_file.h"
 #include "persist/rdb_reader.h"
 #include "scripting/script_engine.h"
 #include "server/replication.h"
@@ -67,7 +68,26 @@ class PipeFile : public WritableFile {
 
 }  // namespace
 
-std::string PersistManager::StartReplicaSnapshot(bool diskless, int* fd, std::string* path) {
+Status PersistManager::WriteReplicaRdb(const int* pipe_fds, const std::string& path,
+                                       std::span<Database* const> dbs,
+                                       SnapshotWriteStats* stats) {
+  const Config& cfg = server_->config();
+  const DumpOptions values{cfg.rdbcompression, cfg.list_max_listpack_size};
+  if (pipe_fds) {
+    close(pipe_fds[0]);
+    PipeFile out(pipe_fds[1]);
+    Status s = WriteRedisRdbStream(&out, dbs, MakeSnapshotAux(), values, stats);
+    return s.ok() ? out.Close() : s;
+  }
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->NewWritableFile(path, &file);
+  if (s.ok()) s = WriteRedisRdbStream(file.get(), dbs, MakeSnapshotAux(), values, stats);
+  if (s.ok()) s = file->Close();
+  return s;
+}
+
+std::string PersistManager::StartReplicaSnapshot(bool diskless, bool redis_rdb, int* fd,
+                                                 std::string* path) {
   if (child_ != ChildKind::kNone) return "another child process is active";
   int pipe_fds[2] = {-1, -1};
   if (diskless) {
@@ -93,7 +113,9 @@ std::string PersistManager::StartReplicaSnapshot(bool diskless, int* fd, std::st
     for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
     SnapshotWriteStats stats;
     Status s;
-    if (diskless) {
+    if (redis_rdb) {
+      s = WriteReplicaRdb(diskless ? pipe_fds : nullptr, final_path, dbs, &stats);
+    } else if (diskless) {
       close(pipe_fds[0]);
       PipeFile out(pipe_fds[1]);
       s = WriteSnapshotStream(&out, dbs, &stats, MakeSnapshotAux());

@@ -10,6 +10,7 @@
 
 #include "base/lzf.h"
 #include "persist/coding.h"
+#include "persist/key_delay.h"
 #include "persist/rdb_internal.h"
 
 namespace rankd {
@@ -247,6 +248,7 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           c.Fail("duplicate key '" + key + "'");
         } else {
           stats->keys_loaded++;
+          KeyDelay(opts.key_delay);
           Database::Entry* e = db->Insert(key, std::move(value));
           if (expire_ms >= 0) db->SetExpire(e, expire_ms);
         }

@@ -268,18 +268,26 @@ std::string ListpackBuilder::Finish() {
 
 namespace rankd {
 
-std::string DumpPayload(const Value& v, const DumpOptions& opts) {
-  std::string out;
+namespace rdb {
+
+void PutValue(std::string* out, const Value& v, const DumpOptions& opts) {
   switch (v.type()) {
     case ValueType::kString:
-      out.push_back(static_cast<char>(rdb::kTypeString));
-      rdb::PutString(&out, v.str(), opts.compress);
+      out->push_back(static_cast<char>(kTypeString));
+      PutString(out, v.str(), opts.compress);
       break;
-    case ValueType::kList: rdb::WriteList(&out, v.list(), opts); break;
-    case ValueType::kSet: rdb::WriteSet(&out, v.set(), opts.compress); break;
-    case ValueType::kZSet: rdb::WriteZSet(&out, v.zset(), opts.compress); break;
-    case ValueType::kHash: rdb::WriteHash(&out, v.hash(), opts.compress); break;
+    case ValueType::kList: WriteList(out, v.list(), opts); break;
+    case ValueType::kSet: WriteSet(out, v.set(), opts.compress); break;
+    case ValueType::kZSet: WriteZSet(out, v.zset(), opts.compress); break;
+    case ValueType::kHash: WriteHash(out, v.hash(), opts.compress); break;
   }
+}
+
+}  // namespace rdb
+
+std::string DumpPayload(const Value& v, const DumpOptions& opts) {
+  std::string out;
+  rdb::PutValue(&out, v, opts);
   rdb::AppendDumpFooter(&out);
   return out;
 }

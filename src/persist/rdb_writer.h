@@ -75,6 +75,10 @@ namespace rdb {
 // The writer's building blocks, exposed for tests.
 // Redis rdbSaveLen: 6/14-bit, 32-bit or 64-bit big-endian lengths.
 void PutLength(std::string* out, uint64_t len);
+// Appends `v` as an RDB value: its type byte, then its encoding (what
+// DUMP's payload holds before the footer, and what follows a key in an RDB
+// file).
+void PutValue(std::string* out, const Value& v, const DumpOptions& opts);
 // Appends the payload footer: RDB version kDumpRdbVersion and the CRC64 of
 // `*out` with it (DUMP, FUNCTION DUMP).
 void AppendDumpFooter(std::string* out);

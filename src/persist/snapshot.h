@@ -68,6 +68,8 @@ struct SnapshotLoadOptions {
   // Redis RDBs only (persist/rdb_reader.h): called with each function
   // library's source code (FUNCTION LOAD's argument); null: an error.
   std::function<Status(std::string_view code)> on_function;
+  // key-load-delay (a test setting, persist/key_delay.h): a pause after each key.
+  int64_t key_delay = 0;
 };
 
 struct SnapshotLoadStats {

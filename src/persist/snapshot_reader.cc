@@ -10,6 +10,7 @@
 #include "persist/coding.h"
 #include "persist/crc32c.h"
 #include "persist/format.h"
+#include "persist/key_delay.h"
 #include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
 
@@ -307,6 +308,7 @@ class Loader {
       return Status::OK();
     }
     stats_->keys_loaded++;
+    if (opts_) KeyDelay(opts_->key_delay);
     if (!db_) return Status::OK();
     if (db_->Peek(key) || db_->IsExpiredButPresent(key)) return src_.Corrupt("duplicate key");
     Database::Entry* e = db_->Insert(key, std::move(value));

@@ -8,49 +8,37 @@
 #include <algorithm>
 
 #include "base/clock.h"
+#include "persist/buffered_sink.h"
 #include "persist/coding.h"
 #include "persist/crc32c.h"
 #include "persist/format.h"
+#include "persist/key_delay.h"
 #include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
 namespace {
 
-constexpr size_t kFlushBytes = 1 << 20;
+constexpr size_t kFlushBytes = BufferedSink::kFlushBytes;
 
-class SnapshotSink {
+// The snapshot's bytes, CRC-32C'd as they are flushed.
+class SnapshotSink : public BufferedSink {
  public:
-  explicit SnapshotSink(WritableFile* file) : file_(file) {}
-
-  std::string& buf() { return buf_; }
-  // Writes the buffer out once it is big enough (or always when `force`).
-  Status MaybeFlush(bool force = false) {
-    if (!status_.ok()) return status_;
-    if (buf_.empty() || (!force && buf_.size() < kFlushBytes)) return status_;
-    crc_ = crc32c::Extend(crc_, buf_.data(), buf_.size());
-    bytes_ += buf_.size();
-    status_ = file_->Append(buf_);
-    buf_.clear();
-    return status_;
-  }
+  explicit SnapshotSink(WritableFile* file)
+      : BufferedSink(file, [this](std::string_view b) {
+          crc_ = crc32c::Extend(crc_, b.data(), b.size());
+        }) {}
   // Flushes, then appends the masked CRC of everything written.
   Status Finish() {
-    if (!MaybeFlush(true).ok()) return status_;
-    coding::PutFixed32(&buf_, crc32c::Mask(crc_));
-    bytes_ += buf_.size();
-    status_ = file_->Append(buf_);
-    buf_.clear();
-    return status_;
+    return BufferedSink::Finish([this] {
+      std::string trailer;
+      coding::PutFixed32(&trailer, crc32c::Mask(crc_));
+      return trailer;
+    });
   }
-  uint64_t bytes() const { return bytes_; }
 
  private:
-  WritableFile* file_;
-  std::string buf_;
   uint32_t crc_ = 0;
-  uint64_t bytes_ = 0;
-  Status status_;
 };
 
 void PutAux(std::string* buf, std::string_view key, std::string_view value) {
@@ -250,6 +238,7 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const Snapsh
       if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
       s = WriteEntry(sink, *e, expire_ms);
       stats->keys++;
+      KeyDelay(KeySaveDelay());
     });
     if (!s.ok()) return s;
   }

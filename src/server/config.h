@@ -125,6 +125,11 @@ struct Config {
   std::map<std::string, int64_t, std::less<>> compat_ints;  // kInt, kMemory
   std::map<std::string, bool, std::less<>> compat_bools;
   std::map<std::string, std::string, std::less<>> compat_strings;  // kString, kEnum
+  // compat_ints' value of `name`, or `missing` when it was never set.
+  int64_t CompatInt(std::string_view name, int64_t missing = 0) const {
+    auto it = compat_ints.find(name);
+    return it == compat_ints.end() ? missing : it->second;
+  }
   // Replication.
   std::string masterauth;
   std::string masteruser;

@@ -116,6 +116,10 @@ const Compat kCompat[] = {
     {"repl-diskless-sync-max-replicas", "", K::kInt, "0", 0, kIntMax},
     {"repl-diskless-load", "", K::kEnum, "disabled", 0, 0, false, "disabled on-empty-db swapdb"},
     {"repl-disable-tcp-nodelay", "", K::kBool, "no"},
+    // Test settings (Redis's hidden ones): a pause per key while a snapshot
+    // is written / loaded, in microseconds (negative: nanoseconds).
+    {"rdb-key-save-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
+    {"key-load-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
     // Cluster (not enabled: cluster-enabled above).
     {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
     {"cluster-port", "", K::kInt, "0", 0, 65535, true},

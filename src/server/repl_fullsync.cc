@@ -73,11 +73,7 @@ void Replication::DropHeld(ReplicaInfo& r) {
   if (Connection* conn = server_->net().Find(r.client_id)) conn->set_held_output(0);
 }
 
-void Replication::SetCapa(Client& c, std::string_view capa) {
-  if (EqualsIgnoreCase(capa, "eof")) pending_eof_[c.id] = true;
-}
-
-std::string Replication::StartFullSync(Client& c) {
+std::string Replication::StartFullSync(Client& c, bool pre_psync) {
   if (!start_snapshot) return "ERR Replication is not available";
   // As Redis: a primary's first replica starts a new history with a backlog.
   if (!backlog_ && !is_replica()) {
@@ -91,16 +87,21 @@ std::string Replication::StartFullSync(Client& c) {
   ReplicaInfo& me = *FindReplica(c.id);
   me.sync = ReplicaInfo::Sync::kWaitStart;
   me.wait_since_ms = MonoMs();
-  me.capa_eof = pending_eof_.contains(c.id);
+  const Announced said = announced_.contains(c.id) ? announced_[c.id] : Announced{};
+  me.capa_eof = said.eof;
+  me.capa_rankd = said.rankd;
+  me.rdb_only = said.rdb_only;
+  me.pre_psync = pre_psync;
   // Disk: a snapshot being written for other replicas serves this one too.
   if (job_ == Job::kChild && !job_diskless_) {
     for (const ReplicaInfo& other : replicas_) {
       if (other.client_id == c.id || other.sync != ReplicaInfo::Sync::kWaitEnd) continue;
+      if (other.capa_rankd != me.capa_rankd) continue;  // the other format
       // One being closed (past its output limit) no longer holds the stream.
       if (!server_->net().Find(other.client_id)) continue;
       me.sync = ReplicaInfo::Sync::kWaitEnd;
       me.pending = other.pending;
-      c.conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+      SendFullResync(me, *c.conn);
       c.conn->set_held_output(me.pending.size());
       LOG_NOTICE("Waiting for end of BGSAVE for SYNC");
       return "";
@@ -130,10 +131,17 @@ void Replication::MaybeStartSnapshot() {
   if (job_ != Job::kNone || (child_busy && child_busy())) return;
   const Config& cfg = server_->config();
   const int64_t now = MonoMs();
+  // One snapshot serves the replicas of one format (rankd's own, or a Redis
+  // RDB): the longest waiting decides, the others wait for the next.
   int64_t waiting = 0, oldest = now;
-  bool all_eof = true;
+  bool all_eof = true, rankd_format = false;
   for (const ReplicaInfo& r : replicas_) {
-    if (r.sync != ReplicaInfo::Sync::kWaitStart) continue;
+    if (r.sync != ReplicaInfo::Sync::kWaitStart || r.wait_since_ms > oldest) continue;
+    oldest = r.wait_since_ms;
+    rankd_format = r.capa_rankd;
+  }
+  for (const ReplicaInfo& r : replicas_) {
+    if (r.sync != ReplicaInfo::Sync::kWaitStart || r.capa_rankd != rankd_format) continue;
     waiting++;
     oldest = std::min(oldest, r.wait_since_ms);
     all_eof &= r.capa_eof;
@@ -142,19 +150,17 @@ void Replication::MaybeStartSnapshot() {
   auto flag = cfg.compat_bools.find("repl-diskless-sync");
   const bool diskless = all_eof && flag != cfg.compat_bools.end() && flag->second;
   if (diskless) {
-    auto delay = cfg.compat_ints.find("repl-diskless-sync-delay");
-    auto max = cfg.compat_ints.find("repl-diskless-sync-max-replicas");
-    const int64_t delay_s = delay == cfg.compat_ints.end() ? 5 : delay->second;
-    const int64_t max_n = max == cfg.compat_ints.end() ? 0 : max->second;
+    const int64_t delay_s = cfg.CompatInt("repl-diskless-sync-delay", 5);
+    const int64_t max_n = cfg.CompatInt("repl-diskless-sync-max-replicas");
     if ((now - oldest) < delay_s * 1000 && (max_n == 0 || waiting < max_n)) return;
   }
   int fd = -1;
   std::string path;
-  std::string err = start_snapshot(diskless, &fd, &path);
+  std::string err = start_snapshot(diskless, !rankd_format, &fd, &path);
   if (!err.empty()) {
     LOG_WARNING("BGSAVE for replication failed: %s", err.c_str());
     for (const ReplicaInfo& r : replicas_) {
-      if (r.sync != ReplicaInfo::Sync::kWaitStart) continue;
+      if (r.sync != ReplicaInfo::Sync::kWaitStart || r.capa_rankd != rankd_format) continue;
       if (Connection* conn = server_->net().Find(r.client_id)) {
         conn->reply()->Raw("-ERR BGSAVE failed, replication can't continue\r\n");
         conn->CloseAfterReply();
@@ -177,12 +183,12 @@ void Replication::MaybeStartSnapshot() {
   LOG_NOTICE("Starting BGSAVE for SYNC with target: %s",
              diskless ? "replicas sockets" : "disk");
   for (ReplicaInfo& r : replicas_) {
-    if (r.sync != ReplicaInfo::Sync::kWaitStart) continue;
+    if (r.sync != ReplicaInfo::Sync::kWaitStart || r.capa_rankd != rankd_format) continue;
     r.sync = ReplicaInfo::Sync::kWaitEnd;
     r.pending.clear();
     Connection* conn = server_->net().Find(r.client_id);
     if (!conn) continue;
-    conn->AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
+    SendFullResync(r, *conn);
     if (diskless) conn->AppendExempt("$EOF:" + job_mark_ + "\r\n");
     conn->set_held_output(0);
     conn->ScheduleFlush();
@@ -299,6 +305,15 @@ void Replication::FinishSnapshot(bool ok) {
       continue;
     }
     if (job_diskless_) conn->AppendExempt(job_mark_);
+    if (r.rdb_only) {
+      // As Redis 7.0: the snapshot was all it asked for; no stream follows.
+      LOG_NOTICE("RDB transfer completed, rdb only replica (%s) should be disconnected asap",
+                 conn->peer().c_str());
+      DropHeld(r);
+      conn->CloseAfterReply();
+      conn->ScheduleFlush();
+      continue;
+    }
     conn->reply()->Raw(r.pending);  // counted already (held): now in the buffer
     conn->ScheduleFlush();
     DropHeld(r);
@@ -306,6 +321,9 @@ void Replication::FinishSnapshot(bool ok) {
     r.last_ack_ms = MonoMs();
     LOG_NOTICE("Synchronization with replica %s succeeded", conn->peer().c_str());
   }
+  std::erase_if(replicas_, [](const ReplicaInfo& r) {
+    return r.rdb_only && r.sync == ReplicaInfo::Sync::kWaitEnd;
+  });
   // Replicas that came during this one get the next.
   MaybeStartSnapshot();
   ArmStartTimer();

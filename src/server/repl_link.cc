@@ -280,7 +280,7 @@ void Replication::HandleLine(std::string_view line) {
       [[fallthrough]];
     case State::kIp:
       state_ = State::kCapa;
-      return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"});
+      return SendCommand({"REPLCONF", "capa", "eof", "capa", "psync2", "capa", "rankd"});
     case State::kCapa:
       state_ = State::kPsync;
       if (!own_history_) {

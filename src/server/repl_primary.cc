@@ -38,6 +38,9 @@ void EncodeArray(std::span<const std::string_view> args, std::string* out) {
 
 Replication::Replication(Server* server)
     : server_(server), replid_(NewReplid()), parser_(std::make_unique<RespParser>()) {
+  // As Redis: PINGs every repl-ping-replica-period seconds counted from the
+  // start, not one as soon as a first replica comes (the offset stays 0).
+  last_ping_ms_ = MonoMs();
   cron_timer_ = server_->loop().AddTimer(1000, [this] { Cron(); });
 }
 
@@ -122,7 +125,7 @@ void Replication::Cron() {
   SendKeepAlives();
   for (const ReplicaInfo& r : replicas_) {
     // As Redis: only online replicas time out (a full sync may take long).
-    if (r.sync != ReplicaInfo::Sync::kOnline) continue;
+    if (r.sync != ReplicaInfo::Sync::kOnline || r.pre_psync) continue;
     if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
     LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
                 static_cast<long long>(r.port));
@@ -130,7 +133,15 @@ void Replication::Cron() {
   }
   if (state_ != State::kNone && state_ != State::kConnect && fd_ >= 0 &&
       now - last_io_ms_ > cfg.repl_timeout * 1000) {
-    LOG_WARNING("MASTER timeout: no data nor PING received...");
+    // Redis's words for each step: the handshake, the snapshot, the stream.
+    if (state_ == State::kTransfer) {
+      LOG_WARNING("Timeout receiving bulk data from MASTER... If the problem persists try to "
+                  "set the 'repl-timeout' parameter in redis.conf to a larger value.");
+    } else if (state_ != State::kConnected) {
+      LOG_WARNING("Timeout connecting to the MASTER...");
+    } else {
+      LOG_WARNING("MASTER timeout: no data nor PING received...");
+    }
     DropLink(/*retry=*/true);
   }
 }
@@ -205,7 +216,7 @@ void Replication::ClientClosed(Client& c) {
   }
   pending_ports_.erase(c.id);
   pending_ips_.erase(c.id);
-  pending_eof_.erase(c.id);
+  announced_.erase(c.id);
   const size_t before = replicas_.size();
   std::erase_if(replicas_, [&](const ReplicaInfo& r) { return r.client_id == c.id; });
   if (before && replicas_.empty()) no_replicas_since_ms_ = MonoMs();

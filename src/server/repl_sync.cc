@@ -1,7 +1,8 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Replication, primary side: PSYNC's choice between a partial and a full
-// resynchronisation (the full one: repl_fullsync.cc), and the life of the
+// resynchronisation (the full one: repl_fullsync.cc), SYNC and what a
+// replica announces before it (REPLCONF capa / rdb-only), and the life of the
 // backlog, as Redis 7.0's masterTryPartialResynchronization /
 // replicationCron.
 
@@ -21,7 +22,24 @@ std::string Replication::PSync(Client& c, std::string_view replid, int64_t psync
     return "";
   }
   if (replid != "?") sync_partial_err_++;
-  return StartFullSync(c);
+  return StartFullSync(c, /*pre_psync=*/false);
+}
+
+void Replication::SetCapa(Client& c, std::string_view capa) {
+  if (EqualsIgnoreCase(capa, "eof")) announced_[c.id].eof = true;
+  if (EqualsIgnoreCase(capa, "rankd")) announced_[c.id].rankd = true;
+}
+
+void Replication::SetRdbOnly(Client& c, bool on) { announced_[c.id].rdb_only = on; }
+
+std::string Replication::Sync(Client& c) {
+  if (!c.conn) return "ERR SYNC is not allowed here";
+  return StartFullSync(c, /*pre_psync=*/true);
+}
+
+void Replication::SendFullResync(ReplicaInfo& r, Connection& conn) {
+  if (r.pre_psync) return;  // SYNC's client expects the payload at once
+  conn.AppendExempt("+FULLRESYNC " + replid_ + " " + std::to_string(job_offset_) + "\r\n");
 }
 
 bool Replication::TryPartial(Client& c, std::string_view replid, int64_t psync_offset) {

@@ -69,6 +69,11 @@ struct ReplicaInfo {
   int64_t last_ack_ms = 0;    // monotonic
   Sync sync = Sync::kOnline;
   bool capa_eof = false;      // REPLCONF capa eof: takes "$EOF:" (diskless)
+  // REPLCONF capa rankd: a rankd replica, sent rankd's own snapshot (which
+  // keeps boards' tie order and member deadlines); others get a Redis RDB.
+  bool capa_rankd = false;
+  bool pre_psync = false;     // came with SYNC: no +FULLRESYNC line, no ACKs
+  bool rdb_only = false;      // REPLCONF rdb-only 1: closed after the snapshot
   int64_t wait_since_ms = 0;  // monotonic: when its full sync was asked for
   std::string pending;        // the stream since the fork, sent after the snapshot
   // INFO's state= ("wait_bgsave", "send_bulk", "online").
@@ -85,19 +90,25 @@ class Replication {
   // Set by the durability layer. start_snapshot: forks the child that
   // writes a full sync's snapshot of the data set as it is now (BGSAVE's
   // mechanism): diskless, into a pipe whose read end it returns in *fd;
-  // else into a file whose path it returns in *path. "" or the error.
+  // else into a file whose path it returns in *path; `redis_rdb`: as a
+  // Redis RDB (persist/rdb_file.h) for replicas other than rankd's, else
+  // rankd's own snapshot format. "" or the error.
   // SnapshotDone() follows when the child exits. child_busy: another child
   // runs (BGSAVE, a log rewrite): the full sync waits for it. reap_snapshot:
   // waits for the snapshot child to exit (its pipe ended). load_snapshot:
   // replaces the data set with a payload's (the replica side).
-  std::function<std::string(bool diskless, int* fd, std::string* path)> start_snapshot;
+  std::function<std::string(bool diskless, bool redis_rdb, int* fd, std::string* path)>
+      start_snapshot;
   std::function<bool()> child_busy;
   std::function<void()> reap_snapshot;
   std::function<Status(std::string_view payload)> load_snapshot;
   // The snapshot child exited (`ok`: it wrote the whole snapshot).
   void SnapshotDone(bool ok);
-  // REPLCONF capa from client `c`.
+  // REPLCONF capa from client `c` ("eof", "rankd"; others are ignored, as
+  // Redis ignores what it does not know).
   void SetCapa(Client& c, std::string_view capa);
+  // REPLCONF rdb-only 0|1 (redis-cli --rdb): the snapshot only, no stream.
+  void SetRdbOnly(Client& c, bool on);
   // The database the stream is in at a full sync's snapshot (Redis's RDB aux
   // field repl-stream-db, written with the history: SnapshotHistory): the
   // loader hands it back here (a replica's primary SELECTs only when the
@@ -144,12 +155,18 @@ class Replication {
   // snapshot; `c` becomes a replica. Returns the error text if the snapshot
   // cannot be made.
   std::string PSync(Client& c, std::string_view replid, int64_t psync_offset);
+  // SYNC (the pre-PSYNC full sync: redis-cli --rdb, Redis's test suite):
+  // the snapshot as "$<len>" or "$EOF:" without a +FULLRESYNC line, then the
+  // stream; such a replica sends no ACKs and never times out, as in Redis.
+  std::string Sync(Client& c);
   // The backlog, or null (none yet, or freed after repl-backlog-ttl).
   const ReplBacklog* backlog() const { return backlog_.get(); }
   // INFO stats: sync_full, sync_partial_ok, sync_partial_err.
   int64_t sync_full() const { return sync_full_; }
   int64_t sync_partial_ok() const { return sync_partial_ok_; }
   int64_t sync_partial_err() const { return sync_partial_err_; }
+  // CONFIG RESETSTAT: the three counters above start again from 0.
+  void ResetStats() { sync_full_ = sync_partial_ok_ = sync_partial_err_ = 0; }
   // REPLCONF listening-port / ACK from replica client `c`.
   void SetListeningPort(Client& c, int64_t port);
   void SetAnnouncedIp(Client& c, std::string_view ip);
@@ -250,13 +267,15 @@ class Replication {
   void AppendStream(std::string_view bytes);
   // repl_sync.cc
   bool TryPartial(Client& c, std::string_view replid, int64_t psync_offset);
-  std::string StartFullSync(Client& c);
+  std::string StartFullSync(Client& c, bool pre_psync);
   // repl_fullsync.cc: one background snapshot for every replica waiting.
   ReplicaInfo* FindReplica(uint64_t client_id);
   // Frees what is held for `r` during its full sync (pending) and stops
   // counting it toward its connection's output limit.
   void DropHeld(ReplicaInfo& r);
   void MaybeStartSnapshot();
+  // "+FULLRESYNC <replid> <offset at the fork>" to `r` (not to SYNC's).
+  void SendFullResync(ReplicaInfo& r, Connection& conn);
   void ArmStartTimer();
   void PumpSnapshot();
   void PauseOrContinuePump(bool paused);
@@ -313,7 +332,11 @@ class Replication {
   std::vector<Waiter> waiters_;
   std::string encode_buf_;
   absl::flat_hash_map<uint64_t, int64_t> pending_ports_;  // REPLCONF listening-port
-  absl::flat_hash_map<uint64_t, bool> pending_eof_;     // REPLCONF capa eof
+  // What a client announced with REPLCONF before its PSYNC / SYNC.
+  struct Announced {
+    bool eof = false, rankd = false, rdb_only = false;
+  };
+  absl::flat_hash_map<uint64_t, Announced> announced_;
   // The full sync's snapshot job (repl_fullsync.cc).
   enum class Job { kNone, kChild, kSending };
   Job job_ = Job::kNone;
