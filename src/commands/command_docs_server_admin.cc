@@ -329,7 +329,9 @@ constexpr CommandDoc kDocs[] = {
     },
     {
      .name = "sync",
-     .summary = "Internal command used for replication",
+     .summary =
+         "The older full copy: a client receives the whole data set as RDB, then every "
+         "write after it.",
      .since = "1.0.0",
      .group = "server",
      .legacy = {1, 0, 0, 0},

@@ -62,7 +62,6 @@ constexpr RedisOnly kRedisOnly[] = {
     {"readonly", kAclFast | kAclConnection},
     {"readwrite", kAclFast | kAclConnection},
     {"restore-asking", kAclKeyspace | kAclWrite | kAclSlow | kAclDangerous},
-    {"sync", kAclAdmin | kAclSlow | kAclDangerous},
     {"xack", kAclWrite | kAclStream | kAclFast},
     {"xadd", kAclWrite | kAclStream | kAclFast},
     {"xautoclaim", kAclWrite | kAclStream | kAclFast},
