@@ -20,6 +20,7 @@
 #include "app/banner.h"
 #include "app/daemon.h"
 #include "app/options.h"
+#include "base/crash_report.h"
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "commands/families.h"
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: can't open the log file '%s'\n", config.logfile.c_str());
     return 1;
   }
+  InstallCrashHandlers("0.1.0");
   for (const std::string& w : CompatWarnings(config)) LOG_WARNING("WARNING: %s", w.c_str());
   // A relative load-redis-rdb path names a file from where rankd started.
   if (!config.load_redis_rdb.empty() && config.load_redis_rdb[0] != '/') {
@@ -158,6 +160,9 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: %s\n", error.c_str());
     return 1;
   }
+  // The banner comes before the load, as Redis's: tools wait for its
+  // " PID: " line, then read the load's outcome from the log.
+  LogBanner(server.config(), static_cast<int>(server.config().port));
   // The data set is loaded before the port opens; the log is installed.
   PersistManager persist(&server, Env::Default());
   Status s = persist.Start();
@@ -170,7 +175,6 @@ int main(int argc, char** argv) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
   }
-  LogBanner(server.config(), server.port());
   // replicaof in the configuration: a replica from the start, as Redis: it
   // offers the history its snapshot restored (PSYNC replid offset+1), else
   // none (PSYNC ? -1).

@@ -10,6 +10,7 @@
 // value (members xor-ed, so order does not matter) and an expiry marker.
 
 #include <arpa/inet.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -178,6 +179,9 @@ void Populate(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// DEBUG SEGFAULT: crashes the server on purpose (the crash report's test).
+void Segfault(CommandContext&) { raise(SIGSEGV); }
+
 }  // namespace
 
 void DebugCmd(CommandContext& ctx) {
@@ -212,6 +216,7 @@ void DebugCmd(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "CHANGE-REPL-ID") && argc == 2) return ctx.reply.Ok();
+  if (EqualsIgnoreCase(sub, "SEGFAULT") && argc == 2) return Segfault(ctx);
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",
@@ -227,6 +232,7 @@ void DebugCmd(CommandContext& ctx) {
          "    Create <count> string keys named key:<num>. If <prefix> is specified then",
          "    it is used instead of the 'key' prefix.",
          "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
+         "SEGFAULT", "    Crash the server with sigsegv.",
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed. Setting it to 1 reenables back the default.",

@@ -53,8 +53,11 @@ class AppendLog {
   // Opens `path` for appending, creating it if absent. A new or empty file
   // gets the header record (written and fsynced here). REQUIRES: an existing
   // file ends at a record boundary (recovery truncated any torn tail).
+  // With `redis_format`, the file is a Redis AOF (persist/redis_aof.h): no
+  // header, and each batch is written as RESP commands (SELECT when the
+  // database changes, MULTI/EXEC around a batch of several commands).
   static Status Open(Env* env, const std::string& path, FsyncPolicy policy,
-                     std::unique_ptr<AppendLog>* out);
+                     std::unique_ptr<AppendLog>* out, bool redis_format = false);
   ~AppendLog();  // stops the fsync thread; does not flush
   AppendLog(const AppendLog&) = delete;
   AppendLog& operator=(const AppendLog&) = delete;
@@ -101,13 +104,18 @@ class AppendLog {
   const std::string& path() const { return path_; }
 
  private:
-  AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy);
+  AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy,
+            bool redis_format);
   void Seal();
+  // Queues one sealed batch payload in the file's format.
+  void SealPayload(std::string_view payload);
   void StartBackgroundSync(int64_t now_ms);
   void ReapBackgroundSync(bool wait);
   void SyncThread();
 
   const std::string path_;
+  const bool redis_format_;
+  int redis_selected_db_ = -1;  // the database a Redis-format file is in
   std::unique_ptr<LogWriter> writer_;
   FsyncPolicy policy_;
   std::string batch_;  // commands of the current batch
