@@ -160,19 +160,21 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: %s\n", error.c_str());
     return 1;
   }
-  // The banner comes before the load, as Redis's: tools wait for its
-  // " PID: " line, then read the load's outcome from the log.
-  LogBanner(server.config(), static_cast<int>(server.config().port));
-  // The data set is loaded before the port opens; the log is installed.
-  PersistManager persist(&server, Env::Default());
-  Status s = persist.Start();
-  if (!s.ok()) {
-    LOG_WARNING("Fatal error loading the DB: %s. Exiting.", s.message().c_str());
-    return 1;
-  }
-  s = server.Start();
+  // As Redis: the listeners are bound and the banner written before the
+  // data set loads, so tools that wait for the banner's " PID: " line then
+  // read the load's outcome from the log, and clients that connect during
+  // the load wait in the listen backlog until it ends (the event loop runs
+  // after it).
+  Status s = server.Start();
   if (!s.ok()) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
+    return 1;
+  }
+  LogBanner(server.config(), server.port());
+  PersistManager persist(&server, Env::Default());
+  s = persist.Start();
+  if (!s.ok()) {
+    LOG_WARNING("Fatal error loading the DB: %s. Exiting.", s.message().c_str());
     return 1;
   }
   // replicaof in the configuration: a replica from the start, as Redis: it

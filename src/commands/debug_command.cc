@@ -25,6 +25,7 @@
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
 #include "db/database.h"
+#include "persist/append_log.h"
 #include "scripting/script_sha1.h"
 #include "server/errors.h"
 #include "server/server.h"
@@ -182,6 +183,14 @@ void Populate(CommandContext& ctx) {
 // DEBUG SEGFAULT: crashes the server on purpose (the crash report's test).
 void Segfault(CommandContext&) { raise(SIGSEGV); }
 
+// DEBUG AOF-FLUSH-SLEEP <microseconds>: each log write sleeps first.
+void AofFlushSleep(CommandContext& ctx) {
+  int64_t us;
+  if (!ParseInt64(ctx.arg(2), &us)) return ctx.reply.Error(err::kNotInteger);
+  AppendLog::set_debug_flush_sleep_us(us);
+  ctx.reply.Ok();
+}
+
 }  // namespace
 
 void DebugCmd(CommandContext& ctx) {
@@ -217,10 +226,13 @@ void DebugCmd(CommandContext& ctx) {
   }
   if (EqualsIgnoreCase(sub, "CHANGE-REPL-ID") && argc == 2) return ctx.reply.Ok();
   if (EqualsIgnoreCase(sub, "SEGFAULT") && argc == 2) return Segfault(ctx);
+  if (EqualsIgnoreCase(sub, "AOF-FLUSH-SLEEP") && argc == 3) return AofFlushSleep(ctx);
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",
-        {"CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
+        {"AOF-FLUSH-SLEEP <microsec>",
+         "    Server will sleep before flushing the AOF, this is used for testing.",
+         "CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
          "DIGEST", "    Output a hex signature representing the current DB content.",
          "DIGEST-VALUE <key> [<key> ...]",
          "    Output a hex signature of the values of all the specified keys.",

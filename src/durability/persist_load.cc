@@ -262,6 +262,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   LogFileInfo info;
   loading_ = true;
   server_->set_hold_period_rolls(true);  // the log's LB.ROLL records roll boards
+  server_->set_loading(true);
   SuspendExpiry(true);
   Status s = ReadLogFile(
       env_, path,
@@ -298,6 +299,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
       &info);
   loading_ = false;
   server_->set_hold_period_rolls(false);
+  server_->set_loading(false);
   SuspendExpiry(false);
   if (s.code() == Status::Code::kCorruption) return Status::Corruption(WithFixHint(s, path));
   if (!s.ok()) return s;

@@ -106,6 +106,7 @@ Status PersistManager::ReplayRedisAof(const std::string& path, bool last) {
   RedisAofEnd end;
   loading_ = true;
   server_->set_hold_period_rolls(true);
+  server_->set_loading(true);
   SuspendExpiry(true);
   s = ReadRedisAofCommands(
       data, start,
@@ -122,6 +123,7 @@ Status PersistManager::ReplayRedisAof(const std::string& path, bool last) {
       &end);
   loading_ = false;
   server_->set_hold_period_rolls(false);
+  server_->set_loading(false);
   SuspendExpiry(false);
   if (!s.ok()) return s;
   using Kind = RedisAofEnd::Kind;

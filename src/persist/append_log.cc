@@ -2,6 +2,8 @@
 
 #include "persist/append_log.h"
 
+#include <unistd.h>
+
 #include <cassert>
 
 #include "base/clock.h"
@@ -109,6 +111,7 @@ Status AppendLog::Commit(size_t batch_prefix) {
     ReapBackgroundSync(/*wait=*/true);  // the disk is slow: do not pile up more
     sync = writer_->unsynced_bytes() > kMaxUnsyncedBytes;
   }
+  if (const int64_t us = debug_flush_sleep_us_.load(); us > 0) usleep(static_cast<useconds_t>(us));
   Status s = writer_->Flush(sync);
   if (!s.ok()) {
     LOG_WARNING("Error writing to the AOF file %s: %s", path_.c_str(), s.message().c_str());

@@ -25,6 +25,7 @@
 
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,11 @@ class AppendLog {
   Status FlushAndSync();
 
   void set_policy(FsyncPolicy policy);
+
+  // DEBUG AOF-FLUSH-SLEEP: every write of pending bytes first sleeps this
+  // long (microseconds; 0: never), for tests that need a slow disk.
+  // Process-wide, as Redis's.
+  static void set_debug_flush_sleep_us(int64_t us) { debug_flush_sleep_us_ = us; }
   FsyncPolicy policy() const { return policy_; }
 
   // --- State for INFO and the write gate ---
@@ -113,6 +119,7 @@ class AppendLog {
   void ReapBackgroundSync(bool wait);
   void SyncThread();
 
+  static inline std::atomic<int64_t> debug_flush_sleep_us_{0};
   const std::string path_;
   const bool redis_format_;
   int redis_selected_db_ = -1;  // the database a Redis-format file is in

@@ -305,6 +305,9 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
             "context";
   }
+  if (error.empty() && loading_ && !(spec->flags & kLoading)) {
+    error = "LOADING Redis is loading the dataset in memory";
+  }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
   if (error.empty()) {
     // Checked here once; Call leaves it to its other callers (Execute, a

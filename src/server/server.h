@@ -168,6 +168,10 @@ class Server : public ConnectionHandler {
   // True while that is so; LB.SNAPSHOT then takes no view (views do not
   // survive a restart: docs/leaderboards.md "Stable views").
   bool period_rolls_held() const { return hold_period_rolls_; }
+  // True while a data set loads (DEBUG LOADAOF replaying a log): a client
+  // the event loop serves meanwhile (a busy script lets it run) gets
+  // Redis's -LOADING unless its command is flagged kLoading.
+  void set_loading(bool loading) { loading_ = loading; }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
@@ -420,6 +424,7 @@ class Server : public ConnectionHandler {
   // for each command, and by Cron).
   ReplicaExpiry replica_expiry_;
   bool hold_period_rolls_ = false;
+  bool loading_ = false;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
