@@ -26,6 +26,7 @@
 #include "commands/server_handlers.h"
 #include "db/database.h"
 #include "persist/append_log.h"
+#include "persist/rdb_writer.h"
 #include "scripting/script_sha1.h"
 #include "server/errors.h"
 #include "server/server.h"
@@ -191,6 +192,12 @@ void AofFlushSleep(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// DEBUG SET-SKIP-CHECKSUM-VALIDATION <0|1>: RESTORE skips the CRC64 check.
+void SkipChecksum(CommandContext& ctx) {
+  SetSkipDumpChecksum(ctx.arg(2) != "0");
+  ctx.reply.Ok();
+}
+
 }  // namespace
 
 void DebugCmd(CommandContext& ctx) {
@@ -227,6 +234,7 @@ void DebugCmd(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "CHANGE-REPL-ID") && argc == 2) return ctx.reply.Ok();
   if (EqualsIgnoreCase(sub, "SEGFAULT") && argc == 2) return Segfault(ctx);
   if (EqualsIgnoreCase(sub, "AOF-FLUSH-SLEEP") && argc == 3) return AofFlushSleep(ctx);
+  if (EqualsIgnoreCase(sub, "SET-SKIP-CHECKSUM-VALIDATION") && argc == 3) return SkipChecksum(ctx);
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",
@@ -245,6 +253,8 @@ void DebugCmd(CommandContext& ctx) {
          "    it is used instead of the 'key' prefix.",
          "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
          "SEGFAULT", "    Crash the server with sigsegv.",
+         "SET-SKIP-CHECKSUM-VALIDATION <0|1>",
+         "    Enables or disables checksum checks for RDB files and RESTORE's payload.",
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed. Setting it to 1 reenables back the default.",
