@@ -186,7 +186,7 @@ def test_errors_match_redis_and_change_nothing(r, redis_ref):
 @pytest.mark.skipif(target_is_redis(), reason="rankd reads RDB 11; redis-server 7.0 does not")
 def test_rankd_reads_rdb_11_and_names_types_it_lacks(r):
     # Redis 7.2's set listpack (type 20, RDB 11): a listpack holding "a", "b".
-    lp = bytes([15, 0, 0, 0, 2, 0, 0x81, ord("a"), 2, 0x81, ord("b"), 2, 0xFF])
+    lp = bytes([13, 0, 0, 0, 2, 0, 0x81, ord("a"), 2, 0x81, ord("b"), 2, 0xFF])
     assert r.execute_command("RESTORE", "s", 0, payload(bytes([20, len(lp)]) + lp, 11)) == b"OK"
     assert sorted(r.smembers("s")) == [b"a", b"b"]
     with pytest.raises(Exception, match="Bad data format .*stream"):

@@ -429,7 +429,8 @@ def test_missing_log_file_named_by_manifest_stops_startup(server_factory, tmp_pa
     p.client().set("k", "v")
     crash(p)
     os.remove(incr_logs(tmp_path)[-1])
-    assert "doesn't exist" in start_fails(server_factory, tmp_path)
+    # Redis's wording: the file's name, then the errno text.
+    assert "No such file or directory" in start_fails(server_factory, tmp_path)
 
 
 LIB = """#!lua name=ranks

@@ -21,6 +21,7 @@
 #include "app/banner.h"
 #include "app/daemon.h"
 #include "app/options.h"
+#include "base/crash_report.h"
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "commands/families.h"
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: can't open the log file '%s'\n", config.logfile.c_str());
     return 1;
   }
+  InstallCrashHandlers("0.1.0");
   for (const std::string& w : CompatWarnings(config)) LOG_WARNING("WARNING: %s", w.c_str());
   // A relative load-redis-rdb path names a file from where rankd started.
   if (!config.load_redis_rdb.empty() && config.load_redis_rdb[0] != '/') {
@@ -167,19 +169,23 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rankd: %s\n", error.c_str());
     return 1;
   }
-  // The data set is loaded before the port opens; the log is installed.
-  PersistManager persist(&server, Env::Default());
-  Status s = persist.Start();
-  if (!s.ok()) {
-    LOG_WARNING("Fatal error loading the DB: %s. Exiting.", s.message().c_str());
-    return 1;
-  }
-  s = server.Start();
+  // As Redis: the listeners are bound and the banner written before the
+  // data set loads, so tools that wait for the banner's " PID: " line then
+  // read the load's outcome from the log, and clients that connect during
+  // the load wait in the listen backlog until it ends (the event loop runs
+  // after it).
+  Status s = server.Start();
   if (!s.ok()) {
     LOG_WARNING("Could not start: %s", s.message().c_str());
     return 1;
   }
   LogBanner(server.config(), server.port());
+  PersistManager persist(&server, Env::Default());
+  s = persist.Start();
+  if (!s.ok()) {
+    LOG_WARNING("Fatal error loading the DB: %s. Exiting.", s.message().c_str());
+    return 1;
+  }
   // replicaof in the configuration: a replica from the start, as Redis: it
   // offers the history its snapshot restored (PSYNC replid offset+1), else
   // none (PSYNC ? -1).

@@ -35,6 +35,8 @@ std::string_view LogLevelName(LogLevel level) {
   return kNames[static_cast<int>(level)];
 }
 
+int LogFd() { return g_fd; }
+
 void SetLogLevel(LogLevel level) { g_level = level; }
 LogLevel GetLogLevel() { return g_level; }
 

@@ -24,6 +24,10 @@ LogLevel GetLogLevel();
 // the file cannot be opened; the previous target stays.
 bool SetLogFile(const std::string& path);
 
+// The descriptor log lines go to (stdout or `logfile`), for writers that
+// cannot call Log(): the crash report in a signal handler.
+int LogFd();
+
 // printf-style; a line is dropped if `level` is below the configured level.
 void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

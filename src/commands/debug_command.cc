@@ -10,6 +10,7 @@
 // value (members xor-ed, so order does not matter) and an expiry marker.
 
 #include <arpa/inet.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,8 @@
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
 #include "db/database.h"
+#include "persist/append_log.h"
+#include "persist/rdb_writer.h"
 #include "scripting/script_sha1.h"
 #include "server/errors.h"
 #include "server/server.h"
@@ -178,6 +181,23 @@ void Populate(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// DEBUG SEGFAULT: crashes the server on purpose (the crash report's test).
+void Segfault(CommandContext&) { raise(SIGSEGV); }
+
+// DEBUG AOF-FLUSH-SLEEP <microseconds>: each log write sleeps first.
+void AofFlushSleep(CommandContext& ctx) {
+  int64_t us;
+  if (!ParseInt64(ctx.arg(2), &us)) return ctx.reply.Error(err::kNotInteger);
+  AppendLog::set_debug_flush_sleep_us(us);
+  ctx.reply.Ok();
+}
+
+// DEBUG SET-SKIP-CHECKSUM-VALIDATION <0|1>: RESTORE skips the CRC64 check.
+void SkipChecksum(CommandContext& ctx) {
+  SetSkipDumpChecksum(ctx.arg(2) != "0");
+  ctx.reply.Ok();
+}
+
 }  // namespace
 
 void DebugCmd(CommandContext& ctx) {
@@ -213,10 +233,15 @@ void DebugCmd(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "CHANGE-REPL-ID") && argc == 2) return ctx.reply.Ok();
+  if (EqualsIgnoreCase(sub, "SEGFAULT") && argc == 2) return Segfault(ctx);
+  if (EqualsIgnoreCase(sub, "AOF-FLUSH-SLEEP") && argc == 3) return AofFlushSleep(ctx);
+  if (EqualsIgnoreCase(sub, "SET-SKIP-CHECKSUM-VALIDATION") && argc == 3) return SkipChecksum(ctx);
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",
-        {"CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
+        {"AOF-FLUSH-SLEEP <microsec>",
+         "    Server will sleep before flushing the AOF, this is used for testing.",
+         "CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
          "DIGEST", "    Output a hex signature representing the current DB content.",
          "DIGEST-VALUE <key> [<key> ...]",
          "    Output a hex signature of the values of all the specified keys.",
@@ -228,6 +253,9 @@ void DebugCmd(CommandContext& ctx) {
          "    Create <count> string keys named key:<num>. If <prefix> is specified then",
          "    it is used instead of the 'key' prefix.",
          "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory.",
+         "SEGFAULT", "    Crash the server with sigsegv.",
+         "SET-SKIP-CHECKSUM-VALIDATION <0|1>",
+         "    Enables or disables checksum checks for RDB files and RESTORE's payload.",
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed. Setting it to 1 reenables back the default.",

@@ -14,6 +14,7 @@
 #include "persist/format.h"
 #include "persist/log_reader.h"
 #include "persist/rdb_reader.h"
+#include "persist/redis_aof.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
 #include "server/replication.h"
@@ -60,6 +61,7 @@ Status PersistManager::LoadDataSet() {
     if (!s.ok()) return s;
     Manifest m;
     s = ReadManifest(env_, AofDir(), cfg.appendfilename, &m);
+    if (s.code() == Status::Code::kNotFound) s = AdoptOldRedisAof(&m);
     if (s.ok()) {
       NoteRedisRdbSkipped(AofDir());
       return LoadLog(m);
@@ -198,16 +200,20 @@ Status PersistManager::LoadLog(const Manifest& m) {
   const std::string dir = AofDir();
   base_bytes_ = incr_history_bytes_ = 0;
   for (const Manifest::File& f : m.files) {
+    // Redis's upgrade of an old single-file AOF, interrupted before the
+    // file moved into the directory: finish it.
+    if (f.base && f.name == server_->config().appendfilename &&
+        !env_->FileExists(JoinPath(dir, f.name)) && env_->FileExists(f.name)) {
+      Status s = env_->RenameFile(f.name, JoinPath(dir, f.name));
+      if (!s.ok()) return s;
+    }
     if (!env_->FileExists(JoinPath(dir, f.name))) {
       return Status::NotFound("The AOF file " + JoinPath(dir, f.name) +
-                              " named by the manifest doesn't exist");
+                              " named by the manifest can't be opened: No such file or directory");
     }
   }
   if (const Manifest::File* base = m.base_file()) {
-    std::vector<Database*> dbs;
-    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-    Status s = LoadSnapshotFile(JoinPath(dir, base->name), dbs, nullptr, nullptr,
-                                /*keep_expired=*/true);
+    Status s = LoadBaseFile(JoinPath(dir, base->name));
     if (!s.ok()) return s;
     (void)env_->GetFileSize(JoinPath(dir, base->name), &base_bytes_);
   }
@@ -223,14 +229,13 @@ Status PersistManager::LoadLog(const Manifest& m) {
   }
   manifest_ = m;
   // Keep appending to the last incremental log (or start one).
-  if (!m.last_incr()) {
-    Manifest::File incr{IncrFileName(server_->config().appendfilename, m.max_seq() + 1),
-                        m.max_seq() + 1, false};
-    manifest_.files.push_back(incr);
-  }
+  if (!m.last_incr()) manifest_.files.push_back(FirstIncr(m));
   FsyncPolicy policy = FsyncPolicy::kEverySec;
   (void)ParseFsyncPolicy(server_->config().appendfsync, &policy);
-  Status s = AppendLog::Open(env_, JoinPath(dir, manifest_.last_incr()->name), policy, &log_);
+  // A Redis incr file goes on in Redis's format (persist_redis_aof.cc).
+  const std::string& last_name = manifest_.last_incr()->name;
+  Status s = AppendLog::Open(env_, JoinPath(dir, last_name), policy, &log_,
+                             IsRedisAofFileName(last_name));
   if (s.ok() && !m.last_incr()) s = WriteManifest(env_, dir, server_->config().appendfilename, manifest_);
   if (!s.ok()) return s;
   applied_fsync_ = server_->config().appendfsync;
@@ -244,6 +249,7 @@ void PersistManager::SuspendExpiry(bool suspended) {
 }
 
 Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
+  if (IsRedisAofFileName(path)) return ReplayRedisAof(path, last);
   uint64_t size = 0;
   (void)env_->GetFileSize(path, &size);
   Progress progress("Loading " + path, size, "commands");
@@ -257,6 +263,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
   LogFileInfo info;
   loading_ = true;
   server_->set_hold_period_rolls(true);  // the log's LB.ROLL records roll boards
+  server_->set_loading(true);
   SuspendExpiry(true);
   Status s = ReadLogFile(
       env_, path,
@@ -293,6 +300,7 @@ Status PersistManager::ReplayLogFile(const std::string& path, bool last) {
       &info);
   loading_ = false;
   server_->set_hold_period_rolls(false);
+  server_->set_loading(false);
   SuspendExpiry(false);
   if (s.code() == Status::Code::kCorruption) return Status::Corruption(WithFixHint(s, path));
   if (!s.ok()) return s;
@@ -380,9 +388,7 @@ Status PersistManager::DebugLoadLog() {
   const Manifest m = manifest_;
   const std::string dir = AofDir();
   if (const Manifest::File* base = m.base_file()) {
-    std::vector<Database*> dbs;
-    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
-    s = LoadSnapshotFile(JoinPath(dir, base->name), dbs, nullptr, nullptr, /*keep_expired=*/true);
+    s = LoadBaseFile(JoinPath(dir, base->name));
     if (!s.ok()) return s;
   }
   for (const Manifest::File& f : m.files) {

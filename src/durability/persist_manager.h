@@ -148,6 +148,20 @@ class PersistManager : public EffectLog {
   // No key expires during a replay (Database::set_expiry_suspended).
   void SuspendExpiry(bool suspended);
   Status CleanAofDir(const Manifest& m);
+  // persist_redis_aof.cc: a manifest's base in either format (rankd's
+  // snapshot, or Redis's RDB / RESP file) loaded into the data set.
+  Status LoadBaseFile(const std::string& path);
+  // A Redis AOF file (RDB preamble, then RESP commands) replayed; a torn
+  // tail of the `last` file is truncated under aof-load-truncated, as Redis.
+  Status ReplayRedisAof(const std::string& path, bool last);
+  // Redis 7.0's upgrade of an old single-file AOF: `dir/<appendfilename>`
+  // (no manifest yet) moves into the log directory as the base of a new
+  // manifest. NotFound when there is no such file.
+  Status AdoptOldRedisAof(Manifest* m);
+  // The incr a manifest without one starts: rankd's log after rankd's base,
+  // a Redis ".incr.aof" after a Redis base (the files stay Redis's).
+  Manifest::File FirstIncr(const Manifest& m) const;
+  Status LoadRedisPreamble(const std::string& path, std::string_view data, size_t* rdb_bytes);
 
   // persist_jobs.cc
   // What snapshots store besides keys: the function libraries.

@@ -2,11 +2,16 @@
 
 #include "persist/append_log.h"
 
+#include <unistd.h>
+
+#include <cassert>
+
 #include "base/clock.h"
 #include "base/logging.h"
 #include "persist/coding.h"
 #include "persist/command_codec.h"
 #include "persist/format.h"
+#include "persist/redis_aof.h"
 
 namespace rankd {
 
@@ -30,7 +35,7 @@ std::string ErrorDetail(const Status& s) {
 }
 
 Status AppendLog::Open(Env* env, const std::string& path, FsyncPolicy policy,
-                       std::unique_ptr<AppendLog>* out) {
+                       std::unique_ptr<AppendLog>* out, bool redis_format) {
   uint64_t size = 0;
   if (env->FileExists(path)) {
     Status s = env->GetFileSize(path, &size);
@@ -40,7 +45,7 @@ Status AppendLog::Open(Env* env, const std::string& path, FsyncPolicy policy,
   Status s = env->NewAppendableFile(path, &file);
   if (!s.ok()) return s;
   auto writer = std::make_unique<LogWriter>(std::move(file), size, policy != FsyncPolicy::kNo);
-  if (size == 0) {
+  if (size == 0 && !redis_format) {
     std::string header(format::kLogMagic);
     coding::PutFixed32(&header, format::kLogVersion);
     writer->AddRecord(format::RecordType::kHeader, header);
@@ -48,12 +53,16 @@ Status AppendLog::Open(Env* env, const std::string& path, FsyncPolicy policy,
     if (s.ok()) s = env->SyncDir(DirName(path));
     if (!s.ok()) return s;
   }
-  out->reset(new AppendLog(path, std::move(writer), policy));
+  out->reset(new AppendLog(path, std::move(writer), policy, redis_format));
   return Status::OK();
 }
 
-AppendLog::AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy)
-    : path_(std::move(path)), writer_(std::move(writer)), policy_(policy) {
+AppendLog::AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy,
+                     bool redis_format)
+    : path_(std::move(path)),
+      redis_format_(redis_format),
+      writer_(std::move(writer)),
+      policy_(policy) {
   last_sync_ms_ = MonoMs();
 }
 
@@ -75,15 +84,24 @@ void AppendLog::Add(int db, std::span<const std::string_view> args) {
 
 void AppendLog::Seal() {
   if (batch_.empty()) return;
-  writer_->AddRecord(format::RecordType::kBatch, batch_);
+  SealPayload(batch_);
   batch_.clear();
+}
+
+void AppendLog::SealPayload(std::string_view payload) {
+  if (!redis_format_) return writer_->AddRecord(format::RecordType::kBatch, payload);
+  std::string resp;
+  bool ok = BatchToRedisAof(payload, &redis_selected_db_, &resp);
+  assert(ok);  // Invariant: Add() built the payload.
+  (void)ok;
+  writer_->AddRaw(resp);
 }
 
 Status AppendLog::Commit(size_t batch_prefix) {
   if (batch_prefix >= batch_.size()) {
     Seal();
   } else if (batch_prefix > 0) {
-    writer_->AddRecord(format::RecordType::kBatch, std::string_view(batch_).substr(0, batch_prefix));
+    SealPayload(std::string_view(batch_).substr(0, batch_prefix));
     batch_.erase(0, batch_prefix);
   }
   if (!ok()) return error();
@@ -93,6 +111,7 @@ Status AppendLog::Commit(size_t batch_prefix) {
     ReapBackgroundSync(/*wait=*/true);  // the disk is slow: do not pile up more
     sync = writer_->unsynced_bytes() > kMaxUnsyncedBytes;
   }
+  if (const int64_t us = debug_flush_sleep_us_.load(); us > 0) usleep(static_cast<useconds_t>(us));
   Status s = writer_->Flush(sync);
   if (!s.ok()) {
     LOG_WARNING("Error writing to the AOF file %s: %s", path_.c_str(), s.message().c_str());

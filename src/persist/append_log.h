@@ -25,6 +25,7 @@
 
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -53,8 +54,11 @@ class AppendLog {
   // Opens `path` for appending, creating it if absent. A new or empty file
   // gets the header record (written and fsynced here). REQUIRES: an existing
   // file ends at a record boundary (recovery truncated any torn tail).
+  // With `redis_format`, the file is a Redis AOF (persist/redis_aof.h): no
+  // header, and each batch is written as RESP commands (SELECT when the
+  // database changes, MULTI/EXEC around a batch of several commands).
   static Status Open(Env* env, const std::string& path, FsyncPolicy policy,
-                     std::unique_ptr<AppendLog>* out);
+                     std::unique_ptr<AppendLog>* out, bool redis_format = false);
   ~AppendLog();  // stops the fsync thread; does not flush
   AppendLog(const AppendLog&) = delete;
   AppendLog& operator=(const AppendLog&) = delete;
@@ -84,6 +88,11 @@ class AppendLog {
   Status FlushAndSync();
 
   void set_policy(FsyncPolicy policy);
+
+  // DEBUG AOF-FLUSH-SLEEP: every write of pending bytes first sleeps this
+  // long (microseconds; 0: never), for tests that need a slow disk.
+  // Process-wide, as Redis's.
+  static void set_debug_flush_sleep_us(int64_t us) { debug_flush_sleep_us_ = us; }
   FsyncPolicy policy() const { return policy_; }
 
   // --- State for INFO and the write gate ---
@@ -101,13 +110,19 @@ class AppendLog {
   const std::string& path() const { return path_; }
 
  private:
-  AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy);
+  AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy,
+            bool redis_format);
   void Seal();
+  // Queues one sealed batch payload in the file's format.
+  void SealPayload(std::string_view payload);
   void StartBackgroundSync(int64_t now_ms);
   void ReapBackgroundSync(bool wait);
   void SyncThread();
 
+  static inline std::atomic<int64_t> debug_flush_sleep_us_{0};
   const std::string path_;
+  const bool redis_format_;
+  int redis_selected_db_ = -1;  // the database a Redis-format file is in
   std::unique_ptr<LogWriter> writer_;
   FsyncPolicy policy_;
   std::string batch_;  // commands of the current batch

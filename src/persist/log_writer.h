@@ -47,6 +47,10 @@ class LogWriter {
   // Queues one record. REQUIRES: payload.size() <= format::kMaxRecordPayload.
   void AddRecord(format::RecordType type, std::string_view payload);
 
+  // Queues bytes as they are, with no record framing: a Redis-format AOF
+  // (persist/redis_aof.h), whose unit is a whole command.
+  void AddRaw(std::string_view bytes) { pending_.append(bytes); }
+
   // Writes everything pending (after repairing an earlier failure), then
   // fsyncs when `sync`. OK: all records added so far are in the file (and
   // durable when `sync`). On error nothing pending is dropped: a later Flush

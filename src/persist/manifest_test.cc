@@ -27,11 +27,35 @@ TEST(ManifestTest, RejectsMalformedLines) {
   Manifest m;
   for (const char* bad : {"file x seq 1 type q\n", "file x seq -1 type i\n", "fil x seq 1 type i\n",
                           "file a/b seq 1 type i\n", "file x seq 1 type i extra\n",
-                          "file i seq 1 type i\nfile b seq 2 type b\n"}) {
+                          "file b seq 1 type b\nfile c seq 2 type b\n",
+                          "file i seq 2 type i\nfile j seq 1 type i\n", "", "\n",
+                          "file x seq 1 type i\n\nfile y seq 2 type i\n", "file x type i\n",
+                          "file x seq 1 type i k\n", "file \"x seq 1 type i\n"}) {
     Status s = Manifest::Parse("dir/m", bad, &m);
     EXPECT_EQ(s.code(), Status::Code::kCorruption) << bad;
     EXPECT_NE(s.message().find("dir/m"), std::string::npos);
   }
+}
+
+TEST(ManifestTest, ReadsRedisManifests) {
+  // Redis 7.0's own layouts: keys in any order, unknown keys, history
+  // entries, quoted names, and a base listed after an incr.
+  Manifest m;
+  ASSERT_TRUE(Manifest::Parse("m",
+                              "file appendonly.aof.2.incr.aof seq 2 type i\n"
+                              "file appendonly.aof.1.base.rdb type b seq 1 newkey newvalue\n"
+                              "file appendonly.aof.1.incr.aof seq 1 type h\n"
+                              "# a comment\n"
+                              "file \" a b\\n.aof.3.incr.aof\" seq 3 type i\n",
+                              &m)
+                  .ok());
+  ASSERT_EQ(m.files.size(), 3u);
+  EXPECT_EQ(m.base_file()->name, "appendonly.aof.1.base.rdb");
+  EXPECT_EQ(m.last_incr()->name, " a b\n.aof.3.incr.aof");
+  Manifest back;
+  ASSERT_TRUE(Manifest::Parse("m", m.Serialize(), &back).ok());
+  EXPECT_EQ(back.Serialize(), m.Serialize());
+  EXPECT_EQ(back.last_incr()->name, " a b\n.aof.3.incr.aof");
 }
 
 TEST(ManifestTest, WriteIsAtomicAcrossCrashes) {

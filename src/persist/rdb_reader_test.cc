@@ -137,7 +137,8 @@ TEST(RdbReaderTest, SortedSets) {
 
 TEST(RdbReaderTest, SetsHashesLists) {
   std::string intset = B({2, 0, 0, 0, 3, 0, 0, 0, 0x01, 0x00, 0xFE, 0xFF, 0x2C, 0x01});
-  std::string zl_hash = B({0x0F, 0, 0, 0, 0, 0, 0, 0, 4, 0}) + B({0, 0x01, 'f'}) + B({3, 0xF8}) +
+  // zlbytes 23, zltail 18 (the last entry), 4 entries.
+  std::string zl_hash = B({0x17, 0, 0, 0, 0x12, 0, 0, 0, 4, 0}) + B({0, 0x01, 'f'}) + B({3, 0xF8}) +
                         B({2, 0x01, 'g'}) + B({3, 0xC0, 0x18, 0xFC}) + B({0xFF});
   std::string body =
       B({0x0B}) + Str("is") + Blob(intset) +                                     // 1 -2 300
@@ -197,7 +198,7 @@ TEST(RdbReaderTest, ErrorsNameTheProblem) {
 // (run under the sanitizers by `make asan` where available).
 TEST(RdbReaderTest, DamagedInputIsAnErrorNotACrash) {
   std::string lp = Listpack({B({0x81, 'a'}), B({0x05}), B({0x81, 'b'}), B({0xF1, 0xE8, 0x03})});
-  std::string zl = B({0x0F, 0, 0, 0, 0, 0, 0, 0, 2, 0}) + B({0, 0x01, 'f'}) + B({3, 0xF8}) +
+  std::string zl = B({0x10, 0, 0, 0, 0x0D, 0, 0, 0, 2, 0}) + B({0, 0x01, 'f'}) + B({3, 0xF8}) +
                    B({0xFF});
   std::string intset = B({2, 0, 0, 0, 2, 0, 0, 0, 0x01, 0x00, 0xFE, 0xFF});
   std::string body = B({0xFA}) + Str("k") + Str("v") + B({0xFE, 0x01}) + B({0x11}) + Str("z") +

@@ -29,12 +29,19 @@ int64_t SignExtend(uint64_t u, size_t bytes) {
 }
 
 // Listpack: 4-byte total, 2-byte count, entries (encoding, data, backlen), 0xFF.
+// Header, count and terminator are checked as Redis's lpValidateIntegrity.
 bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
+  if (lp.size() < 7 || LittleEndian(lp, 0, 4) != lp.size()) return c.Fail("bad listpack header");
+  const size_t count = LittleEndian(lp, 4, 2), first = out->size();
   size_t p = 6;
   for (;;) {
     if (p >= lp.size()) return c.Fail("listpack without terminator");
     const uint8_t b = static_cast<uint8_t>(lp[p]);
-    if (b == 0xFF) return true;
+    if (b == 0xFF) {
+      if (p != lp.size() - 1) return c.Fail("listpack terminator before its end");
+      if (count != 0xFFFF && out->size() - first != count) return c.Fail("listpack count mismatch");
+      return true;
+    }
     size_t hdr = 1, len = 0;
     bool is_int = true;
     int64_t v = 0;
@@ -74,11 +81,28 @@ bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
 }
 
 // Ziplist: zlbytes, zltail, zllen, entries (prevlen, encoding, data), 0xFF.
+// Header, count, terminator and each entry's prevlen are checked as Redis's
+// ziplistValidateIntegrity (deep).
 bool ParseZiplist(std::string_view zl, Cursor& c, Elems* out) {
-  size_t p = 10;
+  if (zl.size() < 11 || LittleEndian(zl, 0, 4) != zl.size() || LittleEndian(zl, 4, 4) >= zl.size()) {
+    return c.Fail("bad ziplist header");
+  }
+  const size_t count = LittleEndian(zl, 8, 2), first = out->size();
+  size_t p = 10, prev_size = 0;
   for (;;) {
     if (p >= zl.size()) return c.Fail("ziplist without terminator");
-    if (static_cast<uint8_t>(zl[p]) == 0xFF) return true;
+    if (static_cast<uint8_t>(zl[p]) == 0xFF) {
+      if (p != zl.size() - 1) return c.Fail("ziplist terminator before its end");
+      if (count != 0xFFFF && out->size() - first != count) return c.Fail("ziplist count mismatch");
+      return true;
+    }
+    const size_t entry_start = p;
+    size_t prevlen = static_cast<uint8_t>(zl[p]);
+    if (prevlen == 254) {
+      if (p + 5 > zl.size()) return c.Fail("truncated ziplist entry");
+      prevlen = LittleEndian(zl, p + 1, 4);
+    }
+    if (prevlen != prev_size) return c.Fail("ziplist prevlen mismatch");
     p += static_cast<uint8_t>(zl[p]) < 254 ? 1 : 5;
     if (p >= zl.size()) return c.Fail("truncated ziplist entry");
     const uint8_t enc = static_cast<uint8_t>(zl[p]);
@@ -116,6 +140,48 @@ bool ParseZiplist(std::string_view zl, Cursor& c, Elems* out) {
       out->push_back(std::to_string(SignExtend(LittleEndian(zl, p + 1, n), n)));
     }
     p += hdr + len + n;
+    prev_size = p - entry_start;
+  }
+}
+
+// Zipmap (Redis before 2.6 hashes): zmlen (1), then per pair: key length,
+// key, value length, free (1), value, `free` unused bytes; 0xFF. A length
+// is one byte below 254, or 254 and a 4-byte little-endian length.
+bool ParseZipmap(std::string_view zm, Cursor& c, Elems* out) {
+  size_t p = 1;
+  auto length = [&](size_t* len) {
+    if (p >= zm.size()) return c.Fail("truncated zipmap entry");
+    const uint8_t b = static_cast<uint8_t>(zm[p]);
+    if (b == 0xFF) return c.Fail("zipmap entry expected");
+    if (b < 254) {
+      *len = b;
+      p += 1;
+    } else {
+      if (p + 5 > zm.size()) return c.Fail("truncated zipmap entry");
+      *len = LittleEndian(zm, p + 1, 4);
+      p += 5;
+    }
+    return true;
+  };
+  for (;;) {
+    if (p >= zm.size()) return c.Fail("zipmap without terminator");
+    if (static_cast<uint8_t>(zm[p]) == 0xFF) {
+      if (p != zm.size() - 1) return c.Fail("zipmap terminator before its end");
+      return true;
+    }
+    size_t klen, vlen;
+    if (!length(&klen)) return false;
+    if (klen > zm.size() - p) return c.Fail("zipmap entry past its end");
+    out->push_back(std::string(zm.substr(p, klen)));
+    p += klen;
+    if (!length(&vlen)) return false;
+    if (p >= zm.size()) return c.Fail("truncated zipmap entry");
+    const size_t free = static_cast<uint8_t>(zm[p++]);
+    if (vlen > zm.size() - p || free > zm.size() - p - vlen) {
+      return c.Fail("zipmap entry past its end");
+    }
+    out->push_back(std::string(zm.substr(p, vlen)));
+    p += vlen + free;
   }
 }
 
@@ -199,6 +265,7 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
     case 1: case 2: ok = ReadPlain(c, 1, &e); break;
     case 4: ok = ReadPlain(c, 2, &e); break;
     case 10: case 12: case 13: ok = ReadBlob(c, ParseZiplist, &e); break;
+    case 9: ok = ReadBlob(c, ParseZipmap, &e); break;
     case 11: ok = ReadBlob(c, ParseIntset, &e); break;
     case 16: case 17: case 20: ok = ReadBlob(c, ParseListpack, &e); break;
     case 14: case 18: ok = ReadQuicklist(c, type == 18, &e); break;
@@ -234,7 +301,7 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
       if (!set->Add(m, opts.set_limits)) return c.Fail("duplicate set member");
     }
     *out = Value(std::move(set));
-  } else if (type == 4 || type == 13 || type == 16) {
+  } else if (type == 4 || type == 9 || type == 13 || type == 16) {
     if (e.size() % 2) return c.Fail("odd hash element count");
     auto h = std::make_unique<Hash>();
     for (size_t i = 0; i < e.size(); i += 2) {

@@ -62,6 +62,9 @@ std::string DumpPayload(const Value& v, const DumpOptions& opts = {});
 // version or checksum are wrong".
 // `max_version` is lower for FUNCTION RESTORE (Redis 7.0's 10).
 bool DumpFooterOk(std::string_view payload, int max_version = kRestoreMaxRdbVersion);
+// DEBUG SET-SKIP-CHECKSUM-VALIDATION: while set, DumpFooterOk checks the
+// version only (tests feed hand-made payloads). Process-wide, as Redis's.
+void SetSkipDumpChecksum(bool skip);
 
 // Decodes the value of a payload whose footer is good. Returns:
 // Corruption for bad data or an empty collection (Redis: "Bad data

@@ -73,6 +73,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
        65535},
       {"aclfile", "", K::kString, &c->aclfile, 0, 0, true},
       {"hz", "", K::kInt, &c->hz, 0, INT_MAX},
+      {"watchdog-period", "", K::kInt, &c->watchdog_period, 0, INT_MAX},
       {"pidfile", "", K::kString, &c->pidfile, 0, 0, true},
       {"unixsocket", "", K::kString, &c->unixsocket, 0, 0, true},
       {"unixsocketperm", "", K::kString, &c->unixsocketperm, 0, 0, true, {}, &RefuseFileMode},

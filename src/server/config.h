@@ -54,6 +54,7 @@ struct Config {
   std::string requirepass;
   std::string aclfile;  // users file (ACL SAVE / LOAD); "" for none
   int64_t hz = 10;
+  int64_t watchdog_period = 0;  // ms; 0: no watchdog (base/crash_report.h)
   std::string pidfile;
   std::string unixsocket;            // "" for none
   std::string unixsocketperm = "0";  // octal file mode; "0" keeps the umask's

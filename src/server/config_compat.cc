@@ -71,6 +71,8 @@ const Compat kCompat[] = {
     {"proc-title-template", "", K::kString, "{title} {listen-addr} {server-mode}"},
     {"crash-log-enabled", "", K::kBool, "yes"},
     {"crash-memcheck-enabled", "", K::kBool, "yes"},
+    // Redis: exit(1) instead of abort() on a panic (its test suite sets it).
+    {"use-exit-on-panic", "", K::kBool, "no", 0, 0, true},
     {"disable-thp", "", K::kBool, "yes", 0, 0, true},
     {"oom-score-adj", "", K::kEnum, "no", 0, 0, false, "no yes relative absolute"},
     {"oom-score-adj-values", "", K::kString, "0 200 800"},

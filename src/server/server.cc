@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "base/clock.h"
+#include "base/crash_report.h"
 #include "base/logging.h"
 #include "base/memory.h"
 #include "base/numbers.h"
@@ -182,6 +183,11 @@ void Server::Cron() {
   }
   stats_.memory_peak = std::max(stats_.memory_peak, AllocatedBytes());
   ServeReadyKeys();  // expiry may have touched keys
+  // The watchdog fires if the next tick is late by more than its period
+  // (at least two ticks, as Redis).
+  ArmWatchdog(config_.watchdog_period > 0
+                  ? static_cast<int>(std::max<int64_t>(config_.watchdog_period, 2 * period))
+                  : 0);
   loop_.AddTimer(period, [this] { Cron(); });
 }
 
@@ -302,6 +308,9 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     error = "ERR Can't execute '" + std::string(full_name) +
             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
             "context";
+  }
+  if (error.empty() && loading_ && !(spec->flags & kLoading)) {
+    error = "LOADING Redis is loading the dataset in memory";
   }
   if (error.empty() && scripts_) error = scripts_->BusyError(args);
   if (error.empty()) {

@@ -178,6 +178,10 @@ class Server : public ConnectionHandler {
   // CLIENT TRACKING caches, since SNAPSHOT reads now answer differently
   // (server_db_hooks.cc). Not a modification: WATCH is not broken.
   void ViewTaken(int db, std::string_view key);
+  // True while a data set loads (DEBUG LOADAOF replaying a log): a client
+  // the event loop serves meanwhile (a busy script lets it run) gets
+  // Redis's -LOADING unless its command is flagged kLoading.
+  void set_loading(bool loading) { loading_ = loading; }
 
   // The spec for `name` (any case), or nullptr.
   const CommandSpec* FindCommand(std::string_view name) const;
@@ -456,6 +460,7 @@ class Server : public ConnectionHandler {
   // for each command, and by Cron).
   ReplicaExpiry replica_expiry_;
   bool hold_period_rolls_ = false;
+  bool loading_ = false;
   bool propagated_ = false;  // the running command called Propagate
   std::string_view serving_key_;
   uint64_t member_timer_ = 0;     // the member expiry timer, 0 when none
