@@ -19,6 +19,7 @@
 #include "base/memory.h"
 #include "base/numbers.h"
 #include "commands/info_writer.h"
+#include "commands/migrate_cache.h"
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
@@ -95,7 +96,8 @@ void ClientsSection(Server& s, InfoWriter& w) {
   int64_t blocked = 0, in_timeout = 0, tracking = 0;
   size_t max_in = 0, max_out = 0;
   s.ForEachClient([&](Client& c) {
-    blocked += c.blocked.active;
+    // A client held by CLIENT PAUSE counts as blocked, as in Redis 7.0.
+    blocked += c.blocked.active || !c.postponed.empty();
     tracking += c.tracking.on;
     in_timeout += c.blocked.active && c.blocked.timer != 0;
     if (c.conn) {
@@ -269,7 +271,8 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("pubsubshard_channels", static_cast<int64_t>(s.pubsub().NumNames(PubSub::kShard)));
   w.Field("latest_fork_usec", st.latest_fork_usec);
   w.Field("total_forks", n(st.total_forks));
-  for (auto name : {"migrate_cached_sockets", "slave_expires_tracked_keys",
+  w.Field("migrate_cached_sockets", static_cast<int64_t>(MigrateCache::Count()));
+  for (auto name : {"slave_expires_tracked_keys",
                     "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
                     "active_defrag_key_misses", "total_active_defrag_time",
                     "current_active_defrag_time"}) {

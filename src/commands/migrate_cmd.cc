@@ -7,9 +7,9 @@
 // one pipeline of [AUTH,] SELECT db, RESTORE key ttl payload [REPLACE] to
 // the target (a rankd or a redis-server), with the server blocked for at
 // most `timeout` ms per step. Each key the target acknowledged is deleted
-// here (unless COPY) and logged as one DEL. Differences: no connection is
-// cached between calls (Redis keeps one for 10 s), so every call connects
-// and SELECTs, and a broken connection is not retried.
+// here (unless COPY) and logged as one DEL. The connection is kept for the
+// next call (commands/migrate_cache.h). Difference: SELECT is sent every
+// time (Redis skips it when the cached connection has that database).
 
 #include <algorithm>
 #include <string>
@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/numbers.h"
 #include "commands/dump_handlers.h"
+#include "commands/migrate_cache.h"
 #include "net/sync_client.h"
 #include "persist/rdb_writer.h"
 #include "server/errors.h"
@@ -87,10 +88,11 @@ void Migrate(CommandContext& ctx) {
   if (keys.empty()) return ctx.reply.SimpleString("NOKEY");
   int64_t port = 0;
   if (!ParseInt64(ctx.arg(2), &port)) port = 0;  // Redis atoi(): connecting fails
-  std::string why;
-  std::unique_ptr<SyncConnection> conn =
-      SyncConnection::Connect(std::string(ctx.arg(1)), static_cast<int>(port), a.timeout_ms, &why);
-  if (!conn) return ctx.reply.Error("IOERR error or timeout connecting to the client");
+  const std::string target = std::string(ctx.arg(1)) + ":" + std::string(ctx.arg(2));
+  std::unique_ptr<SyncConnection> conn = MigrateCache::Take(target);
+  // A cached connection the target closed meanwhile fails at once (not by
+  // timing out): connect again, once, as Redis does.
+  bool may_retry = conn != nullptr;
 
   std::string cmd;
   auto append = [&cmd](std::initializer_list<std::string_view> args) {
@@ -110,13 +112,26 @@ void Migrate(CommandContext& ctx) {
     if (a.replace) append({"RESTORE", key, ttl_text, payload, "REPLACE"});
     else append({"RESTORE", key, ttl_text, payload});
   }
-  if (!conn->WriteAll(cmd, a.timeout_ms)) {
-    return ctx.reply.Error("IOERR error or timeout writing to target instance");
-  }
   std::string auth_reply, select_reply, line, target_error;
-  if ((a.auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
-      !conn->ReadLine(&select_reply, a.timeout_ms)) {
-    return ctx.reply.Error("IOERR error or timeout reading to target instance");
+  for (;;) {
+    if (!conn) {
+      std::string why;
+      conn = SyncConnection::Connect(std::string(ctx.arg(1)), static_cast<int>(port),
+                                     a.timeout_ms, &why);
+      if (!conn) return ctx.reply.Error("IOERR error or timeout connecting to the client");
+    }
+    const bool written = conn->WriteAll(cmd, a.timeout_ms);
+    if (written && (!a.auth || conn->ReadLine(&auth_reply, a.timeout_ms)) &&
+        conn->ReadLine(&select_reply, a.timeout_ms)) {
+      break;
+    }
+    if (may_retry && !conn->timed_out()) {
+      may_retry = false;
+      conn.reset();
+      continue;
+    }
+    return ctx.reply.Error(written ? "IOERR error or timeout reading to target instance"
+                                   : "IOERR error or timeout writing to target instance");
   }
   std::vector<std::string_view> effect = {"DEL"};
   bool socket_error = false;
@@ -137,6 +152,7 @@ void Migrate(CommandContext& ctx) {
     }
   }
   if (effect.size() > 1) ctx.server.Propagate(ctx.client, effect);
+  if (!socket_error) MigrateCache::Put(ctx.server.loop(), target, std::move(conn));
   if (!target_error.empty()) {
     return ctx.reply.Error("ERR Target instance replied with error: " + target_error);
   }
