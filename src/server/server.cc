@@ -159,14 +159,18 @@ void Server::Cron() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   replica_expiry_.replica = repl_->is_replica();  // a replica expires its own keys only
+  uint64_t expire_cycles = 0;  // time in active expiry, for the expire-cycle event
   for (auto& db : dbs_) {
     // No expiry while clients are paused (Redis: the dataset must not change).
     if (pause_mode_ == PauseMode::kNone) {
+      const uint64_t start = CycleNow();
       if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
       if (active_expire_ && db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
+      expire_cycles += CycleNow() - start;
       if (db->has_scheduled_boards()) db->ActiveViews();  // SNAPSHOT EVERY
     }
   }
+  AddLatencySample("expire-cycle", CyclesToUs(expire_cycles) / 1000);
   AllocatedBytes();  // refreshes AllocatedBytesFast's baseline
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
@@ -225,10 +229,13 @@ void Server::OnClose(Connection* conn) {
 void Server::OnCommand(Connection* conn, std::span<const std::string_view> args) {
   Client& c = *static_cast<Client*>(conn->user_data);
   const size_t reply_start = c.reply->buffer().size();
+  c.push_mark = reply_start;
   Dispatch(c, args);
   // CLIENT REPLY: the state after the command decides (OFF silences its own
   // +OK, ON does not); SKIP silences the command after CLIENT REPLY SKIP.
-  if (c.reply_off || c.reply_skip) c.reply->buffer().resize(reply_start);
+  if (c.reply_off || c.reply_skip) DropReplyKeepingPushes(c, reply_start);
+  c.push_mark = Client::kNoMark;
+  c.kept_pushes.clear();
   c.reply_skip = c.reply_skip_next;
   c.reply_skip_next = false;
   // CLIENT CACHING covers the next command (a whole transaction).
@@ -238,6 +245,36 @@ void Server::OnCommand(Connection* conn, std::span<const std::string_view> args)
   tracking_.SendDeferred();
   tracking_.CommandDone();
   if (!blocked_.empty()) ServeReadyKeys();
+}
+
+void Server::AddLatencySample(std::string_view event, int64_t ms) {
+  if (config_.latency_monitor_threshold > 0 && ms >= config_.latency_monitor_threshold) {
+    latency_.Add(event, ms, WallMs() / 1000);
+  }
+}
+
+void Server::RememberReadKeys(Client& c, const CommandSpec& spec,
+                              std::span<const std::string_view> args) {
+  // A script (kSkipMonitor marks EVAL_RO and FCALL_RO) is not tracked
+  // itself: a read it calls tracks the keys the script declared, for the
+  // script's caller (Redis 7.0 call()).
+  if (spec.flags & kSkipMonitor) return;
+  Client* tracked = c.conn ? &c : current_client_;
+  const CommandSpec* tracked_spec = c.conn ? &spec : current_call_.spec;
+  if (!tracked || !tracked_spec || !tracked->tracking.on || tracked->tracking.bcast) return;
+  tracking_.RememberKeys(*tracked, *tracked_spec, c.conn ? args : current_call_.args);
+}
+
+void Server::DropReplyKeepingPushes(Client& c, size_t reply_start) {
+  std::string& buf = c.reply->buffer();
+  size_t out = reply_start;
+  for (auto [begin, end] : c.kept_pushes) {
+    // Invariant: ranges are in order, inside this command's output.
+    if (begin < reply_start || end > buf.size() || begin < out) continue;
+    memmove(buf.data() + out, buf.data() + begin, end - begin);
+    out += end - begin;
+  }
+  buf.resize(out);
 }
 
 void Server::BeforeFlush() {
@@ -394,7 +431,11 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const bool monitored = !monitors_.empty() && !retrying && !(spec.flags & kAdmin);
   if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   Client* const outer_client = current_client_;
-  if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
+  const OuterCall outer_call = current_call_;
+  if (c.conn) {  // scripts' writes belong to their caller
+    current_client_ = &c;
+    current_call_ = {&spec, args};
+  }
   // Expiry on a replica (db/replica_expiry.cc): the primary's commands (and
   // what they call) see every key live; a writable replica's own writes
   // expire what they look up.
@@ -407,10 +448,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   current_client_ = outer_client;
+  current_call_ = outer_call;
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
-  if ((spec.flags & kReadOnly) && c.tracking.on && !c.tracking.bcast) {
-    tracking_.RememberKeys(c, spec, args);
-  }
+  if (spec.flags & kReadOnly) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t duration = CyclesToUs(CycleNow() - start);
   if (modifications_ != mods_before) {
@@ -426,11 +466,8 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stat.failed++;
   }
   if (config_.latency_tracking) stat.latency.Add(duration);
-  if (config_.latency_monitor_threshold > 0 &&
-      duration / 1000 >= config_.latency_monitor_threshold) {
-    latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);
-  }
-  if (!(spec.flags & kBlocking) || !c.blocked.active) {
+  AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  if ((!(spec.flags & kBlocking) || !c.blocked.active) && !(spec.flags & kSkipSlowlog)) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);

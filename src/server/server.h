@@ -155,6 +155,9 @@ class Server : public ConnectionHandler {
   Tracking& tracking() { return tracking_; }
   BoardWatch& board_watch() { return board_watch_; }
   LatencyMonitor& latency() { return latency_; }
+  // Records `ms` for latency event `event` when latency-monitor-threshold
+  // is set and `ms` reaches it (Redis latencyAddSampleIfNeeded).
+  void AddLatencySample(std::string_view event, int64_t ms);
   int port() const { return net_.port(); }
   int tls_port() const { return net_.tls_port(); }
 
@@ -322,6 +325,13 @@ class Server : public ConnectionHandler {
   // ConnectionHandler.
   void OnOpen(Connection* c) override;
   void OnCommand(Connection* c, std::span<const std::string_view> args) override;
+  // Takes back the reply written since `reply_start` but the pushes kept in
+  // c.kept_pushes (CLIENT REPLY OFF / SKIP).
+  void DropReplyKeepingPushes(Client& c, size_t reply_start);
+  // After read-only `spec` ran for `c`: remembers the keys for tracking
+  // (a script's reads: its declared keys, for its caller).
+  void RememberReadKeys(Client& c, const CommandSpec& spec,
+                        std::span<const std::string_view> args);
   void OnClose(Connection* c) override;
   // Group prefetching hint for a pipelined command (server/prefetch.cc).
   void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
@@ -405,6 +415,12 @@ class Server : public ConnectionHandler {
   // The connected client whose command is running (NOLOOP, deferred
   // invalidations); nullptr between commands and for timers.
   Client* current_client_ = nullptr;
+  // The command current_client_ runs (a script's EVAL when its commands run).
+  struct OuterCall {
+    const CommandSpec* spec = nullptr;
+    std::span<const std::string_view> args;
+  };
+  OuterCall current_call_;
   std::vector<Client*> monitors_;
   PauseMode pause_mode_ = PauseMode::kNone;
   int64_t pause_end_ms_ = 0;  // monotonic

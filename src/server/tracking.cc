@@ -139,6 +139,7 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
     if (!dest) {
       target.tracking.broken_redirect = true;
       if (target.resp() >= 3 && target.conn) {
+        PushScope push(target);
         target.reply->PushHeader(2);
         target.reply->Bulk("tracking-redir-broken");
         target.reply->Integer(static_cast<int64_t>(target.tracking.redirect));
@@ -149,6 +150,7 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
   }
   if (!dest->conn || dest->conn->closing()) return;
   ReplyBuilder& r = *dest->reply;
+  PushScope push(*dest);
   if (dest->resp() >= 3) {
     r.PushHeader(2);
     r.Bulk("invalidate");
