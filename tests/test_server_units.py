@@ -208,3 +208,112 @@ def test_config_set_port_and_bind_to_current_value(server, r):
     assert r.config_set("port", port)
     assert r.config_set("bind", bind)
     assert r.ping()
+
+
+def test_function_name_with_nul_is_invalid(server, r):
+    with pytest.raises(redis.exceptions.ResponseError, match="Library names can only contain"):
+        r.function_load("#!lua name=libnul\nredis.register_function('test\\0test', "
+                        "function() return 1 end)", replace=True)
+    assert r.function_list(library="libnul") == []
+
+
+def test_allow_oom_function_writes_past_maxmemory(server, r):
+    r.function_load("#!lua name=oomlib\nredis.register_function{function_name='oomf', "
+                    "callback=function() return redis.call('set', 'x', '1') end, "
+                    "flags={'allow-oom'}}", replace=True)
+    r.function_load("#!lua name=denylib\nredis.register_function{function_name='denyf', "
+                    "callback=function() return redis.call('set', 'y', '1') end}", replace=True)
+    r.config_set("maxmemory", 1)
+    try:
+        assert r.fcall("oomf", 1, "x") == b"OK"
+        with pytest.raises(redis.exceptions.ResponseError, match="OOM"):
+            r.fcall("denyf", 1, "y")
+    finally:
+        r.config_set("maxmemory", 0)
+        r.function_flush()
+    assert r.get("x") == b"1"
+
+
+def test_served_blocked_command_is_in_slowlog(server, r):
+    r.config_set("slowlog-log-slower-than", 0)
+    waiter = server.raw()
+    try:
+        waiter.send_command("BLPOP", "l", "0")
+        wait_until(lambda: r.info("clients")["blocked_clients"] == 1)
+        p = r.pipeline(transaction=True)
+        p.lpush("l", "foo")
+        p.slowlog_reset()
+        p.execute()
+        assert waiter.read_reply(timeout=5.0) == [b"l", b"foo"]
+        assert r.slowlog_get()[0]["command"].lower() == b"blpop l 0"
+    finally:
+        r.config_set("slowlog-log-slower-than", 10000)
+        waiter.close()
+
+
+def test_lazy_expiry_in_own_transaction_reaches_noloop_bcast(server, r):
+    redir = server.raw()
+    try:
+        redir_id = redir.execute("CLIENT", "ID")
+        assert redir.execute("SUBSCRIBE", "__redis__:invalidate")[0] == b"subscribe"
+        c = server.raw()
+        c.execute("CLIENT", "TRACKING", "ON", "BCAST", "REDIRECT", str(redir_id), "NOLOOP")
+        c.execute("MULTI")
+        c.execute("SET", "mykey", "v", "PX", "1")
+        c.execute("SET", "mykeyother", "v")
+        c.execute("DEBUG", "SLEEP", "0.05")
+        c.execute("GET", "mykey")
+        c.execute("EXEC")
+        msg = redir.read_reply(timeout=5.0)
+        assert msg[:2] == [b"message", b"__redis__:invalidate"] and msg[2] == [b"mykey"]
+        c.close()
+    finally:
+        redir.close()
+
+
+def test_write_declared_script_refused_on_read_only_replica(server_factory):
+    s = server_factory()
+    with s.client() as c:
+        c.function_load("#!lua name=rolib\nredis.register_function('rof', "
+                        "function() return redis.call('set', 'x', '1') end)")
+        c.function_load("#!lua name=rolib2\nredis.register_function{function_name='nowf', "
+                        "callback=function() return 1 end, flags={'no-writes'}}")
+        c.execute_command("REPLICAOF", "127.0.0.1", "1")
+        try:
+            with pytest.raises(redis.exceptions.ReadOnlyError) as e:
+                c.fcall("rof", 0)
+            assert str(e.value) == "You can't write against a read only replica."
+            with pytest.raises(redis.exceptions.ReadOnlyError) as e:
+                c.eval("#!lua\nreturn redis.call('set', 'x', '1')", 0)
+            assert str(e.value) == "You can't write against a read only replica."
+            assert c.fcall("nowf", 0) == 1
+        finally:
+            c.execute_command("REPLICAOF", "NO", "ONE")
+
+
+def test_function_allow_stale_on_stale_replica(server_factory):
+    s = server_factory()
+    with s.client() as c:
+        c.function_load(
+            "#!lua name=stale\n"
+            "redis.register_function{function_name='f1', callback=function() return 'hello' end, "
+            "flags={'no-writes'}}\n"
+            "redis.register_function{function_name='f2', callback=function() return 'hello' end, "
+            "flags={'allow-stale', 'no-writes'}}\n"
+            "redis.register_function{function_name='f3', callback=function() "
+            "return redis.call('get', 'x') end, flags={'allow-stale', 'no-writes'}}\n"
+            "redis.register_function{function_name='f4', callback=function() "
+            "return redis.call('info', 'server') end, flags={'allow-stale', 'no-writes'}}")
+        c.config_set("replica-serve-stale-data", "no")
+        c.execute_command("REPLICAOF", "127.0.0.1", "1")
+        try:
+            with pytest.raises(redis.exceptions.ResponseError, match="^MASTERDOWN"):
+                c.fcall("f1", 0)
+            assert c.fcall("f2", 0) == b"hello"
+            with pytest.raises(redis.exceptions.ResponseError,
+                               match="Can not execute the command on a stale replica"):
+                c.fcall("f3", 0)
+            assert b"redis_version" in c.fcall("f4", 0)
+        finally:
+            c.execute_command("REPLICAOF", "NO", "ONE")
+            c.config_set("replica-serve-stale-data", "yes")

@@ -196,7 +196,12 @@ bool ConfigTable::Known(std::string_view name) const { return Find(name) != null
 bool ConfigTable::SameAsCurrent(const Param& p, std::string_view value) const {
   // Listeners Redis can move at run time (CONFIG SET port / bind) and rankd
   // cannot: setting the value they have is accepted, as a no-op.
-  if (p.name != "port" && p.name != "bind" && p.name != "tls-port") return false;
+  // TLS settings likewise (Redis reloads its TLS context).
+  // And rankd's own load-redis-rdb (a start-up action).
+  if (p.name != "port" && p.name != "bind" && !p.name.starts_with("tls-") &&
+      p.name != "load-redis-rdb") {
+    return false;
+  }
   const std::string_view name = p.name;
   auto current = Get({name});
   if (current.empty()) return false;

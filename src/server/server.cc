@@ -331,7 +331,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   }
   if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
-      !AllowedWhileSubscribed(spec->name)) {
+      !AllowedWhileSubscribed(full_name)) {
     error = "ERR Can't execute '" + std::string(full_name) +
             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
             "context";
@@ -340,7 +340,13 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty()) {
     // Checked here once; Call leaves it to its other callers (Execute, a
     // blocked client's retry).
-    if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) error = ro;
+    std::string_view ro = ReadOnlyRefusal(c, *spec);
+    if (ro.empty() && (spec->flags & kSkipMonitor) && scripts_) {
+      if (ScriptRuntime::DeclaredFlags d = scripts_->Declared(args); d.declared) {
+        ro = repl_->Refusal(c, d.writes, !d.allow_stale);
+      }
+    }
+    if (!ro.empty()) error = ro;
   }
   if (!error.empty()) {
     CountRejected(found, full_name);
@@ -361,7 +367,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     return reply.Error(error);
   }
   if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
-  if (c.in_multi && !IsTxControl(spec->name)) {
+  if (c.in_multi && !IsTxControl(full_name)) {  // "slowlog|reset" is no RESET
     c.queued.emplace_back(args.begin(), args.end());
     c.queued_flags |= spec->flags;
     if (!(spec->flags & kStale)) c.queued_deny_stale = true;
@@ -467,7 +473,10 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   }
   if (config_.latency_tracking) stat.latency.Add(duration);
   AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
-  if ((!(spec.flags & kBlocking) || !c.blocked.active) && !(spec.flags & kSkipSlowlog)) {
+  // A blocking command is logged when it answers: at once, or when a
+  // blocked client is served (its original arguments, as Redis 7.0).
+  const bool answered = c.reply->buffer().size() > reply_start;
+  if ((!(spec.flags & kBlocking) || answered) && !(spec.flags & kSkipSlowlog)) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);

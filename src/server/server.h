@@ -102,6 +102,16 @@ class ScriptRuntime {
   // treats it as any rejection: inside MULTI it dooms the transaction, and
   // EXEC answers EXECABORT and ends it.
   virtual std::string BusyError(std::span<const std::string_view> args) = 0;
+  // For EVAL / EVALSHA / FCALL `args`: the flags the script declares (a
+  // function, or a script with a shebang): `declared` false for a plain
+  // script, whose command's own flags apply. Dispatch refuses a declared
+  // script as a write unless it has no-writes (READONLY on a read-only
+  // replica), and on a stale replica unless it has allow-stale, before it
+  // runs, as Redis 7.0 does with script flags.
+  struct DeclaredFlags {
+    bool declared = false, writes = false, allow_stale = false;
+  };
+  virtual DeclaredFlags Declared(std::span<const std::string_view> args) = 0;
 };
 
 // Where every write's effect goes (the append-only log; later replicas).

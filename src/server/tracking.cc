@@ -92,9 +92,10 @@ void Tracking::RememberKeys(Client& c, const CommandSpec& spec,
   for (size_t pos : KeyPositions(spec, args)) table_[args[pos]].insert(c.id);
 }
 
-void Tracking::KeyChanged(std::string_view key, const Client* cause) {
+void Tracking::KeyChanged(std::string_view key, const Client* cause, const Client* running) {
   if (table_.empty() && prefixes_.empty()) return;  // the common case: nobody tracks
   const uint64_t cause_id = cause ? cause->id : 0;
+  const uint64_t running_id = running ? running->id : 0;
   for (auto& [prefix, p] : prefixes_) {
     if (key.substr(0, prefix.size()) == prefix) p.pending.emplace_back(key, cause_id);
   }
@@ -105,8 +106,8 @@ void Tracking::KeyChanged(std::string_view key, const Client* cause) {
   for (uint64_t id : ids) {
     Client* target = server_->FindClient(id);
     if (!target || !target->tracking.on || target->tracking.bcast) continue;
-    if (id == cause_id) {
-      if (target->tracking.noloop) continue;
+    if (id == cause_id && target->tracking.noloop) continue;
+    if (id == running_id) {
       deferred_.emplace_back(id, std::string(key));  // after its own reply
       continue;
     }

@@ -71,8 +71,9 @@ class Tracking {
   // when the client's mode asks for it.
   void RememberKeys(Client& c, const CommandSpec& spec, std::span<const std::string_view> args);
   // `key` changed; `cause` is the client whose command changed it (nullptr:
-  // expiry, or no client).
-  void KeyChanged(std::string_view key, const Client* cause);
+  // expiry, or no client: NOLOOP does not filter it). `running`: the client
+  // whose command is running; its own invalidation follows its reply.
+  void KeyChanged(std::string_view key, const Client* cause, const Client* running = nullptr);
   // True when no client tracks a key or a prefix: KeyChanged has nothing to do.
   bool idle() const { return table_.empty() && prefixes_.empty(); }
   // Every key is gone (FLUSHDB, FLUSHALL): a null invalidation to every
