@@ -317,3 +317,36 @@ def test_function_allow_stale_on_stale_replica(server_factory):
         finally:
             c.execute_command("REPLICAOF", "NO", "ONE")
             c.config_set("replica-serve-stale-data", "yes")
+
+
+def test_no_writes_scripts_are_not_paused_by_pause_write(server, r):
+    r.function_load("#!lua name=pf\nredis.register_function{function_name='pf1', "
+                    "callback=function() return 'hello' end, flags={'no-writes'}}", replace=True)
+    r.execute_command("CLIENT", "PAUSE", "100000", "WRITE")
+    c = server.raw()
+    try:
+        assert c.execute("EVAL", "#!lua flags=no-writes\nreturn 'unique'", "0") == b"unique"
+        assert c.execute("FCALL", "pf1", "0") == b"hello"
+        c.send_command("EVAL", "#!lua\nreturn 1", "0")  # declared as writing: held
+        wait_until(lambda: r.info("clients")["blocked_clients"] == 1)
+    finally:
+        r.execute_command("CLIENT", "UNPAUSE")
+        assert c.read_reply(timeout=5.0) == 1
+        c.close()
+        r.function_flush()
+
+
+def test_flush_invalidation_follows_the_transaction_reply(server, r):
+    c = resp3_client(server.port)
+    try:
+        c.execute("CLIENT", "TRACKING", "ON")
+        c.execute("SET", "k", "1")
+        c.execute("GET", "k")
+        c.execute("MULTI")
+        c.execute("FLUSHDB")
+        c.send_command("EXEC")
+        assert c.read_reply(timeout=5.0, keep_push=True) == [b"OK"]
+        push = c.read_reply(timeout=5.0, keep_push=True)
+        assert list(push)[0] == b"invalidate"
+    finally:
+        c.close()

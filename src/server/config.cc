@@ -193,29 +193,10 @@ const ConfigTable::Param* ConfigTable::Find(std::string_view name) const {
 
 bool ConfigTable::Known(std::string_view name) const { return Find(name) != nullptr; }
 
-bool ConfigTable::SameAsCurrent(const Param& p, std::string_view value) const {
-  // Listeners Redis can move at run time (CONFIG SET port / bind) and rankd
-  // cannot: setting the value they have is accepted, as a no-op.
-  // TLS settings likewise (Redis reloads its TLS context).
-  // And rankd's own load-redis-rdb (a start-up action).
-  if (p.name != "port" && p.name != "bind" && !p.name.starts_with("tls-") &&
-      p.name != "load-redis-rdb") {
-    return false;
-  }
-  const std::string_view name = p.name;
-  auto current = Get({name});
-  if (current.empty()) return false;
-  const std::vector<std::string_view> a = SplitSpaces(value), b = SplitSpaces(current[0].second);
-  return a == b;
-}
-
 std::string ConfigTable::Set(std::string_view name, std::string_view value, bool at_startup) {
   const Param* p = Find(name);
   if (!p) return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
-  if (p->immutable && !at_startup) {
-    if (!SameAsCurrent(*p, value)) return "can't set immutable config";
-    return "";  // rankd listens where it started; the same address is no change
-  }
+  if (p->immutable && !at_startup) return SameAsCurrent(*p, value) ? "" : "can't set immutable config";
   if (p->refuse) {
     std::string why = p->refuse(value);
     if (!why.empty()) return why;

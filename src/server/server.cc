@@ -366,7 +366,15 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     }
     return reply.Error(error);
   }
-  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
+  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) {
+    // A script declared no-writes is a read (Redis 7.0 script flags).
+    const bool script_reads = pause_mode_ != PauseMode::kAll && (spec->flags & kSkipMonitor) &&
+                              scripts_ && [&] {
+                                ScriptRuntime::DeclaredFlags d = scripts_->Declared(args);
+                                return d.declared && !d.writes;
+                              }();
+    if (!script_reads) return Postpone(c, args);
+  }
   if (c.in_multi && !IsTxControl(full_name)) {  // "slowlog|reset" is no RESET
     c.queued.emplace_back(args.begin(), args.end());
     c.queued_flags |= spec->flags;

@@ -37,7 +37,7 @@ void Server::ConnectDatabase(Database& d) {
   };
   d.touch_listened_arg = this;
   d.on_flush = [this](int db) {
-    tracking_.Flushed();
+    tracking_.Flushed(current_client_);
     board_watch_.DbChanged(db);
   };
   d.on_swap = [this](int db) { board_watch_.DbChanged(db); };

@@ -115,13 +115,18 @@ void Tracking::KeyChanged(std::string_view key, const Client* cause, const Clien
   }
 }
 
-void Tracking::Flushed() {
+void Tracking::Flushed(const Client* running) {
   table_.clear();
   for (auto& [prefix, p] : prefixes_) p.pending.clear();
   if (flushed_in_command_) return;
   flushed_in_command_ = true;
   server_->ForEachClient([&](Client& c) {
-    if (c.tracking.on) Send(c, nullptr);
+    if (!c.tracking.on) return;
+    if (&c == running) {
+      deferred_flush_ = c.id;  // after its own reply
+    } else {
+      Send(c, nullptr);
+    }
   });
 }
 
@@ -172,6 +177,10 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
 }
 
 void Tracking::SendDeferred() {
+  if (deferred_flush_ != 0) {
+    if (Client* target = server_->FindClient(deferred_flush_)) Send(*target, nullptr);
+    deferred_flush_ = 0;
+  }
   if (deferred_.empty()) return;
   std::vector<std::pair<uint64_t, std::string>> deferred;
   deferred.swap(deferred_);
