@@ -350,3 +350,9 @@ def test_flush_invalidation_follows_the_transaction_reply(server, r):
         assert list(push)[0] == b"invalidate"
     finally:
         c.close()
+
+
+def test_read_only_script_refuses_may_replicate_commands(server, r):
+    with pytest.raises(redis.exceptions.ResponseError,
+                       match="Write commands are not allowed from read-only scripts"):
+        r.execute_command("EVAL_RO", "return redis.call('publish', 'ch', 'msg')", 0)

@@ -332,12 +332,12 @@ constexpr CommandSpec kFunctionSubcommands[] = {
 
 constexpr CommandSpec kScriptingCommands[] = {
     // name        arity flags                        first last step handler
-    {"eval", -3, kNoScript | kMayReplicate | kSkipMonitor | kStale, 0, 0, 0, &Eval},
-    {"evalsha", -3, kNoScript | kMayReplicate | kSkipMonitor | kStale, 0, 0, 0, &EvalSha},
-    {"eval_ro", -3, kNoScript | kReadOnly | kSkipMonitor | kStale, 0, 0, 0, &EvalRo},
-    {"evalsha_ro", -3, kNoScript | kReadOnly | kSkipMonitor | kStale, 0, 0, 0, &EvalShaRo},
-    {"fcall", -3, kNoScript | kMayReplicate | kSkipMonitor | kStale, 0, 0, 0, &FCall},
-    {"fcall_ro", -3, kNoScript | kReadOnly | kSkipMonitor | kStale, 0, 0, 0, &FCallRo},
+    {"eval", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &Eval},
+    {"evalsha", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &EvalSha},
+    {"eval_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &EvalRo},
+    {"evalsha_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &EvalShaRo},
+    {"fcall", -3, kNoScript | kMayReplicate | kSkipMonitor, 0, 0, 0, &FCall},
+    {"fcall_ro", -3, kNoScript | kReadOnly | kSkipMonitor, 0, 0, 0, &FCallRo},
     {"script", -2, kNoScript, 0, 0, 0, &Script, kScriptSubcommands},
     {"function", -2, kNoScript, 0, 0, 0, &Function, kFunctionSubcommands},
 };

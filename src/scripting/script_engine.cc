@@ -198,7 +198,7 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
-  if ((spec->flags & kWrite) && run_.read_only) {
+  if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
     return out.Error("ERR Write commands are not allowed from read-only scripts.");
   }
   // Redis scriptVerifyOOM: out of memory when the script started, a

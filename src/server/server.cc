@@ -340,12 +340,11 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty()) {
     // Checked here once; Call leaves it to its other callers (Execute, a
     // blocked client's retry).
-    std::string_view ro = ReadOnlyRefusal(c, *spec);
-    if (ro.empty() && (spec->flags & kSkipMonitor) && scripts_) {
-      if (ScriptRuntime::DeclaredFlags d = scripts_->Declared(args); d.declared) {
-        ro = repl_->Refusal(c, d.writes, !d.allow_stale);
-      }
-    }
+    // A script with declared flags is judged by them; a plain one by EVAL's.
+    ScriptRuntime::DeclaredFlags d;
+    if ((spec->flags & kSkipMonitor) && scripts_) d = scripts_->Declared(args);
+    std::string_view ro = d.declared ? repl_->Refusal(c, d.writes, !d.allow_stale)
+                                     : ReadOnlyRefusal(c, *spec);
     if (!ro.empty()) error = ro;
   }
   if (!error.empty()) {
