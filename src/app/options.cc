@@ -104,6 +104,22 @@ bool AddRename(const std::vector<std::string>& args,
 std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
                                 StartupDirectives* directives) {
   auto* renames = &directives->renames;
+  // As Redis: the first "save" (file, then command line) replaces the
+  // default save points, each later one adds its points, `save ""` clears.
+  bool saw_save = false;
+  auto set = [&](const std::string& name, const std::string& value) {
+    if (IsDirective(name, "save")) {
+      const bool append = saw_save && !value.empty();
+      saw_save = true;
+      if (append) {
+        const auto current = table->Get({"save"});
+        if (!current.empty() && !current[0].second.empty()) {
+          return table->Set(name, current[0].second + " " + value, /*at_startup=*/true);
+        }
+      }
+    }
+    return table->Set(name, value, /*at_startup=*/true);
+  };
   if (!opts.config_file.empty()) {
     ConfigLines lines;
     std::string error = ReadConfigFile(opts.config_file, 0, &lines);
@@ -120,7 +136,7 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
       }
       std::string value;
       for (size_t j = 0; j < args.size(); j++) value += (j ? " " : "") + args[j];
-      error = table->Set(name, value, /*at_startup=*/true);
+      error = set(name, value);
       if (!error.empty()) {
         return "Bad directive in config file '" + opts.config_file + "': '" + name + " " + value +
                "': " + error;
@@ -149,7 +165,7 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
       }
       return "Bad option --user '" + value + "': wrong number of arguments";
     }
-    std::string error = table->Set(name, value, /*at_startup=*/true);
+    std::string error = set(name, value);
     if (!error.empty()) return "Bad option --" + name + " '" + value + "': " + error;
   }
   return "";

@@ -96,7 +96,8 @@ void ClientsSection(Server& s, InfoWriter& w) {
   int64_t blocked = 0, in_timeout = 0, tracking = 0;
   size_t max_in = 0, max_out = 0;
   s.ForEachClient([&](Client& c) {
-    blocked += c.blocked.active;
+    // A client held by CLIENT PAUSE counts as blocked, as in Redis 7.0.
+    blocked += c.blocked.active || !c.postponed.empty();
     tracking += c.tracking.on;
     in_timeout += c.blocked.active && c.blocked.timer != 0;
     if (c.conn) {

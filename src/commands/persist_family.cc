@@ -89,16 +89,20 @@ bool DebugPersist(CommandContext& ctx) {
     }
     return true;
   }
-  bool save = true;
+  bool save = true, flush = true, merge = false;
   for (size_t i = 2; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "NOSAVE")) {
       save = false;
+    } else if (EqualsIgnoreCase(ctx.arg(i), "NOFLUSH")) {
+      flush = false;
+    } else if (EqualsIgnoreCase(ctx.arg(i), "MERGE")) {
+      merge = true;
     } else {
       ctx.reply.Error("ERR syntax error");
       return true;
     }
   }
-  Status s = pm->DebugReload(save);
+  Status s = pm->DebugReload(save, flush, merge);
   if (!s.ok()) {
     ctx.reply.Error(s.code() == Status::Code::kCorruption
                         ? "ERR Error trying to load the RDB dump, check server logs."

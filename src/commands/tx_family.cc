@@ -81,7 +81,7 @@ void Unwatch(CommandContext& ctx) {
 constexpr CommandSpec kTransactionCommands[] = {
     // name     arity flags                              first last step handler
     {"multi", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, &Multi},
-    {"exec", 1, kNoScript | kLoading | kStale, 0, 0, 0, &Exec},
+    {"exec", 1, kNoScript | kLoading | kStale | kSkipSlowlog, 0, 0, 0, &Exec},
     {"discard", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, &Discard},
     {"watch", -2, kNoScript | kLoading | kStale | kFast, 1, -1, 1, &Watch},
     {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, &Unwatch},

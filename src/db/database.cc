@@ -20,7 +20,9 @@ void Database::ExpireKey(const std::string& k) {
   if (on_expired) on_expired(index_, k);
   Dispose(Unlink(k), lazy_->expire);
   expired_count_++;
+  expiring_key_ = true;
   Touch(k);
+  expiring_key_ = false;
 }
 
 Database::Entry* Database::Find(std::string_view key, bool touch_access) {

@@ -347,6 +347,9 @@ class Database {
 
   // Count of keys deleted because they expired (INFO expired_keys).
   uint64_t expired_count() const { return expired_count_; }
+  // True while an expired key's removal signals its change (on_touch): the
+  // change is the server's, not the running command's (tracking NOLOOP).
+  bool expiring_key() const { return expiring_key_; }
 
  private:
   bool IsExpired(const Entry* e) const;
@@ -460,6 +463,7 @@ class Database {
   absl::flat_hash_set<std::string, StrHash, StrEq> timed_boards_;
   std::mt19937_64 rng_{0x72616e6b64ULL};
   uint64_t expired_count_ = 0;
+  bool expiring_key_ = false;
   bool expiry_paused_ = false;
   bool expiry_suspended_ = false;
   uint64_t local_mods_ = 0;

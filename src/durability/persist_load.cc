@@ -144,6 +144,7 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   Progress progress("Loading " + path, size, "elements");
   SnapshotLoadOptions opts = LoadOptions();
   if (keep_expired) opts.now_ms = 0;
+  opts.replace_existing = merge_load_;
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   bool have_id = false, have_offset = false, have_db = false;
   opts.on_aux = [&](std::string_view key, std::string_view value) {
@@ -176,7 +177,8 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
       return Status::OK();
     }
     if (key != "functions") return Status::OK();
-    std::string err = ScriptEngine::Of(*server_).functions().Restore(value, "FLUSH");
+    std::string err = ScriptEngine::Of(*server_).functions().Restore(
+        value, !load_over_ ? "FLUSH" : merge_load_ ? "REPLACE" : "APPEND");
     if (err.empty()) return Status::OK();
     return Status::Corruption(path + ": the function libraries cannot be restored: " + err);
   };
@@ -353,12 +355,12 @@ Status PersistManager::CleanAofDir(const Manifest& m) {
   return Status::OK();
 }
 
-Status PersistManager::DebugReload(bool save) {
+Status PersistManager::DebugReload(bool save, bool flush, bool merge) {
   if (save) {
     Status s = SaveSync(DumpPath());
     if (!s.ok()) return s;
   }
-  Status s = ReplaceDataSet(DumpPath());
+  Status s = flush ? ReplaceDataSet(DumpPath()) : LoadOverDataSet(DumpPath(), merge);
   if (!s.ok()) return s;
   LOG_NOTICE("DB reloaded by DEBUG RELOAD");
   return Status::OK();
@@ -378,6 +380,16 @@ Status PersistManager::ReplaceDataSet(const std::string& path, LazyFreer* old_fr
     fresh[i]->Clear(old_freer);
   }
   return Status::OK();
+}
+
+Status PersistManager::LoadOverDataSet(const std::string& path, bool merge) {
+  std::vector<Database*> dbs;
+  for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+  load_over_ = true;
+  merge_load_ = merge;
+  Status s = LoadSnapshotFile(path, dbs);
+  load_over_ = merge_load_ = false;
+  return s;
 }
 
 Status PersistManager::DebugLoadLog() {

@@ -88,7 +88,10 @@ class PersistManager : public EffectLog {
   std::string BgRewrite(bool* scheduled);
   // DEBUG RELOAD [NOSAVE]: save (unless nosave), then replace the data set
   // with the snapshot's, atomically (loaded aside, then swapped in).
-  Status DebugReload(bool save);
+  // DEBUG RELOAD: `save` first writes the snapshot; `flush` replaces the
+  // data set, else the file loads over it (NOFLUSH: a key or function
+  // library already present is an error, or replaced with `merge`).
+  Status DebugReload(bool save, bool flush = true, bool merge = false);
   // DEBUG LOADAOF: flush the log, then reload the data set from it.
   Status DebugLoadLog();
   // LASTSAVE: unix seconds of the last successful snapshot (or start).
@@ -135,6 +138,11 @@ class PersistManager : public EffectLog {
   // Loads a data set and swaps it in; the old one is freed by `old_freer`
   // (a replica's full sync under replica-lazy-flush), else at once.
   Status ReplaceDataSet(const std::string& path, LazyFreer* old_freer = nullptr);
+  // Loads the snapshot at `path` into the live data set (DEBUG RELOAD
+  // NOFLUSH); `merge`: what it holds replaces what is there.
+  Status LoadOverDataSet(const std::string& path, bool merge);
+  // Set while LoadOverDataSet runs (read by LoadSnapshotFile).
+  bool load_over_ = false, merge_load_ = false;
   // repl_snapshot.cc: the same from a Redis RDB held in memory.
   Status ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFreer* old_freer = nullptr);
   // A Redis RDB file (load-redis-rdb, or dbfilename holding one) loaded

@@ -59,6 +59,9 @@ struct SnapshotLoadOptions {
   // Keys whose deadline is <= now_ms are skipped. Read at each key, so
   // on_aux may change it (aux fields precede the keys).
   int64_t now_ms = 0;
+  // A key already in its database is replaced by the file's (DEBUG RELOAD
+  // NOFLUSH MERGE); otherwise it is an error ("duplicate key").
+  bool replace_existing = false;
   // Called about once a second during long loads, and once at the end;
   // `elements` counts keys plus members of collections read so far.
   std::function<void(uint64_t bytes_done, uint64_t bytes_total, uint64_t elements)> progress;

@@ -16,7 +16,6 @@
 
 namespace rankd {
 namespace {
-
 constexpr size_t kReadChunk = 1 << 20;
 
 class Source {
@@ -310,6 +309,7 @@ class Loader {
     stats_->keys_loaded++;
     if (opts_) KeyDelay(opts_->key_delay);
     if (!db_) return Status::OK();
+    if (opts_ && opts_->replace_existing) db_->DeleteSync(key);  // DEBUG RELOAD ... MERGE
     if (db_->Peek(key) || db_->IsExpiredButPresent(key)) return src_.Corrupt("duplicate key");
     Database::Entry* e = db_->Insert(key, std::move(value));
     if (expire_ms >= 0) db_->SetExpire(e, expire_ms);

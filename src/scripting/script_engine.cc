@@ -31,9 +31,10 @@ namespace {
 // Parses "#!lua [flags=a,b]" (Redis evalExtractShebangFlags). Returns "" or
 // the error; *body_offset is where the code starts (the newline is kept so
 // line numbers match the original text).
-std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
+std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes, bool* allow_oom,
+                         bool* allow_stale,
                          size_t* body_offset) {
-  *shebang = false, *no_writes = false, *body_offset = 0;
+  *shebang = false, *no_writes = false, *allow_oom = false, *allow_stale = false, *body_offset = 0;
   if (body.substr(0, 2) != "#!") return "";
   size_t eol = body.find('\n');
   if (eol == std::string_view::npos) return "ERR Invalid script shebang";
@@ -52,7 +53,11 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes,
       std::string_view f = flags.substr(a, b - a);
       if (f == "no-writes") {
         *no_writes = true;
-      } else if (f != "allow-oom" && f != "allow-stale" && f != "no-cluster" &&
+      } else if (f == "allow-oom") {
+        *allow_oom = true;
+      } else if (f == "allow-stale") {
+        *allow_stale = true;
+      } else if (f != "allow-stale" && f != "no-cluster" &&
                  f != "allow-cross-slot-keys") {
         return "ERR Unexpected flag in script shebang: " + std::string(f);
       }
@@ -93,7 +98,8 @@ std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   if (scripts_.count(*sha)) return "";
   Script script;
   size_t offset = 0;
-  std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &offset);
+  std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &script.allow_oom,
+                                 &script.allow_stale, &offset);
   if (!err.empty()) return err;
   std::string error;
   if (!eval_->Compile(body.substr(offset), &error)) {
@@ -156,6 +162,7 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   }
   Run run;
   run.read_only = read_only || script.no_writes;
+  run.allow_oom = script.allow_oom;
   run.name = sha;
   int ref = script.ref;
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) {
@@ -175,6 +182,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   }
   Run run;
   run.read_only = read_only || fn->no_writes;
+  run.allow_oom = fn->allow_oom;
   run.is_function = true;
   run.name = fn->name;
   run.command.assign(command.begin(), command.end());
@@ -190,14 +198,21 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
-  if ((spec->flags & kWrite) && run_.read_only) {
+  if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
     return out.Error("ERR Write commands are not allowed from read-only scripts.");
   }
   // Redis scriptVerifyOOM: out of memory when the script started, a
   // deny-oom command is refused until the script has written something.
-  if ((spec->flags & kDenyOom) && !run_.wrote && server_->config().maxmemory > 0 &&
+  if ((spec->flags & kDenyOom) && !run_.wrote && !run_.allow_oom && server_->config().maxmemory > 0 &&
       server_->oom_before_command()) {
     return out.Error(err::kOom);
+  }
+  // On a stale replica a script runs only the commands allowed there
+  // (Redis scriptVerifyAllowStale).
+  if (!(spec->flags & kStale) &&
+      !server_->replication().Refusal(client_, false, true).empty()) {
+    return out.Error("ERR Can not execute the command on a stale replica. The replica link is "
+                     "down and replica-serve-stale-data is set to 'no'.");
   }
   if (spec->flags & kWrite) run_.wrote = true;
   client_.reply = &out;
@@ -258,6 +273,31 @@ bool ScriptEngine::RunningFunction(std::string* name, std::vector<std::string>* 
   *command = run_.command;
   *ms = MonoMs() - run_.start_ms;
   return true;
+}
+
+ScriptRuntime::DeclaredFlags ScriptEngine::Declared(std::span<const std::string_view> args) {
+  DeclaredFlags d;
+  if (args.size() < 2) return d;
+  const std::string_view cmd = args[0];
+  if (EqualsIgnoreCase(cmd, "fcall") || EqualsIgnoreCase(cmd, "fcall_ro")) {
+    const FunctionLibraries::Function* fn = functions_.Find(args[1]);
+    if (!fn) return d;  // "Function not found" when it runs
+    return {true, !fn->no_writes, fn->allow_stale};
+  }
+  Script s;
+  if (EqualsIgnoreCase(cmd, "eval") || EqualsIgnoreCase(cmd, "eval_ro")) {
+    size_t offset = 0;
+    if (!ParseShebang(args[1], &s.shebang, &s.no_writes, &s.allow_oom, &s.allow_stale, &offset)
+             .empty()) {
+      return d;
+    }
+  } else if (EqualsIgnoreCase(cmd, "evalsha") || EqualsIgnoreCase(cmd, "evalsha_ro")) {
+    auto it = scripts_.find(Lower(args[1]));
+    if (it == scripts_.end()) return d;
+    s = it->second;
+  }
+  if (!s.shebang) return d;
+  return {true, !s.no_writes, s.allow_stale};
 }
 
 std::string ScriptEngine::BusyError(std::span<const std::string_view> args) {

@@ -56,6 +56,7 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   // ScriptRuntime: while busy, -BUSY for everything but Redis's allow-busy
   // commands (SHUTDOWN NOSAVE also stops the script).
   std::string BusyError(std::span<const std::string_view> args) override;
+  DeclaredFlags Declared(std::span<const std::string_view> args) override;
 
   // EVAL / EVALSHA / EVAL_RO / EVALSHA_RO. `script_or_sha` is the body
   // (EVAL) or a sha (EVALSHA, any case). Writes the reply to caller.reply.
@@ -114,6 +115,7 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   struct Run {
     Client* caller = nullptr;
     bool read_only = false;
+    bool allow_oom = false;  // flag allow-oom: deny-oom commands run past maxmemory
     bool wrote = false;
     bool is_function = false;
     bool kill = false;
@@ -132,6 +134,8 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
     int ref = 0;             // Lua registry reference of the compiled body
     bool shebang = false;    // starts with "#!lua"
     bool no_writes = false;  // #!lua flags=no-writes
+    bool allow_oom = false;  // #!lua flags=allow-oom
+    bool allow_stale = false;  // #!lua flags=allow-stale
   };
   absl::flat_hash_map<std::string, Script> scripts_;  // by lower-case sha
   Client client_;   // the script client

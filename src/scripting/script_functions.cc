@@ -27,6 +27,14 @@ namespace {
 // The library being loaded (register_function appends to it). Single-threaded.
 std::vector<FunctionLibraries::Function>* g_pending = nullptr;
 
+// The whole Lua string at `index`, NUL bytes included (a name with one is
+// invalid, not cut short).
+std::string LuaString(lua_State* L, int index) {
+  size_t len = 0;
+  const char* p = lua_tolstring(L, index, &len);
+  return p ? std::string(p, len) : std::string();
+}
+
 bool ValidName(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -96,10 +104,10 @@ const char* ReadNamedArgs(lua_State* L, FunctionLibraries::Function* f) {
     lua_pop(L, 1);
     if (!strcasecmp(key, "function_name")) {
       if (!lua_isstring(L, -1)) return "function_name argument given to redis.register_function must be a string";
-      f->name = lua_tostring(L, -1), has_name = true;
+      f->name = LuaString(L, -1), has_name = true;
     } else if (!strcasecmp(key, "description")) {
       if (!lua_isstring(L, -1)) return "description argument given to redis.register_function must be a string";
-      f->description = lua_tostring(L, -1), f->has_description = true;
+      f->description = LuaString(L, -1), f->has_description = true;
     } else if (!strcasecmp(key, "callback")) {
       if (!lua_isfunction(L, -1)) return "callback argument given to redis.register_function must be a function";
       lua_pushvalue(L, -1);
@@ -135,7 +143,7 @@ const char* Register(lua_State* L) {
   } else {
     if (!lua_isstring(L, 1)) return "first argument to redis.register_function must be a string";
     if (!lua_isfunction(L, 2)) return "second argument to redis.register_function must be a function";
-    f.name = lua_tostring(L, 1);
+    f.name = LuaString(L, 1);
     lua_pushvalue(L, 2);
   }
   // The callback is at the top.
@@ -145,6 +153,8 @@ const char* Register(lua_State* L) {
   }
   for (const std::string& flag : f.flags) {
     if (flag == "no-writes") f.no_writes = true;
+    if (flag == "allow-oom") f.allow_oom = true;
+    if (flag == "allow-stale") f.allow_stale = true;
   }
   f.ref = luaL_ref(L, LUA_REGISTRYINDEX);
   g_pending->push_back(std::move(f));

@@ -36,6 +36,8 @@ class FunctionLibraries {
     bool has_description = false;
     std::vector<std::string> flags;  // as given: "no-writes", ...
     bool no_writes = false;
+    bool allow_oom = false;
+    bool allow_stale = false;
     int ref = 0;  // Lua registry reference of the callback
   };
   struct Library {

@@ -104,12 +104,36 @@ struct Client {
   std::vector<std::string> postponed;
   // CLIENT REPLY: OFF drops every reply; SKIP drops the next command's.
   bool reply_off = false, reply_skip = false, reply_skip_next = false;
+  // Pushes (pub/sub confirmations and messages, invalidations) written to
+  // this client while one of its own commands runs, as [begin, end) buffer
+  // offsets: they survive CLIENT REPLY OFF / SKIP, as Redis 7.0's pushes do.
+  // push_mark is the command's reply start (npos between commands, when no
+  // range is recorded).
+  static constexpr size_t kNoMark = static_cast<size_t>(-1);
+  size_t push_mark = kNoMark;
+  std::vector<std::pair<size_t, size_t>> kept_pushes;
   // CLIENT TRACKING (server/tracking.h).
   TrackingState tracking;
   // CLIENT NO-EVICT (shown as flag 'e').
   bool no_evict = false;
 
   int resp() const { return reply->version(); }
+};
+
+// Marks what a push writes to `c` while alive, so a silenced command
+// (CLIENT REPLY OFF / SKIP) keeps it. Construct before writing the push.
+class PushScope {
+ public:
+  explicit PushScope(Client& c) : c_(c), begin_(c.reply->buffer().size()) {}
+  ~PushScope() {
+    if (c_.push_mark != Client::kNoMark) c_.kept_pushes.emplace_back(begin_, c_.reply->buffer().size());
+  }
+  PushScope(const PushScope&) = delete;
+  PushScope& operator=(const PushScope&) = delete;
+
+ private:
+  Client& c_;
+  size_t begin_;
 };
 
 }  // namespace rankd

@@ -49,6 +49,7 @@ enum CommandFlags : uint32_t {
   // commands follow them; Redis's skip_monitor plus an explicit feed).
   kSkipMonitor = 1 << 13,
   kProtected = 1 << 14,    // refused unless enable-debug-command allows it (DEBUG)
+  kSkipSlowlog = 1 << 15,  // not in SLOWLOG: EXEC, whose commands are logged one by one
 };
 
 struct CommandContext;

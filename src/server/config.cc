@@ -161,7 +161,7 @@ bool ConfigTable::Known(std::string_view name) const { return Find(name) != null
 std::string ConfigTable::Set(std::string_view name, std::string_view value, bool at_startup) {
   const Param* p = Find(name);
   if (!p) return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
-  if (p->immutable && !at_startup) return "can't set immutable config";
+  if (p->immutable && !at_startup) return SameAsCurrent(*p, value) ? "" : "can't set immutable config";
   if (p->refuse) {
     std::string why = p->refuse(value);
     if (!why.empty()) return why;

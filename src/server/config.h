@@ -190,6 +190,8 @@ class ConfigTable {
 
  private:
   const Param* Find(std::string_view name) const;
+  // True for port / bind / tls-* when `value` is what they hold now.
+  bool SameAsCurrent(const Param& p, std::string_view value) const;
   // Appends every Redis 7.0 setting not in the table yet (config_compat.cc).
   void AddRedisCompatParams();
   Config* cfg_;

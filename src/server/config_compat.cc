@@ -208,4 +208,20 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
   return out;
 }
 
+bool ConfigTable::SameAsCurrent(const Param& p, std::string_view value) const {
+  // Listeners Redis can move at run time (CONFIG SET port / bind) and rankd
+  // cannot: setting the value they have is accepted, as a no-op.
+  // TLS settings likewise (Redis reloads its TLS context).
+  // And rankd's own load-redis-rdb (a start-up action).
+  if (p.name != "port" && p.name != "bind" && !p.name.starts_with("tls-") &&
+      p.name != "load-redis-rdb") {
+    return false;
+  }
+  const std::string_view name = p.name;
+  auto current = Get({name});
+  if (current.empty()) return false;
+  const std::vector<std::string_view> a = SplitSpaces(value), b = SplitSpaces(current[0].second);
+  return a == b;
+}
+
 }  // namespace rankd

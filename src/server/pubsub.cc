@@ -37,6 +37,7 @@ void AppendBulk(std::string* out, std::string_view s) {
 void Deliver(Client& c, std::string& frame) {
   if (!c.conn || c.conn->closing()) return;
   frame[0] = c.resp() >= 3 ? '>' : '*';
+  PushScope push(c);
   c.reply->Raw(frame);
   if (!c.conn->EnforceOutputLimit()) c.conn->ScheduleFlush();
 }
@@ -45,6 +46,7 @@ void Deliver(Client& c, std::string& frame) {
 
 void PubSub::Confirm(Client& c, Kind kind, bool subscribe, const std::string_view* name) {
   ReplyBuilder& r = *c.reply;
+  PushScope push(c);
   r.PushHeader(3);
   r.Bulk(subscribe ? kSubscribeName[kind] : kUnsubscribeName[kind]);
   name ? r.Bulk(*name) : r.Null();

@@ -164,14 +164,18 @@ void Server::Cron() {
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   replica_expiry_.replica = repl_->is_replica();  // a replica expires its own keys only
+  uint64_t expire_cycles = 0;  // time in active expiry, for the expire-cycle event
   for (auto& db : dbs_) {
     // No expiry while clients are paused (Redis: the dataset must not change).
     if (pause_mode_ == PauseMode::kNone) {
+      const uint64_t start = CycleNow();
       if (active_expire_ && db->expires_size() > 0) db->ActiveExpire(budget_us);
       if (active_expire_ && db->has_field_deadlines()) db->ActiveExpireFields(WallMs(), 1000);
+      expire_cycles += CycleNow() - start;
       if (db->has_timed_boards()) db->ActiveBoards();  // rolls, SNAPSHOT EVERY
     }
   }
+  AddLatencySample("expire-cycle", CyclesToUs(expire_cycles) / 1000);
   AllocatedBytes();  // refreshes AllocatedBytesFast's baseline
   if (now - stats_.last_sample_ms >= 100) {
     double secs = (now - stats_.last_sample_ms) / 1000.0;
@@ -235,10 +239,13 @@ void Server::OnClose(Connection* conn) {
 void Server::OnCommand(Connection* conn, std::span<const std::string_view> args) {
   Client& c = *static_cast<Client*>(conn->user_data);
   const size_t reply_start = c.reply->buffer().size();
+  c.push_mark = reply_start;
   Dispatch(c, args);
   // CLIENT REPLY: the state after the command decides (OFF silences its own
   // +OK, ON does not); SKIP silences the command after CLIENT REPLY SKIP.
-  if (c.reply_off || c.reply_skip) c.reply->buffer().resize(reply_start);
+  if (c.reply_off || c.reply_skip) DropReplyKeepingPushes(c, reply_start);
+  c.push_mark = Client::kNoMark;
+  c.kept_pushes.clear();
   c.reply_skip = c.reply_skip_next;
   c.reply_skip_next = false;
   // CLIENT CACHING covers the next command (a whole transaction).
@@ -304,7 +311,7 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   }
   if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
-      !AllowedWhileSubscribed(spec->name)) {
+      !AllowedWhileSubscribed(full_name)) {
     error = "ERR Can't execute '" + std::string(full_name) +
             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
             "context";
@@ -316,7 +323,12 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty()) {
     // Checked here once; Call leaves it to its other callers (Execute, a
     // blocked client's retry).
-    if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) error = ro;
+    // A script with declared flags is judged by them; a plain one by EVAL's.
+    ScriptRuntime::DeclaredFlags d;
+    if ((spec->flags & kSkipMonitor) && scripts_) d = scripts_->Declared(args);
+    std::string_view ro = d.declared ? repl_->Refusal(c, d.writes, !d.allow_stale)
+                                     : ReadOnlyRefusal(c, *spec);
+    if (!ro.empty()) error = ro;
   }
   if (!error.empty()) {
     CountRejected(found, full_name);
@@ -336,8 +348,16 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     }
     return reply.Error(error);
   }
-  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) return Postpone(c, args);
-  if (c.in_multi && !IsTxControl(spec->name)) {
+  if (pause_mode_ != PauseMode::kNone && PauseCovers(c, *spec)) {
+    // A script declared no-writes is a read (Redis 7.0 script flags).
+    const bool script_reads = pause_mode_ != PauseMode::kAll && (spec->flags & kSkipMonitor) &&
+                              scripts_ && [&] {
+                                ScriptRuntime::DeclaredFlags d = scripts_->Declared(args);
+                                return d.declared && !d.writes;
+                              }();
+    if (!script_reads) return Postpone(c, args);
+  }
+  if (c.in_multi && !IsTxControl(full_name)) {  // "slowlog|reset" is no RESET
     c.queued.emplace_back(args.begin(), args.end());
     c.queued_flags |= spec->flags;
     if (!(spec->flags & kStale)) c.queued_deny_stale = true;
@@ -407,7 +427,11 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   const bool monitored = !monitors_.empty() && !retrying && !(spec.flags & kAdmin);
   if (monitored && (spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   Client* const outer_client = current_client_;
-  if (c.conn) current_client_ = &c;  // scripts' writes belong to their caller
+  const OuterCall outer_call = current_call_;
+  if (c.conn) {  // scripts' writes belong to their caller
+    current_client_ = &c;
+    current_call_ = {&spec, args};
+  }
   // Expiry on a replica (db/replica_expiry.cc): the primary's commands (and
   // what they call) see every key live; a writable replica's own writes
   // expire what they look up.
@@ -420,10 +444,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
   spec.handler(ctx);
   current_client_ = outer_client;
+  current_call_ = outer_call;
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
-  if ((spec.flags & kReadOnly) && c.tracking.on && !c.tracking.bcast) {
-    tracking_.RememberKeys(c, spec, args);
-  }
+  if (spec.flags & kReadOnly) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const uint64_t cycles = CycleNow() - start;
   const int64_t duration = CyclesToUs(cycles);
@@ -440,11 +463,11 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stat.failed++;
   }
   if (config_.latency_tracking) stat.latency.Add(CyclesToNs(cycles));
-  if (config_.latency_monitor_threshold > 0 &&
-      duration / 1000 >= config_.latency_monitor_threshold) {
-    latency_.Add(spec.flags & kFast ? "fast-command" : "command", duration / 1000, WallMs() / 1000);
-  }
-  if (!(spec.flags & kBlocking) || !c.blocked.active) {
+  AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  // A blocking command is logged when it answers: at once, or when a
+  // blocked client is served (its original arguments, as Redis 7.0).
+  const bool answered = c.reply->buffer().size() > reply_start;
+  if ((!(spec.flags & kBlocking) || answered) && !(spec.flags & kSkipSlowlog)) {
     slowlog_.Record(args, duration, config_.slowlog_log_slower_than,
                     static_cast<size_t>(config_.slowlog_max_len),
                     c.conn ? std::string_view(c.conn->peer()) : std::string_view(), c.name);

@@ -104,6 +104,11 @@ class ScriptRuntime {
   // treats it as any rejection: inside MULTI it dooms the transaction, and
   // EXEC answers EXECABORT and ends it.
   virtual std::string BusyError(std::span<const std::string_view> args) = 0;
+  // The flags EVAL / EVALSHA / FCALL `args` declare (a function, or a
+  // shebang script; `declared` false otherwise): Dispatch applies them
+  // (writes, allow-stale) before the script runs, as Redis 7.0.
+  struct DeclaredFlags { bool declared = false, writes = false, allow_stale = false; };
+  virtual DeclaredFlags Declared(std::span<const std::string_view> args) = 0;
 };
 
 // Where every write's effect goes (the append-only log; later replicas).
@@ -160,6 +165,8 @@ class Server : public ConnectionHandler {
   Tracking& tracking() { return tracking_; }
   BoardWatch& board_watch() { return board_watch_; }
   LatencyMonitor& latency() { return latency_; }
+  // A latency-monitor sample, kept when `ms` reaches the threshold (if set).
+  void AddLatencySample(std::string_view event, int64_t ms);
   int port() const { return net_.port(); }
   int tls_port() const { return net_.tls_port(); }
 
@@ -357,6 +364,12 @@ class Server : public ConnectionHandler {
   // ConnectionHandler.
   void OnOpen(Connection* c) override;
   void OnCommand(Connection* c, std::span<const std::string_view> args) override;
+  // Drops the reply since `reply_start`, keeping c.kept_pushes (REPLY OFF).
+  void DropReplyKeepingPushes(Client& c, size_t reply_start);
+  // After read-only `spec` ran for `c`: remembers the keys for tracking
+  // (a script's reads: its declared keys, for its caller).
+  void RememberReadKeys(Client& c, const CommandSpec& spec,
+                        std::span<const std::string_view> args);
   void OnClose(Connection* c) override;
   // Group prefetching hint for a pipelined command (server/prefetch.cc).
   void Prefetch(Connection* c, std::span<const std::string_view> args, size_t argc,
@@ -440,6 +453,12 @@ class Server : public ConnectionHandler {
   // The connected client whose command is running (NOLOOP, deferred
   // invalidations); nullptr between commands and for timers.
   Client* current_client_ = nullptr;
+  // The command current_client_ runs (a script's EVAL when its commands run).
+  struct OuterCall {
+    const CommandSpec* spec = nullptr;
+    std::span<const std::string_view> args;
+  };
+  OuterCall current_call_;
   std::vector<Client*> monitors_;
   PauseMode pause_mode_ = PauseMode::kNone;  // in force: the strictest of the two below
   PauseMode client_pause_mode_ = PauseMode::kNone;  // CLIENT PAUSE

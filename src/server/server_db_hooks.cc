@@ -26,7 +26,8 @@ void Server::ConnectDatabase(Database& d) {
     EmitEffect(db, args);
   };
   d.on_touch = [this](int db, std::string_view key) {
-    tracking_.KeyChanged(key, current_client_);
+    tracking_.KeyChanged(key, dbs_[db]->expiring_key() ? nullptr : current_client_,
+                         current_client_);
     board_watch_.KeyChanged(db, key);
   };
   // The common write: no tracking client, no LB.WATCH: Touch skips on_touch.
@@ -36,7 +37,7 @@ void Server::ConnectDatabase(Database& d) {
   };
   d.touch_listened_arg = this;
   d.on_flush = [this](int db) {
-    tracking_.Flushed();
+    tracking_.Flushed(current_client_);
     board_watch_.DbChanged(db);
   };
   d.on_swap = [this](int db) { board_watch_.DbChanged(db); };

@@ -92,9 +92,10 @@ void Tracking::RememberKeys(Client& c, const CommandSpec& spec,
   for (size_t pos : KeyPositions(spec, args)) table_[args[pos]].insert(c.id);
 }
 
-void Tracking::KeyChanged(std::string_view key, const Client* cause) {
+void Tracking::KeyChanged(std::string_view key, const Client* cause, const Client* running) {
   if (table_.empty() && prefixes_.empty()) return;  // the common case: nobody tracks
   const uint64_t cause_id = cause ? cause->id : 0;
+  const uint64_t running_id = running ? running->id : 0;
   for (auto& [prefix, p] : prefixes_) {
     if (key.substr(0, prefix.size()) == prefix) p.pending.emplace_back(key, cause_id);
   }
@@ -105,8 +106,8 @@ void Tracking::KeyChanged(std::string_view key, const Client* cause) {
   for (uint64_t id : ids) {
     Client* target = server_->FindClient(id);
     if (!target || !target->tracking.on || target->tracking.bcast) continue;
-    if (id == cause_id) {
-      if (target->tracking.noloop) continue;
+    if (id == cause_id && target->tracking.noloop) continue;
+    if (id == running_id) {
       deferred_.emplace_back(id, std::string(key));  // after its own reply
       continue;
     }
@@ -114,13 +115,18 @@ void Tracking::KeyChanged(std::string_view key, const Client* cause) {
   }
 }
 
-void Tracking::Flushed() {
+void Tracking::Flushed(const Client* running) {
   table_.clear();
   for (auto& [prefix, p] : prefixes_) p.pending.clear();
   if (flushed_in_command_) return;
   flushed_in_command_ = true;
   server_->ForEachClient([&](Client& c) {
-    if (c.tracking.on) Send(c, nullptr);
+    if (!c.tracking.on) return;
+    if (&c == running) {
+      deferred_flush_ = c.id;  // after its own reply
+    } else {
+      Send(c, nullptr);
+    }
   });
 }
 
@@ -139,6 +145,7 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
     if (!dest) {
       target.tracking.broken_redirect = true;
       if (target.resp() >= 3 && target.conn) {
+        PushScope push(target);
         target.reply->PushHeader(2);
         target.reply->Bulk("tracking-redir-broken");
         target.reply->Integer(static_cast<int64_t>(target.tracking.redirect));
@@ -149,6 +156,7 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
   }
   if (!dest->conn || dest->conn->closing()) return;
   ReplyBuilder& r = *dest->reply;
+  PushScope push(*dest);
   if (dest->resp() >= 3) {
     r.PushHeader(2);
     r.Bulk("invalidate");
@@ -169,6 +177,10 @@ void Tracking::Send(Client& target, const std::vector<std::string_view>* keys) {
 }
 
 void Tracking::SendDeferred() {
+  if (deferred_flush_ != 0) {
+    if (Client* target = server_->FindClient(deferred_flush_)) Send(*target, nullptr);
+    deferred_flush_ = 0;
+  }
   if (deferred_.empty()) return;
   std::vector<std::pair<uint64_t, std::string>> deferred;
   deferred.swap(deferred_);

@@ -71,13 +71,14 @@ class Tracking {
   // when the client's mode asks for it.
   void RememberKeys(Client& c, const CommandSpec& spec, std::span<const std::string_view> args);
   // `key` changed; `cause` is the client whose command changed it (nullptr:
-  // expiry, or no client).
-  void KeyChanged(std::string_view key, const Client* cause);
+  // expiry, or no client: NOLOOP does not filter it). `running`: the client
+  // whose command is running; its own invalidation follows its reply.
+  void KeyChanged(std::string_view key, const Client* cause, const Client* running = nullptr);
   // True when no client tracks a key or a prefix: KeyChanged has nothing to do.
   bool idle() const { return table_.empty() && prefixes_.empty(); }
   // Every key is gone (FLUSHDB, FLUSHALL): a null invalidation to every
-  // tracking client, once per command.
-  void Flushed();
+  // tracking client, once per command (`running`'s after its reply).
+  void Flushed(const Client* running = nullptr);
   // Sends the invalidations held back for the client whose command just
   // finished (its reply is out first).
   void SendDeferred();
@@ -108,6 +109,7 @@ class Tracking {
   absl::flat_hash_map<std::string, absl::flat_hash_set<uint64_t>, StrHash, StrEq> table_;
   absl::flat_hash_map<std::string, Prefix, StrHash, StrEq> prefixes_;
   std::vector<std::pair<uint64_t, std::string>> deferred_;  // to the running client
+  uint64_t deferred_flush_ = 0;  // the running client, owed a flush's invalidation
   bool flushed_in_command_ = false;
 };
 
