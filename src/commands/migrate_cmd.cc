@@ -101,16 +101,20 @@ void Migrate(CommandContext& ctx) {
     if (a.replace) append(&restores, {"RESTORE", key, ttl_text, payload, "REPLACE"});
     else append(&restores, {"RESTORE", key, ttl_text, payload});
   }
-  // A cached connection may have been closed by the target meanwhile: a
-  // write that fails on one (not by timing out) is retried once on a new
-  // connection, as Redis does.
+  // A cached connection may have been closed by the target meanwhile: as
+  // Redis, a write that fails (not by timing out), or a read that fails
+  // before the first RESTORE's reply, is retried once on a new connection.
   MigrateSocket* sock = nullptr;
+  SyncConnection* conn = nullptr;
   bool select = false;
+  std::string auth_reply, select_reply, line, target_error;
+  bool first_read = false;  // `line` holds the first RESTORE's reply
   for (int attempt = 0;; attempt++) {
     bool fresh;
     sock = AcquireMigrateSocket(ctx.server.loop(), host, static_cast<int>(port), a.timeout_ms,
                                 &fresh);
     if (!sock) return ctx.reply.Error("IOERR error or timeout connecting to the client");
+    conn = sock->conn.get();
     std::string cmd;
     if (a.auth) {
       if (a.username.empty()) append(&cmd, {"AUTH", a.password});
@@ -119,25 +123,29 @@ void Migrate(CommandContext& ctx) {
     select = sock->last_db != a.db;
     if (select) append(&cmd, {"SELECT", std::to_string(a.db)});
     cmd += restores;
-    if (sock->conn->WriteAll(cmd, a.timeout_ms)) break;
-    const bool timed_out = sock->conn->timed_out();
-    CloseMigrateSocket(host, static_cast<int>(port));
-    if (fresh || timed_out || attempt > 0) {
-      return ctx.reply.Error("IOERR error or timeout writing to target instance");
+    if (!conn->WriteAll(cmd, a.timeout_ms)) {
+      const bool timed_out = conn->timed_out();
+      CloseMigrateSocket(host, static_cast<int>(port));
+      if (fresh || timed_out || attempt > 0) {
+        return ctx.reply.Error("IOERR error or timeout writing to target instance");
+      }
+      continue;
     }
-  }
-  SyncConnection* conn = sock->conn.get();
-  std::string auth_reply, select_reply, line, target_error;
-  if ((a.auth && !conn->ReadLine(&auth_reply, a.timeout_ms)) ||
-      (select && !conn->ReadLine(&select_reply, a.timeout_ms))) {
+    auth_reply.clear();
+    select_reply.clear();
+    const bool head_ok = (!a.auth || conn->ReadLine(&auth_reply, a.timeout_ms)) &&
+                         (!select || conn->ReadLine(&select_reply, a.timeout_ms));
+    first_read = head_ok && conn->ReadLine(&line, a.timeout_ms);
+    if (first_read) break;
+    const bool retry = attempt == 0 && !conn->timed_out();
     CloseMigrateSocket(host, static_cast<int>(port));
-    return ctx.reply.Error("IOERR error or timeout reading to target instance");
+    if (!retry) return ctx.reply.Error("IOERR error or timeout reading to target instance");
   }
   if (select && !select_reply.empty() && select_reply[0] != '-') sock->last_db = a.db;
   std::vector<std::string_view> effect = {"DEL"};
   bool socket_error = false;
   for (const auto& [key, e] : keys) {
-    if (!conn->ReadLine(&line, a.timeout_ms)) {
+    if (!first_read && !conn->ReadLine(&line, a.timeout_ms)) {
       socket_error = true;
       break;
     }
@@ -145,6 +153,7 @@ void Migrate(CommandContext& ctx) {
                              : !select_reply.empty() && select_reply[0] == '-' ? &select_reply
                              : !line.empty() && line[0] == '-'                 ? &line
                                                                                : nullptr;
+    first_read = false;
     if (err) {
       if (target_error.empty()) target_error = err->substr(1);
     } else if (!a.copy && db.Delete(key)) {
