@@ -151,6 +151,20 @@ def test_timeout_without_force_aborts_and_writes_resume(lagging):
     assert a.set("k", "2")
 
 
+def test_force_fails_over_past_the_timeout(lagging):
+    nodes, a, b = lagging
+    assert a.execute_command("FAILOVER", "TO", "127.0.0.1", nodes[1].port,
+                             "TIMEOUT", 100, "FORCE") == b"OK"
+    wait_for(lambda: state(a) == "failover-in-progress", what="the forced hand-over")
+    assert a.execute_command("ROLE")[0] == b"slave"  # never two primaries
+    assert "time out exceeded, failing over." in open(nodes[0].log_path).read()
+    os.kill(nodes[1].pid, signal.SIGCONT)
+    wait_for(lambda: state(a) == "no-failover", what="the failover's end")
+    assert b.execute_command("ROLE")[0] == b"master"
+    wait_for(lambda: link_up(a), what="the old primary's link")
+    assert digest(a) == digest(b)
+
+
 def test_abort_while_waiting(lagging):
     nodes, a, b = lagging
     a.execute_command("FAILOVER", "TO", "127.0.0.1", nodes[1].port, "TIMEOUT", 60000)

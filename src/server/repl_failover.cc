@@ -59,10 +59,7 @@ std::string Replication::StartFailover(const FailoverRequest& req) {
   }
   server_->SetFailoverPause(true);
   RequestAcks();  // replicas report their offsets now rather than within a second
-  failover_timer_ = server_->loop().AddTimer(kCheckEveryMs, [this] {
-    failover_timer_ = 0;
-    UpdateFailover();
-  });
+  UpdateFailover();  // arms the check timer
   return "";
 }
 
@@ -91,7 +88,7 @@ void Replication::UpdateFailover() {
     LOG_NOTICE("FAILOVER to %s:%lld time out exceeded, failing over.", failover_.host.c_str(),
                static_cast<long long>(failover_.port));
   } else {
-    if (failover_timer_ == 0) {
+    if (failover_timer_ == 0) {  // look again soon (ACKs also call in)
       failover_timer_ = server_->loop().AddTimer(kCheckEveryMs, [this] {
         failover_timer_ = 0;
         UpdateFailover();
