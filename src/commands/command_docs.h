@@ -110,5 +110,6 @@ std::span<const CommandDoc> GeoCommandDocs();
 std::span<const CommandDoc> HashCommandDocs();
 std::span<const CommandDoc> ListCommandDocs();
 std::span<const CommandDoc> PubSubCommandDocs();
+std::span<const CommandDoc> ClusterCommandDocs();
 
 }  // namespace rankd

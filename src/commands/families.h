@@ -44,6 +44,8 @@ std::span<const CommandSpec> LeaderboardPeriodCommands();  // lb_period_family.c
 std::span<const CommandSpec> LeaderboardViewCommands();  // lb_view_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 std::span<const CommandSpec> AclCommands();          // acl_command.cc
+std::span<const CommandSpec> ClusterCommands();      // cluster_family.cc
+std::span<const CommandSpec> ClusterConnectionCommands();  // cluster_family.cc
 
 // Gives every registered command that has a CommandDoc the ACL categories
 // the doc lists (command_docs.cc).
@@ -61,6 +63,8 @@ inline void RegisterAllCommands(Server& server) {
   for (Family f : {
            Family{AclCommands, 0},
            Family{BitCommands, kAclBitmap},
+           Family{ClusterCommands, 0},
+           Family{ClusterConnectionCommands, kAclConnection},
            Family{DumpCommands, kAclKeyspace},
            Family{ExpireCommands, kAclKeyspace},
            Family{GeoCommands, kAclGeo},

@@ -116,6 +116,11 @@ struct Client {
   TrackingState tracking;
   // CLIENT NO-EVICT (shown as flag 'e').
   bool no_evict = false;
+  // Cluster mode (server/cluster_router.h): ASKING lets the next command
+  // run on a slot this node is importing (one command, then cleared);
+  // READONLY lets reads run on a replica of the slot's master (flag 'r').
+  bool asking = false;
+  bool cluster_readonly = false;
 
   int resp() const { return reply->version(); }
 };

@@ -309,6 +309,23 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
     error = "ERR Replica can't interact with the keyspace";
   }
+  if (error.empty() && cluster_ && !c.obeyed) {
+    // A redirection is no rejection of the command: EXEC ends the
+    // transaction and answers it plainly; a command inside MULTI dooms it.
+    std::string redirect = cluster_->Route(c, *spec, args);
+    if (!redirect.empty()) {
+      CountRejected(found, full_name);
+      if (EqualsIgnoreCase(args[0], "exec")) {
+        c.in_multi = false;
+        c.multi_error = false;
+        c.ClearQueued();
+        UnwatchAll(c);
+      } else if (c.in_multi) {
+        c.multi_error = true;
+      }
+      return reply.Error(redirect);
+    }
+  }
   if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
       !AllowedWhileSubscribed(full_name)) {

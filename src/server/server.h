@@ -41,6 +41,8 @@
 #include "server/auth_throttle.h"
 #include "server/board_watch.h"
 #include "server/client.h"
+#include "server/cluster_router.h"
+#include "server/script_runtime.h"
 #include "server/command_ids.h"
 #include "server/command.h"
 #include "server/config.h"
@@ -88,27 +90,6 @@ struct ServerStats {
   // INFO memory: allocator bytes once started, and the highest seen.
   size_t memory_startup = 0;
   size_t memory_peak = 0;
-};
-
-// The Lua engine as the server core sees it. The core owns it but does not
-// know it: the scripting layer (ScriptEngine::Of) creates it on first use,
-// and Dispatch asks it before every command whether a running script
-// holds that command back.
-class ScriptRuntime {
- public:
-  virtual ~ScriptRuntime() = default;
-  // While a script runs past busy-reply-threshold, returns the -BUSY error
-  // `args` gets; empty when no script is busy and for the commands Redis 7.0
-  // flags allow-busy (AUTH, HELLO, QUIT, RESET, MULTI, DISCARD, WATCH,
-  // UNWATCH, SCRIPT KILL, FUNCTION KILL/STATS, SHUTDOWN NOSAVE). Dispatch
-  // treats it as any rejection: inside MULTI it dooms the transaction, and
-  // EXEC answers EXECABORT and ends it.
-  virtual std::string BusyError(std::span<const std::string_view> args) = 0;
-  // The flags EVAL / EVALSHA / FCALL `args` declare (a function, or a
-  // shebang script; `declared` false otherwise): Dispatch applies them
-  // (writes, allow-stale) before the script runs, as Redis 7.0.
-  struct DeclaredFlags { bool declared = false, writes = false, allow_stale = false; };
-  virtual DeclaredFlags Declared(std::span<const std::string_view> args) = 0;
 };
 
 // Where every write's effect goes (the append-only log; later replicas).
@@ -253,6 +234,9 @@ class Server : public ConnectionHandler {
 
   // The Lua engine (EVAL, FUNCTION), or nullptr before its first use.
   ScriptRuntime* scripts() { return scripts_.get(); }
+  // Cluster mode (server/cluster_router.h): null for a standalone node.
+  ClusterRouter* cluster() { return cluster_.get(); }
+  void set_cluster(std::unique_ptr<ClusterRouter> cluster) { cluster_ = std::move(cluster); }
   void set_scripts(std::unique_ptr<ScriptRuntime> engine) { scripts_ = std::move(engine); }
 
   // Adds a family's command table (commands/families.h registers them all).
@@ -471,6 +455,7 @@ class Server : public ConnectionHandler {
   LatencyMonitor latency_;
   EffectLog* effect_log_ = nullptr;
   std::unique_ptr<ScriptRuntime> scripts_;
+  std::unique_ptr<ClusterRouter> cluster_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;

@@ -1,0 +1,74 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Cluster: this node's membership in a Redis Cluster. main() creates it
+// when `cluster-enabled yes` (Cluster::Start) and hands it to the Server as
+// its ClusterRouter; command handlers reach it with Cluster::Of(server).
+//
+// It owns the ClusterState (cluster_state.h), the bus (bus_*.h: links to
+// every known node, MEET / PING / PONG / UPDATE / PUBLISH / FAIL / failover
+// messages, in Redis 7.0's binary format) and nodes.conf (nodes_conf.h).
+// Routing (router.cc) reads the state and the databases' per-slot key
+// index. Once per event-loop iteration, before sleeping, it does the work
+// the state asked for (ClusterState::Todo): recompute ok/fail, save and
+// fsync nodes.conf.
+//
+// One thread (the event loop). Not thread-safe.
+
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "cluster/cluster_state.h"
+#include "server/cluster_router.h"
+#include "server/server.h"
+
+namespace rankd {
+
+class ClusterBus;  // bus_*.h
+
+class Cluster : public ClusterRouter {
+ public:
+  // Loads cluster-config-file (a new node with a fresh id when the file does
+  // not exist; an error for a corrupt one: start-up is refused), binds the
+  // bus port (cluster-port, else port + 10000), registers the before-sleep
+  // work and the cron, and installs itself as `server`'s router.
+  // REQUIRES: server.config().cluster_enabled; called once, before Run().
+  static Status Start(Server& server);
+  // The cluster of `server`, or nullptr when it is not in cluster mode.
+  static Cluster* Of(Server& server);
+
+  explicit Cluster(Server& server);
+  ~Cluster() override;
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  Server& server() { return server_; }
+  ClusterState& state() { return state_; }
+  ClusterBus& bus() { return *bus_; }
+
+  // --- routing (router.cc) ---
+  std::string Route(Client& c, const CommandSpec& spec,
+                    std::span<const std::string_view> args) override;
+
+  // --- state upkeep (cluster.cc) ---
+  // Recomputes cluster_state ok/fail from slot coverage and reachable
+  // masters, as Redis 7.0 (cluster-require-full-coverage; a minority
+  // partition turns to fail after the node timeout).
+  void UpdateState();
+  // Writes nodes.conf atomically (temp file, fsync, rename). Returns false
+  // (and logs) on an I/O error.
+  bool SaveConfig();
+
+ private:
+  void BeforeSleep();
+
+  Server& server_;
+  ClusterState state_;
+  std::unique_ptr<ClusterBus> bus_;
+};
+
+}  // namespace rankd
