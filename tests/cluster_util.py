@@ -468,3 +468,16 @@ class Cluster:
         kw.setdefault("socket_timeout", 30)
         n = self.alive()[0]
         return RedisCluster(host=n.host, port=n.port, **kw)
+
+
+def cluster_fixture(n=6, replicas=1, kinds=None):
+    """A module-scoped pytest fixture: a created, stable cluster of `n` nodes (kinds as
+    in Cluster) with `replicas` replicas per master, stopped after the module."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def cluster():
+        with Cluster(n, kinds) as c:
+            c.create(replicas=replicas)
+            yield c
+    return cluster

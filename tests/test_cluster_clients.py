@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from cluster_util import Cluster, key_slot
+from cluster_util import cluster_fixture, key_slot
 
 pytestmark = pytest.mark.slow
 
@@ -20,11 +20,7 @@ JS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "js")
 BOARDS, PLAYERS, ROUNDS = 8, 20, 5
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(6) as c:
-        c.create(replicas=1)
-        yield c
+cluster = cluster_fixture(6, replicas=1)
 
 
 @pytest.fixture

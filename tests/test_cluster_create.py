@@ -10,17 +10,14 @@ Nodes are the server under test (rankd; redis-server with RANKD_TARGET_REDIS=1).
 
 import pytest
 
-from cluster_util import Cluster, key_slot, parse_cluster_nodes, topology, wait_until
+from cluster_util import (cluster_fixture, key_slot, parse_cluster_nodes, topology,
+                          wait_until)
 from resp_client import RespClient, RespError
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(6) as c:
-        c.create(replicas=1)
-        yield c
+cluster = cluster_fixture(6, replicas=1)
 
 
 def test_check_passes_and_reports_full_coverage(cluster):

@@ -6,17 +6,13 @@ replica), PUBSUB SHARDCHANNELS / SHARDNUMSUB, -CROSSSLOT for channels of two slo
 
 import pytest
 
-from cluster_util import Cluster, key_slot, wait_until
+from cluster_util import cluster_fixture, key_slot, wait_until
 from resp_client import RespClient
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(6) as c:
-        c.create(replicas=1)
-        yield c
+cluster = cluster_fixture(6, replicas=1)
 
 
 @pytest.fixture

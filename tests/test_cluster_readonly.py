@@ -6,17 +6,13 @@ redis-py's RedisCluster(read_from_replicas=True) reads through replicas.
 
 import pytest
 
-from cluster_util import Cluster, key_slot
+from cluster_util import cluster_fixture, key_slot
 from resp_client import RespClient
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(6) as c:
-        c.create(replicas=1)
-        yield c
+cluster = cluster_fixture(6, replicas=1)
 
 
 @pytest.fixture

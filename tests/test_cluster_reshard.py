@@ -12,17 +12,13 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from cluster_util import Cluster, key_slot, wait_until
+from cluster_util import cluster_fixture, key_slot, wait_until
 from resp_client import RespClient
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(3) as c:
-        c.create(replicas=0)
-        yield c
+cluster = cluster_fixture(3, replicas=0)
 
 
 def raw(node, *args):

@@ -11,7 +11,7 @@ import hashlib
 
 import pytest
 
-from cluster_util import Cluster, key_slot, wait_until
+from cluster_util import cluster_fixture, key_slot, wait_until
 from resp_client import RespClient
 
 pytestmark = pytest.mark.slow
@@ -22,11 +22,7 @@ EXECABORT = b"-EXECABORT Transaction discarded because of previous errors.\r\n"
 THIRDS = [(0, 5460), (5461, 10922), (10923, 16383)]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with Cluster(3) as c:
-        c.create(replicas=0)
-        yield c
+cluster = cluster_fixture(3, replicas=0)
 
 
 def owner(cluster, key):
