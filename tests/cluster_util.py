@@ -41,14 +41,24 @@ NSLOTS = 16384
 
 # -- key slots ---------------------------------------------------------------
 
+def _crc16_table():
+    table = []
+    for i in range(256):
+        crc = i << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_CRC16 = _crc16_table()
+
+
 def _crc16(data):
     """CRC16-CCITT (XModem), the checksum Redis Cluster hashes keys with."""
     crc = 0
     for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
+        crc = ((crc << 8) & 0xFFFF) ^ _CRC16[(crc >> 8) ^ byte]
     return crc
 
 
@@ -65,13 +75,25 @@ def key_slot(key):
     return _crc16(key) % NSLOTS
 
 
-def key_for_slot(slot, prefix="k"):
-    """A key that hashes to `slot`: `prefix` plus a hash tag found by search."""
-    for i in range(1000000):
-        tag = "%s%d" % (prefix, i)
-        if key_slot(tag) == slot:
-            return "{%s}%s" % (tag, prefix)
-    raise AssertionError("no key found for slot %d" % slot)
+_TAGS = {}
+
+
+def tag_for_slot(slot, prefix="t"):
+    """A short string hashing to `slot` ("<prefix><n>"; a table per prefix, built once)."""
+    table = _TAGS.get(prefix)
+    if table is None:
+        table = _TAGS[prefix] = {}
+        n = 0
+        while len(table) < NSLOTS:
+            tag = "%s%d" % (prefix, n)
+            table.setdefault(key_slot(tag), tag)
+            n += 1
+    return table[slot]
+
+
+def key_for_slot(slot, prefix="t"):
+    """A key that hashes to `slot`: a hash tag from tag_for_slot."""
+    return "{%s}:%s" % (tag_for_slot(slot, prefix), prefix)
 
 
 # -- ports ---------------------------------------------------------------------
@@ -345,6 +367,15 @@ class Cluster:
             raise AssertionError("redis-cli %s exited %d:\n%s\n%s"
                                  % (" ".join(map(str, args)), p.returncode, out,
                                     self.describe()))
+        return out
+
+    def reshard(self, src, dst, slots, timeout=300):
+        """redis-cli --cluster reshard of `slots` slots from master `src` to `dst` (it
+        takes the source's lowest slots), then waits until the cluster is stable."""
+        out = self.cli("--cluster", "reshard", src.addr, "--cluster-from", src.node_id,
+                       "--cluster-to", dst.node_id, "--cluster-slots", str(slots),
+                       "--cluster-yes", timeout=timeout)
+        self.wait_stable()
         return out
 
     def check(self, node=None):

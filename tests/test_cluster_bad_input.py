@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from cluster_util import cluster_fixture, topology, wait_until
+from cluster_util import cluster_fixture, topology
 from server_process import target_is_redis
 
 pytestmark = pytest.mark.slow

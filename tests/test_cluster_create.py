@@ -10,8 +10,8 @@ Nodes are the server under test (rankd; redis-server with RANKD_TARGET_REDIS=1).
 
 import pytest
 
-from cluster_util import (cluster_fixture, key_slot, parse_cluster_nodes, topology,
-                          wait_until)
+from cluster_util import (cluster_fixture, key_slot, parse_cluster_nodes, tag_for_slot,
+                          topology, wait_until)
 from resp_client import RespClient, RespError
 
 pytestmark = pytest.mark.slow
@@ -192,11 +192,7 @@ def test_keyslot_of_binary_keys(cluster):
 def test_countkeysinslot_and_getkeysinslot(cluster):
     master = cluster.masters()[0]
     slot = cluster.slots_of(master)[7]
-    tag = None
-    for i in range(100000):
-        if key_slot("t%d" % i) == slot:
-            tag = "t%d" % i
-            break
+    tag = tag_for_slot(slot)
     keys = sorted("{%s}:%d" % (tag, i) for i in range(5))
     c = master.client()
     assert c.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0

@@ -10,9 +10,8 @@ import threading
 
 import pytest
 import redis
-from redis.cluster import RedisCluster
 
-from cluster_util import cluster_fixture, key_slot, wait_until
+from cluster_util import cluster_fixture, key_slot, tag_for_slot, wait_until
 from resp_client import RespClient
 
 pytestmark = pytest.mark.slow
@@ -86,9 +85,7 @@ def test_reshard_under_a_concurrent_writer(cluster):
     w.start()
     try:
         wait_until(lambda: sum(w.acked.values()) > 200, message="writer started")
-        out = cluster.cli("--cluster", "reshard", src.addr, "--cluster-from", src.node_id,
-                          "--cluster-to", dst.node_id, "--cluster-slots", "500",
-                          "--cluster-yes")
+        out = cluster.reshard(src, dst, 500)
         assert "Moving slot" in out
         done = sum(w.acked.values())
         wait_until(lambda: sum(w.acked.values()) > done + 200, message="writes after")
@@ -116,7 +113,7 @@ def test_reshard_under_a_concurrent_writer(cluster):
 def test_ask_while_a_slot_is_open(cluster):
     src, dst = cluster.masters()[0], cluster.masters()[1]
     slot = cluster.slots_of(src)[10]
-    tag = next("t%d" % i for i in range(100000) if key_slot("t%d" % i) == slot)
+    tag = tag_for_slot(slot)
     k = ["{%s}:%d" % (tag, i) for i in range(4)]
     for key in k:
         assert raw(src, "SET", key, "v-" + key) == b"+OK\r\n"
