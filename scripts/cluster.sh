@@ -37,6 +37,7 @@ running() { local pid; pid=$(pid_of "$1"); [ -n "$pid" ] && kill -0 "$pid" 2>/de
 wait_port() {   # port: waits until the node answers PING (15 s at most)
   for _ in $(seq 150); do
     "$CLI" -p "$1" ping >/dev/null 2>&1 && return 0
+    running "$1" || break
     sleep 0.1
   done
   echo "cluster: node on port $1 did not start; see $(node_dir "$1")/server.log" >&2
