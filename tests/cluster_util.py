@@ -126,6 +126,45 @@ def node_binary(kind):
     raise ValueError("unknown node kind %r" % kind)
 
 
+_NOT_IMPLEMENTED = "cluster mode is not implemented"
+_rankd_refuses = None
+
+
+def rankd_refuses_cluster_mode():
+    """True while the rankd binary stops at `cluster-enabled yes` saying that cluster
+    mode is not implemented (the state before issue 29 lands). Probed once, by that
+    exact message, so a rankd that accepts the setting, or fails any other way, is tested."""
+    global _rankd_refuses
+    if _rankd_refuses is None:
+        _rankd_refuses = False
+        if os.path.exists(rankd_binary()):
+            d = tempfile.mkdtemp(prefix="rankd-cluster-probe-")
+            try:
+                p = subprocess.Popen([rankd_binary(), "--port", str(free_cluster_port()),
+                                      "--bind", "127.0.0.1", "--dir", d,
+                                      "--cluster-enabled", "yes"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+                try:
+                    out, _ = p.communicate(timeout=10)
+                    _rankd_refuses = _NOT_IMPLEMENTED in out.decode("utf-8", "replace")
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.communicate()
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+    return _rankd_refuses
+
+
+def skip_without_rankd_cluster_mode(kinds):
+    """pytest.skip when a node of `kinds` would be rankd and rankd refuses cluster mode."""
+    import pytest
+    if not target_is_redis() and any(k in ("rankd", "test") for k in kinds) and \
+            rankd_refuses_cluster_mode():
+        pytest.skip("rankd: %s yet (issue 29); RANKD_TARGET_REDIS=1 runs these tests "
+                    "on redis-server" % _NOT_IMPLEMENTED)
+
+
 class ClusterNode(ServerProcess):
     """A server started with cluster-enabled on a port whose bus port is free too.
     Its data directory (with nodes.conf) survives stop(keep_dir=True), so a node can
@@ -309,6 +348,7 @@ class Cluster:
     def __init__(self, n=6, kinds=None, node_timeout=NODE_TIMEOUT_MS, extra_args=()):
         kinds = list(kinds) if kinds is not None else ["test"] * n
         assert len(kinds) == n
+        skip_without_rankd_cluster_mode(kinds)
         self.node_timeout = node_timeout
         self.extra_args = list(extra_args)
         self.nodes = []
@@ -322,6 +362,7 @@ class Cluster:
     # -- lifecycle --
     def add_node(self, kind="test", extra_args=()):
         """Starts one more (empty, unjoined) node and returns it."""
+        skip_without_rankd_cluster_mode([kind])
         node = ClusterNode(kind, self.extra_args + list(extra_args), self.node_timeout)
         self.nodes.append(node)
         node.start()

@@ -14,7 +14,7 @@ A leaderboard moved to a redis-server node arrives as a plain sorted set (rankd 
 
 import pytest
 
-from cluster_util import Cluster, tag_for_slot, wait_until
+from cluster_util import Cluster, skip_without_rankd_cluster_mode, tag_for_slot, wait_until
 from resp_client import RespClient
 from server_process import target_is_redis
 
@@ -139,6 +139,7 @@ def test_leaderboard_moved_to_redis_becomes_a_sorted_set(mixed):
 
 
 def test_rankd_node_joins_a_redis_server_cluster():
+    skip_without_rankd_cluster_mode(["rankd"])
     with Cluster(3, kinds=["redis"] * 3) as c:
         c.create(replicas=0)
         want = write_dataset(c, "r", [c.slots_of(m)[0] for m in c.masters()])
