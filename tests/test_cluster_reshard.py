@@ -158,6 +158,31 @@ def test_ask_while_a_slot_is_open(cluster):
     cluster.check()
 
 
+def test_blocked_client_is_redirected_when_its_slot_moves(cluster):
+    src, dst = cluster.masters()[0], cluster.masters()[1]
+    slot = cluster.slots_of(src)[20]
+    lst, zs = "{%s}:list" % tag_for_slot(slot), "{%s}:zset" % tag_for_slot(slot)
+    want = b"-MOVED %d %s\r\n" % (slot, dst.addr.encode())
+    blocked = []
+    for cmd in (("BLPOP", lst, "0"), ("BZPOPMIN", zs, "0")):
+        c = RespClient(port=src.port, timeout=20)
+        c.send_command(*cmd)
+        blocked.append(c)
+    try:
+        wait_until(lambda: src.info("clients")["blocked_clients"] == 2,
+                   message="two blocked clients")
+        # The slot is empty: hand it over at once, as redis-cli does after MIGRATE.
+        assert raw(dst, "CLUSTER", "SETSLOT", str(slot), "NODE", dst.node_id) == b"+OK\r\n"
+        assert raw(src, "CLUSTER", "SETSLOT", str(slot), "NODE", dst.node_id) == b"+OK\r\n"
+        for c in blocked:
+            assert c.read_reply_raw()[1] == want
+    finally:
+        for c in blocked:
+            c.close()
+    cluster.wait_stable()
+    cluster.check()
+
+
 def test_add_node_as_master_and_rebalance(cluster):
     new = cluster.add_node()
     entry = cluster.masters()[0]

@@ -13,6 +13,7 @@ import pytest
 
 from cluster_util import cluster_fixture, key_slot, wait_until
 from resp_client import RespClient
+from server_process import target_is_redis
 
 pytestmark = pytest.mark.slow
 
@@ -203,3 +204,42 @@ def test_unassigned_slot(cluster, keys):
             c.execute("CONFIG", "SET", "cluster-require-full-coverage", "yes")
             assert raw(c, "CLUSTER", "ADDSLOTS", str(slot)) == b"+OK\r\n"
     cluster.wait_stable()
+
+
+def test_sort_by_and_get_are_denied(c0, keys):
+    a, a2, _ = keys
+    assert raw(c0, "RPUSH", a, "3", "1", "2") == b":3\r\n"
+    by = b"-ERR BY option of SORT denied in Cluster mode.\r\n"
+    get = b"-ERR GET option of SORT denied in Cluster mode.\r\n"
+    assert raw(c0, "SORT", a, "BY", "w_*") == by
+    assert raw(c0, "SORT", a, "BY", "{%s}w_*" % a) == by       # even in the key's slot
+    assert raw(c0, "SORT_RO", a, "BY", "w_*") == by
+    assert raw(c0, "SORT", a, "GET", "o_*") == get
+    assert raw(c0, "SORT", a, "GET", "#") == get
+    assert raw(c0, "SORT", a, "BY", "nosort") == b"*3\r\n$1\r\n3\r\n$1\r\n1\r\n$1\r\n2\r\n"
+    assert raw(c0, "SORT", a) == b"*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n"
+    assert raw(c0, "SORT", a, "STORE", a2) == CROSSSLOT
+
+
+def test_fcall_keys_are_routed(cluster, c0, keys):
+    a, a2, b = keys
+    lib = "#!lua name=routing\nredis.register_function('f', function(k, a) return 1 end)"
+    assert raw(c0, "FUNCTION", "LOAD", "REPLACE", lib) == b"$7\r\nrouting\r\n"
+    try:
+        assert raw(c0, "FCALL", "f", "2", a, a2) == CROSSSLOT
+        assert raw(c0, "FCALL", "f", "1", b) == moved(cluster, b)
+        assert raw(c0, "FCALL", "f", "1", a) == b":1\r\n"
+        assert raw(c0, "FCALL", "f", "0") == b":1\r\n"
+    finally:
+        c0.execute("FUNCTION", "DELETE", "routing")
+
+
+@pytest.mark.skipif(target_is_redis(), reason="rankd's LB.* commands")
+def test_leaderboard_commands_are_routed_by_the_board(cluster, c0, keys):
+    """rankd only: LB.* commands route by their board's slot like any keyed command."""
+    a, a2, b = keys
+    assert raw(c0, "LB.CREATE", b) == moved(cluster, b)
+    assert raw(c0, "LB.ADD", b, "1", "m") == moved(cluster, b)
+    assert raw(c0, "LB.TOP", b, "10") == moved(cluster, b)
+    assert raw(c0, "LB.CREATE", a) == b"+OK\r\n"
+    assert not raw(c0, "LB.ADD", a, "INCR", "5", "m").startswith(b"-")
