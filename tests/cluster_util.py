@@ -139,19 +139,25 @@ def rankd_refuses_cluster_mode():
         _rankd_refuses = False
         if os.path.exists(rankd_binary()):
             d = tempfile.mkdtemp(prefix="rankd-cluster-probe-")
+            port = free_cluster_port()
+            p = subprocess.Popen([rankd_binary(), "--port", str(port), "--bind", "127.0.0.1",
+                                  "--dir", d, "--cluster-enabled", "yes"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL)
             try:
-                p = subprocess.Popen([rankd_binary(), "--port", str(free_cluster_port()),
-                                      "--bind", "127.0.0.1", "--dir", d,
-                                      "--cluster-enabled", "yes"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
-                try:
-                    out, _ = p.communicate(timeout=10)
-                    _rankd_refuses = _NOT_IMPLEMENTED in out.decode("utf-8", "replace")
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.communicate()
+                # Exits at once when it refuses; otherwise it is up as soon as it listens.
+                deadline = time.monotonic() + 10
+                while p.poll() is None and time.monotonic() < deadline \
+                        and _port_free(port):
+                    time.sleep(0.05)
+                if p.poll() is not None:
+                    out = p.stdout.read().decode("utf-8", "replace")
+                    _rankd_refuses = _NOT_IMPLEMENTED in out
             finally:
+                if p.poll() is None:
+                    p.kill()
+                p.wait()
+                p.stdout.close()
                 shutil.rmtree(d, ignore_errors=True)
     return _rankd_refuses
 
