@@ -239,3 +239,36 @@ def test_nodes_conf_lists_the_same_topology(cluster):
             return topology(parse_cluster_nodes("\n".join(lines[:-1]))) == \
                 topology(n.cluster_nodes())
         wait_until(conf_matches, timeout=20, message="nodes.conf of %r" % n)
+
+
+def test_cluster_links_shape(cluster):
+    for n in cluster.nodes[:2]:
+        with RespClient(port=n.port) as c:
+            links = _decode(c.execute("CLUSTER", "LINKS"))
+        peers = set()
+        for link in links:
+            d = dict(zip(link[::2], link[1::2]))
+            assert set(d) == {"direction", "node", "create-time", "events",
+                              "send-buffer-allocated", "send-buffer-used"}, d
+            assert d["direction"] in ("to", "from")
+            assert d["events"] in ("r", "w", "rw", "")
+            peers.add((d["node"], d["direction"]))
+        others = {m.node_id for m in cluster.nodes} - {n.node_id}
+        # An outbound link to every other node; inbound ones as the others connect.
+        assert {p for p, d in peers if d == "to"} == others
+        assert {p for p, d in peers} == others
+
+
+def test_whole_cluster_restarts_from_nodes_conf(cluster):
+    """Last in the module: every node stopped, then started on the same port and
+    directory; each keeps its id, and the cluster comes back as it was."""
+    before = topology(cluster.view())
+    for n in cluster.nodes:
+        n.stop(keep_dir=True)
+    for n in cluster.nodes:
+        old = n.node_id
+        n.restart()
+        assert n.node_id == old
+    cluster.wait_stable()
+    assert topology(cluster.view()) == before
+    cluster.check()

@@ -158,6 +158,31 @@ def test_ask_while_a_slot_is_open(cluster):
     cluster.check()
 
 
+def test_restore_asking_on_an_importing_node(cluster):
+    """RESTORE-ASKING (what MIGRATE sends) is served by the importing node without
+    ASKING; a plain RESTORE there is redirected back to the owner."""
+    src, dst = cluster.masters()[0], cluster.masters()[1]
+    slot = cluster.slots_of(src)[30]
+    key = "{%s}:r" % tag_for_slot(slot)
+    src.call("ZADD", key, 1, "a", 2, "b")
+    payload = src.call("DUMP", key)
+    assert raw(dst, "CLUSTER", "SETSLOT", str(slot), "IMPORTING", src.node_id) == b"+OK\r\n"
+    try:
+        assert raw(dst, "RESTORE", key, "0", payload) == \
+            b"-MOVED %d %s\r\n" % (slot, src.addr.encode())
+        assert raw(dst, "RESTORE-ASKING", key, "0", payload) == b"+OK\r\n"
+        with RespClient(port=dst.port) as c:
+            assert c.execute_raw("ASKING")[1] == b"+OK\r\n"
+            assert c.execute_raw("ZRANGE", key, "0", "-1", "WITHSCORES")[1] == \
+                b"*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$1\r\n2\r\n"
+            assert c.execute_raw("ASKING")[1] == b"+OK\r\n"
+            assert c.execute_raw("DEL", key)[1] == b":1\r\n"
+    finally:
+        assert raw(dst, "CLUSTER", "SETSLOT", str(slot), "STABLE") == b"+OK\r\n"
+        src.call("DEL", key)
+    cluster.wait_stable()
+
+
 def test_blocked_client_is_redirected_when_its_slot_moves(cluster):
     src, dst = cluster.masters()[0], cluster.masters()[1]
     slot = cluster.slots_of(src)[20]
