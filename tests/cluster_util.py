@@ -244,7 +244,11 @@ class ClusterNode(ServerProcess):
     def stop(self, timeout=10.0, keep_dir=False):
         """SIGTERM (SIGKILL after `timeout`); the directory is removed unless keep_dir."""
         if not keep_dir:
-            return super().stop(timeout)
+            status = super().stop(timeout)
+            if self.dir:             # stopped earlier with keep_dir, or killed
+                shutil.rmtree(self.dir, ignore_errors=True)
+                self.dir = None
+            return status
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
