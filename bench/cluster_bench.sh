@@ -25,6 +25,7 @@ RESHARD_WRITERS=${RESHARD_WRITERS:-2}
 RANKD_BIN=${RANKD_BIN:-build/rankd}
 SIDES=${ONLY:-rankd redis}
 WORK=$(mktemp -d /tmp/cluster-bench.XXXXXX)
+# shellcheck disable=SC2154  # s is the trap loop's own variable
 trap 'for s in rankd redis; do DIR=$WORK/$s NODES=$NODES PORT=$(base_port $s) \
   bash scripts/cluster.sh stop >/dev/null 2>&1 || true; done; rm -rf "$WORK"' EXIT
 
