@@ -29,7 +29,9 @@ WORK=$(mktemp -d /tmp/cluster-bench.XXXXXX)
 trap 'for s in rankd redis; do DIR=$WORK/$s NODES=$NODES PORT=$(base_port $s) \
   bash scripts/cluster.sh stop >/dev/null 2>&1 || true; done; rm -rf "$WORK"' EXIT
 
-base_port() { [ "$1" = rankd ] && echo 32000 || echo 33000; }
+# Node and bus ports below Linux's ephemeral range (32768+), so no outgoing connection
+# holds one: rankd 17001.. (bus 27001..), redis-server 18001.. (bus 28001..).
+base_port() { [ "$1" = rankd ] && echo 17000 || echo 18000; }
 
 rps() {   # port pipeline command...: requests/s from redis-benchmark --csv
   local port=$1 pipe=$2; shift 2
