@@ -139,27 +139,15 @@ class ClusterNode(ServerProcess):
     def nodes_conf(self):
         return os.path.join(self.dir, "nodes.conf")
 
+    def pick_port(self):
+        return free_cluster_port()
+
     def start(self, timeout=15.0, attempts=5):
-        """Starts on a fresh port pair and data directory (retried when a port was
-        taken meanwhile)."""
-        if not os.path.exists(self.binary):
-            raise ServerStartError("%s binary not found: %s (build it, or set RANKD_BIN; "
-                                   "RANKD_TARGET_REDIS=1 tests redis-server)"
-                                   % (self.name, self.binary))
-        last = None
-        for _ in range(attempts):
-            self.port = free_cluster_port()
-            self.dir = tempfile.mkdtemp(prefix="%s-test-" % self.name)
-            try:
-                return self.restart(timeout)
-            except ServerStartError as e:
-                last = e
-                log_text = self.log_tail()
-                shutil.rmtree(self.dir, ignore_errors=True)
-                self.dir = None
-                if "in use" not in log_text.lower():
-                    raise ServerStartError("%s\n--- log ---\n%s" % (e, log_text))
-        raise last
+        """Starts on a fresh port pair and data directory (ServerProcess.start, retried
+        when a port was taken meanwhile); learns the node id."""
+        super().start(timeout, attempts)
+        self.node_id = self.call("CLUSTER", "MYID").decode()
+        return self
 
     def restart(self, timeout=15.0):
         """Starts the process on the current port and directory (nodes.conf kept)."""
