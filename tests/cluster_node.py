@@ -32,7 +32,7 @@ BUS_OFFSET = 10000
 
 # -- ports ---------------------------------------------------------------------
 
-def _port_free(port):
+def port_free(port):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         try:
             s.bind(("127.0.0.1", port))
@@ -45,7 +45,7 @@ def free_cluster_port(rng=random):
     """A port p with p and its bus port p+10000 free a moment ago."""
     for _ in range(1000):
         p = rng.randint(12000, 28999)
-        if _port_free(p) and _port_free(p + BUS_OFFSET):
+        if port_free(p) and port_free(p + BUS_OFFSET):
             return p
     raise ServerStartError("no free port pair (p, p+10000) found")
 
@@ -82,7 +82,7 @@ def rankd_refuses_cluster_mode():
                 # Exits at once when it refuses; otherwise it is up as soon as it listens.
                 deadline = time.monotonic() + 10
                 while p.poll() is None and time.monotonic() < deadline \
-                        and _port_free(port):
+                        and port_free(port):
                     time.sleep(0.05)
                 if p.poll() is not None:
                     out = p.stdout.read().decode("utf-8", "replace")
