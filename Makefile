@@ -3,7 +3,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all setup configure build run test layers unit integration asan bench fuzz-long clean
+.PHONY: all setup configure build run test layers unit integration asan bench fuzz-long clean \
+	cluster cluster-stop cluster-status cluster-clean
 
 all: build
 
@@ -51,6 +52,26 @@ FUZZ_ARGS ?=
 fuzz-long: build
 	@/usr/bin/python3 tests/fuzz_commands.py --bin $(abspath $(BUILD))/rankd --seed $(FUZZ_SEED) \
 		--seeds $(FUZZ_SEEDS) --seconds $(FUZZ_SECONDS) --keep-going $(FUZZ_ARGS)
+
+# A local cluster (scripts/cluster.sh): CLUSTER_NODES nodes at ports 30001.. with
+# CLUSTER_REPLICAS replicas per master; REDIS=1 runs redis-server nodes instead.
+CLUSTER_NODES ?= 6
+CLUSTER_REPLICAS ?= 1
+CLUSTER_ENV = NODES=$(CLUSTER_NODES) REPLICAS=$(CLUSTER_REPLICAS) REDIS=$(REDIS) \
+	BIN=$(if $(BIN),$(BIN),$(if $(REDIS),,$(BUILD)/rankd))
+cluster:
+	@if [ -z "$(REDIS)$(BIN)" ]; then $(MAKE) --no-print-directory configure && \
+		cmake --build $(BUILD) -j $(JOBS) --target rankd; fi
+	@$(CLUSTER_ENV) bash scripts/cluster.sh start
+
+cluster-stop:
+	@$(CLUSTER_ENV) bash scripts/cluster.sh stop
+
+cluster-status:
+	@$(CLUSTER_ENV) bash scripts/cluster.sh status
+
+cluster-clean:
+	@$(CLUSTER_ENV) bash scripts/cluster.sh clean
 
 clean:
 	rm -rf $(BUILD) build-asan

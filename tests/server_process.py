@@ -88,7 +88,7 @@ class ServerProcess:
                                    % (self.name, self.binary))
         last = None
         for _ in range(attempts):
-            self.port = free_port()
+            self.port = self.pick_port()
             self.dir = tempfile.mkdtemp(prefix="%s-test-" % self.name)
             self.log_path = os.path.join(self.dir, "server.log")
             with open(self.log_path, "wb") as log:
@@ -107,6 +107,10 @@ class ServerProcess:
                 if "in use" not in log_text.lower():
                     raise ServerStartError("%s\n--- log ---\n%s" % (e, log_text))
         raise last
+
+    def pick_port(self):
+        """The port of the next start attempt (subclasses may need more than one free)."""
+        return free_port()
 
     def wait_ready(self, timeout=10.0):
         """Waits until PING gets any reply (PONG, or NOAUTH with requirepass)."""
