@@ -126,10 +126,7 @@ void PfMerge(CommandContext& ctx) {
   if (!e) e = db.Insert(dest, Value(HllNew()));
   std::string& hll = MutableHll(e);
   if (any_dense && !HllToDense(&hll)) return ctx.reply.Error(kCorrupt);
-  for (uint32_t i = 0; i < hll::kRegisters; i++) {
-    // A corrupt sparse destination was refused above, while merging it.
-    if (max[i]) (void)HllRaise(&hll, i, max[i], SparseMaxBytes(ctx));
-  }
+  HllRaiseAll(&hll, max, SparseMaxBytes(ctx));
   HllInvalidateCache(&hll);
   KeyChanged(ctx, db, dest, kNotifyString, "pfadd");
   ctx.reply.Ok();

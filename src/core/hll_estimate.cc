@@ -7,6 +7,7 @@
 // tau for the saturated ones) are summed until the double stops changing,
 // in the same order of operations as Redis, so the rounded result is equal.
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/hll_internal.h"
@@ -70,6 +71,10 @@ bool SparseHistogram(std::string_view s, Histogram* h) {
   return reg == hll::kRegisters;
 }
 
+const uint8_t* DenseArea(std::string_view hll) {
+  return reinterpret_cast<const uint8_t*>(hll.data()) + hll::kHeaderSize;
+}
+
 }  // namespace
 
 std::optional<uint64_t> HllEstimate(std::string_view hll) {
@@ -77,7 +82,9 @@ std::optional<uint64_t> HllEstimate(std::string_view hll) {
   if (HllIsSparse(hll)) {
     if (!SparseHistogram(hll, &h)) return std::nullopt;
   } else {
-    for (uint32_t i = 0; i < hll::kRegisters; i++) h[HllDenseRegister(hll, i)]++;
+    HllRegisters regs;
+    detail::DenseUnpack(DenseArea(hll), &regs);
+    for (uint8_t r : regs) h[r]++;
   }
   return EstimateFromHistogram(h);
 }
@@ -90,10 +97,9 @@ uint64_t HllEstimate(const HllRegisters& registers) {
 
 bool HllMaxInto(std::string_view hll, HllRegisters* max) {
   if (!HllIsSparse(hll)) {
-    for (uint32_t i = 0; i < hll::kRegisters; i++) {
-      const uint8_t r = HllDenseRegister(hll, i);
-      if (r > (*max)[i]) (*max)[i] = r;
-    }
+    HllRegisters regs;
+    detail::DenseUnpack(DenseArea(hll), &regs);
+    for (uint32_t i = 0; i < hll::kRegisters; i++) (*max)[i] = std::max((*max)[i], regs[i]);
     return true;
   }
   uint64_t reg = 0;

@@ -40,6 +40,11 @@ inline void DenseSet(uint8_t* regs, size_t len, uint32_t i, uint8_t v) {
   }
 }
 
+// Every register of a dense area (kDenseSize - kHeaderSize bytes), one byte
+// each, and back: 3 bytes hold 4 registers, so whole groups go at once.
+void DenseUnpack(const uint8_t* regs, HllRegisters* out);
+void DensePack(const HllRegisters& in, uint8_t* regs);
+
 // ---- Sparse opcodes. ----
 inline bool IsZeroOp(uint8_t b) { return (b & 0xC0) == 0x00; }
 inline bool IsXZeroOp(uint8_t b) { return (b & 0xC0) == 0x40; }

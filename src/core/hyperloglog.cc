@@ -5,6 +5,7 @@
 
 #include "core/hyperloglog.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -28,6 +29,31 @@ uint8_t* Registers(std::string* hll) {
 }
 
 }  // namespace
+
+namespace detail {
+
+void DenseUnpack(const uint8_t* regs, HllRegisters* out) {
+  static_assert(hll::kRegisterBits == 6 && hll::kRegisters % 4 == 0);
+  for (uint32_t i = 0, b = 0; i < hll::kRegisters; i += 4, b += 3) {
+    const unsigned x = regs[b] | (regs[b + 1] << 8) | (regs[b + 2] << 16);
+    (*out)[i] = x & 63;
+    (*out)[i + 1] = (x >> 6) & 63;
+    (*out)[i + 2] = (x >> 12) & 63;
+    (*out)[i + 3] = (x >> 18) & 63;
+  }
+}
+
+void DensePack(const HllRegisters& in, uint8_t* regs) {
+  for (uint32_t i = 0, b = 0; i < hll::kRegisters; i += 4, b += 3) {
+    const unsigned x = (in[i] & 63u) | ((in[i + 1] & 63u) << 6) | ((in[i + 2] & 63u) << 12) |
+                       ((in[i + 3] & 63u) << 18);
+    regs[b] = static_cast<uint8_t>(x);
+    regs[b + 1] = static_cast<uint8_t>(x >> 8);
+    regs[b + 2] = static_cast<uint8_t>(x >> 16);
+  }
+}
+
+}  // namespace detail
 
 uint64_t MurmurHash64A(std::string_view data, uint64_t seed) {
   constexpr uint64_t kMul = 0xc6a4a7935bd1e995ULL;
@@ -120,6 +146,19 @@ bool HllToDense(std::string* hll) {
   if (reg != hll::kRegisters) return false;
   *hll = std::move(dense);
   return true;
+}
+
+void HllRaiseAll(std::string* hll, const HllRegisters& max, size_t sparse_max_bytes) {
+  // Sparse: one register at a time, as Redis, so the opcodes come out the
+  // same; the rest in bulk once dense (raising a register twice is harmless).
+  for (uint32_t i = 0; i < hll::kRegisters && HllIsSparse(*hll); i++) {
+    if (max[i]) (void)detail::SparseRaise(hll, i, max[i], sparse_max_bytes);
+  }
+  if (HllIsSparse(*hll)) return;
+  HllRegisters cur;
+  detail::DenseUnpack(Registers(hll), &cur);
+  for (uint32_t i = 0; i < hll::kRegisters; i++) cur[i] = std::max(cur[i], max[i]);
+  detail::DensePack(cur, Registers(hll));
 }
 
 uint8_t HllDenseRegister(std::string_view hll, uint32_t index) {

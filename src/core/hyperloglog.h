@@ -99,6 +99,12 @@ int HllAdd(std::string* hll, std::string_view element, size_t sparse_max_bytes);
 // REQUIRES: index < kRegisters, 1 <= value <= 63.
 int HllRaise(std::string* hll, uint32_t index, uint8_t value, size_t sparse_max_bytes);
 
+// Raises every register to at least `max` (PFMERGE's write). A sparse HLL
+// is updated register by register in index order, exactly as that many
+// HllRaise calls (promotion included); a corrupt sparse body leaves the
+// registers it cannot reach as they are.
+void HllRaiseAll(std::string* hll, const HllRegisters& max, size_t sparse_max_bytes);
+
 // Makes a sparse HLL dense (header kept, cached cardinality included).
 // True when it is dense now; false (and unchanged) when the sparse body is
 // corrupt. O(16384).

@@ -110,6 +110,30 @@ TEST(HyperLogLogTest, SparseMatchesRegisterModelAcrossPromotion) {
   }
 }
 
+TEST(HyperLogLogTest, RaiseAllEqualsRaisingEachRegister) {
+  std::mt19937 rng(4);
+  std::printf("seed 4\n");
+  for (size_t limit : {size_t{0}, size_t{200}, size_t{3000}, size_t{1} << 20}) {
+    for (int start : {0, 50, 2000}) {
+      std::string base = AddAll(start, limit);
+      HllRegisters max = RegistersOf(base);
+      for (int k = 0; k < 400; k++) {
+        const uint32_t i = rng() % hll::kRegisters;
+        max[i] = std::max<uint8_t>(max[i], static_cast<uint8_t>(1 + rng() % 40));
+      }
+      std::string bulk = base, one_by_one = base;
+      HllRaiseAll(&bulk, max, limit);
+      for (uint32_t i = 0; i < hll::kRegisters; i++) {
+        if (max[i]) {
+          ASSERT_GE(HllRaise(&one_by_one, i, max[i], limit), 0);
+        }
+      }
+      ASSERT_EQ(bulk, one_by_one) << limit << " " << start;
+      ASSERT_EQ(RegistersOf(bulk), max);
+    }
+  }
+}
+
 TEST(HyperLogLogTest, ValueAboveSparseLimitPromotes) {
   std::string h = HllNew();
   ASSERT_EQ(HllRaise(&h, 5, 32, 3000), 1);
