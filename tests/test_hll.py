@@ -11,7 +11,7 @@ import time
 import pytest
 
 from resp_client import RespClient
-from server_process import target_is_redis
+from server_process import reference_redis, target_is_redis
 
 PROTOS = [2, 3]
 NOT_HLL = b"WRONGTYPE Key is not a valid HyperLogLog string value."
@@ -337,3 +337,56 @@ def test_pfcount_cache_fill_reaches_replica(server_factory):
     assert r.get("d")[4] == 0         # the dense encoding byte
     p.close()
     r.close()
+
+
+@pytest.mark.skipif(target_is_redis(), reason="rankd's append-only log")
+def test_append_only_log_replays_hll_bytes(server_factory, tmp_path):
+    """The log replays PFADD, PFMERGE, the cache fill of PFCOUNT and PFDEBUG TODENSE to
+    the same bytes."""
+    args = ["--dir", str(tmp_path), "--appendonly", "yes", "--appendfsync", "always"]
+    p = server_factory(extra_args=args)
+    c = p.client()
+    c.pfadd("s", *["s%d" % i for i in range(50)])
+    c.pfcount("s")
+    c.pfadd("d", *["d%d" % i for i in range(5000)])
+    c.pfmerge("m", "s", "d")
+    c.pfcount("m")
+    c.pfadd("t", "x")
+    c.execute_command("PFDEBUG", "TODENSE", "t")
+    before = {k: c.get(k) for k in ("s", "d", "m", "t")}
+    c.close()
+    p.stop()
+    q = server_factory(extra_args=args)
+    c = q.client()
+    assert {k: c.get(k) for k in before} == before
+    c.close()
+
+
+@pytest.mark.skipif(target_is_redis(), reason="a redis-server primary and a rankd replica")
+def test_redis_primary_stream_builds_same_bytes_on_rankd(server_factory):
+    """redis-server propagates PFADD, PFMERGE, PFCOUNT's cache fill and PFDEBUG TODENSE as
+    commands; rankd as its replica runs them to the same bytes."""
+    primary = reference_redis(["--repl-diskless-sync-delay", "0"]).start()
+    try:
+        replica = server_factory()
+        p, r = primary.client(), replica.client()
+        p.pfadd("before", *["b%d" % i for i in range(100)])  # arrives in the snapshot
+        assert r.execute_command("REPLICAOF", "127.0.0.1", primary.port) == b"OK"
+        deadline = time.time() + 15
+        while r.info("replication").get("master_link_status") != "up":
+            assert time.time() < deadline, "replica link never came up"
+            time.sleep(0.05)
+        p.pfcount("before")
+        p.pfadd("s", *["s%d" % i for i in range(200)])
+        p.pfcount("s")
+        p.pfadd("d", *["d%d" % i for i in range(4000)])
+        p.pfmerge("m", "s", "d", "before")
+        p.pfadd("t", "x")
+        p.execute_command("PFDEBUG", "TODENSE", "t")
+        assert p.execute_command("WAIT", 1, 10000) == 1
+        for key in ("before", "s", "d", "m", "t"):
+            assert r.get(key) == p.get(key), key
+        p.close()
+        r.close()
+    finally:
+        primary.stop()
