@@ -390,3 +390,31 @@ def test_redis_primary_stream_builds_same_bytes_on_rankd(server_factory):
         r.close()
     finally:
         primary.stop()
+
+
+def test_pfcount_is_may_replicate(pair):
+    """PFCOUNT may write (the cache), so Redis flags it may-replicate: read-only scripts
+    refuse it, as they refuse PFADD."""
+    pair.run("PFADD", "h", "a")
+    for cmd in ("pfcount", "pfadd"):
+        pair.run("EVAL_RO", "return redis.call('%s', KEYS[1])" % cmd, "1", "h")
+    pair.run("EVAL", "return redis.call('pfcount', KEYS[1])", "1", "h")
+    pair.same_value("h")
+
+
+def test_client_pause_write_holds_pfcount(server, redis_ref):
+    for s in (server, redis_ref):
+        admin = s.client()
+        admin.flushall()
+        admin.pfadd("h", "a", "b")
+        admin.execute_command("CLIENT", "PAUSE", "100000", "WRITE")
+        c = RespClient("127.0.0.1", s.port)
+        c.send_command("PFCOUNT", "h")
+        deadline = time.time() + 10
+        while admin.info("clients")["blocked_clients"] != 1:
+            assert time.time() < deadline, "PFCOUNT was not held by CLIENT PAUSE WRITE"
+            time.sleep(0.02)
+        admin.execute_command("CLIENT", "UNPAUSE")
+        assert c.read_reply_raw(timeout=10)[1] == b":2\r\n"
+        c.close()
+        admin.close()

@@ -9,7 +9,9 @@
 //     "INVALIDOBJ Corrupted HLL object detected";
 //   - PFCOUNT of one key caches the estimate in the header: a cache fill
 //     changes the value, so it counts as a modification (WATCH) and the
-//     PFCOUNT is logged and replicated as received, like Redis;
+//     PFCOUNT is logged and replicated as received, like Redis (so it is
+//     "may-replicate": CLIENT PAUSE WRITE holds it, read-only scripts refuse
+//     it);
 //   - PFMERGE publishes the "pfadd" keyspace event, as Redis does.
 
 #include <string>
@@ -177,7 +179,7 @@ void PfSelfTest(CommandContext& ctx) {
 constexpr CommandSpec kHllCommands[] = {
     // name         arity  flags                       first last step handler
     {"pfadd",       -2,    kWrite | kDenyOom | kFast,  1,    1,   1,   &PfAdd},
-    {"pfcount",     -2,    kReadOnly,                  1,    -1,  1,   &PfCount},
+    {"pfcount",     -2,    kReadOnly | kMayReplicate,  1,    -1,  1,   &PfCount},
     {"pfmerge",     -2,    kWrite | kDenyOom,          1,    -1,  1,   &PfMerge},
     {"pfdebug",     3,     kWrite | kDenyOom | kAdmin, 2,    2,   1,   &PfDebug},
     {"pfselftest",  1,     kAdmin,                     0,    0,   0,   &PfSelfTest},
