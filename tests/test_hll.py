@@ -418,3 +418,16 @@ def test_client_pause_write_holds_pfcount(server, redis_ref):
         assert c.read_reply_raw(timeout=10)[1] == b":2\r\n"
         c.close()
         admin.close()
+
+
+@pytest.mark.parametrize("body", [b"\x7f", b"\x40", b"\x7f\xfe\x40", b"\x00\x40", b"\x30\x7f",
+                                  b"\x7f\xff\x40"], ids=lambda b: b.hex())
+def test_updates_of_odd_sparse_bodies(server, redis_ref, body):
+    """PFADDs into sparse bodies that end in a cut-off XZERO (its missing byte read as 0)
+    or cover too many registers: the same replies and the same bytes as Redis."""
+    p = Pair(server, redis_ref)
+    p.run("SET", "k", HEADER + body)
+    for element in ("a", "b", "c", "hello", "x", "y"):
+        p.run("PFADD", "k", element)
+        p.same_value("k")
+    p.close()
