@@ -65,6 +65,7 @@ FILES = [  # file suffix, function name, Redis groups, which names (files stay <
     ("bitmap", "BitmapCommandDocs", ["bitmap"], ALL),
     ("geo", "GeoCommandDocs", ["geo"], ALL),
     ("hash", "HashCommandDocs", ["hash"], ALL),
+    ("hyperloglog", "HyperLogLogCommandDocs", ["hyperloglog"], ALL),
     ("list", "ListCommandDocs", ["list"], ALL),
     ("pubsub", "PubSubCommandDocs", ["pubsub"], ALL),
     ("cluster", "ClusterCommandDocs", ["cluster"], ALL),

@@ -109,7 +109,7 @@ DRYRUN_LINES = [
 
 
 def _known(cs, lines):
-    """The lines whose command both servers have (rankd has no HyperLogLog)."""
+    """The lines whose command both servers have."""
     return [ln for ln in lines
             if all(c.execute("COMMAND", "INFO", ln.split()[0]) != [None] for c in cs)
             or ln.split()[0] == "nosuch"]

@@ -106,6 +106,7 @@ std::span<const CommandDoc> LeaderboardCommandDocs();
 std::span<const CommandDoc> MemberExpiryCommandDocs();  // Z*EXPIRE*, ZTTL..., *POPDUE
 std::span<const CommandDoc> HashExpiryCommandDocs();    // H*EXPIRE*, HTTL..., Redis 7.4
 std::span<const CommandDoc> BitmapCommandDocs();
+std::span<const CommandDoc> HyperLogLogCommandDocs();
 std::span<const CommandDoc> GeoCommandDocs();
 std::span<const CommandDoc> HashCommandDocs();
 std::span<const CommandDoc> ListCommandDocs();

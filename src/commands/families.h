@@ -32,6 +32,7 @@ std::span<const CommandSpec> SetCommands();          // set_family.cc
 std::span<const CommandSpec> GeoCommands();          // geo_family.cc
 std::span<const CommandSpec> HashCommands();         // hash_family.cc
 std::span<const CommandSpec> HashExpireCommands();   // hash_expire.cc
+std::span<const CommandSpec> HyperLogLogCommands();  // hll_family.cc
 std::span<const CommandSpec> ListCommands();         // list_family.cc
 std::span<const CommandSpec> SortCommands();         // sort_family.cc
 std::span<const CommandSpec> PersistCommands();      // persist_family.cc
@@ -70,6 +71,7 @@ inline void RegisterAllCommands(Server& server) {
            Family{GeoCommands, kAclGeo},
            Family{HashCommands, kAclHash},
            Family{HashExpireCommands, kAclHash},
+           Family{HyperLogLogCommands, kAclHyperLogLog},
            Family{KeyCommands, kAclKeyspace},
            Family{LeaderboardCommands, kAclSortedSet},
            Family{LeaderboardMetaCommands, kAclSortedSet},

@@ -1,6 +1,6 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The Redis 7.0 commands no rankd family implements (streams, HyperLogLog,
+// The Redis 7.0 commands no rankd family implements (streams,
 // cluster, modules, ...), with the ACL categories redis-server 7.0.15's
 // COMMAND INFO gives them: CommandIds::AddRedisOnlyCommands numbers them so
 // ACL rules written for Redis ("+readonly", "-@stream", "+cluster|info")
@@ -54,11 +54,6 @@ constexpr RedisOnly kRedisOnly[] = {
     {"module|load", kAclAdmin | kAclSlow | kAclDangerous},
     {"module|loadex", kAclAdmin | kAclSlow | kAclDangerous},
     {"module|unload", kAclAdmin | kAclSlow | kAclDangerous},
-    {"pfadd", kAclWrite | kAclHyperLogLog | kAclFast},
-    {"pfcount", kAclRead | kAclHyperLogLog | kAclSlow},
-    {"pfdebug", kAclWrite | kAclHyperLogLog | kAclAdmin | kAclSlow | kAclDangerous},
-    {"pfmerge", kAclWrite | kAclHyperLogLog | kAclSlow},
-    {"pfselftest", kAclHyperLogLog | kAclAdmin | kAclSlow | kAclDangerous},
     {"readonly", kAclFast | kAclConnection},
     {"readwrite", kAclFast | kAclConnection},
     {"restore-asking", kAclKeyspace | kAclWrite | kAclSlow | kAclDangerous},

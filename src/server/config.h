@@ -103,6 +103,7 @@ struct Config {
   int64_t hash_max_listpack_value = 64;
   int64_t list_max_listpack_size = -2;  // > 0: entries per chunk; -1..-5: 4..64 KB
   int64_t list_compress_depth = 0;      // chunks kept raw at each end of new lists
+  int64_t hll_sparse_max_bytes = 3000;  // a sparse HyperLogLog growing past this turns dense
   // Persistence.
   bool appendonly = false;
   std::string appendfilename = "appendonly.aof";
