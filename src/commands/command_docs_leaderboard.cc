@@ -27,8 +27,16 @@ constexpr CommandDoc kDocs[] = {
                   "period:string=PERIOD? zone:string=TZ? "
                   "weekstart:oneof=WEEKSTART?(mon:pure-token=MON sun:pure-token=SUN) "
                   "retain:integer=RETAIN? unix-ms:integer=NOW? "
-                  "snapshot:block=SNAPSHOT?(seconds:integer=EVERY)",
-     .acl_categories = kWriteFast, .key_specs = "OW update|index 1|range 0 1 0|"},
+                  "snapshot:block=SNAPSHOT?(seconds:integer=EVERY) adopt:pure-token=ADOPT?",
+     .acl_categories = kWriteFast, .key_specs = "RW update|index 1|range 0 1 0|"},
+    {.name = "lb.alter",
+     .summary = "Changes the view schedule, RETAIN or time zone of an existing leaderboard, "
+                "keeping the rest.",
+     .since = "0.1.0", .group = "sorted-set",
+     .complexity = "O(1), plus O(P) for P closed periods a smaller RETAIN drops.",
+     .arguments = "key:key@0 snapshot:block=SNAPSHOT?(seconds:integer=EVERY) "
+                  "retain:integer=RETAIN? zone:string=TZ?",
+     .acl_categories = kWriteFast, .key_specs = "RW update|index 1|range 0 1 0|"},
     {.name = "lb.add",
      .summary = "Adds members to a leaderboard or changes their scores, stamping each write.",
      .since = "0.1.0", .group = "sorted-set",
@@ -82,7 +90,9 @@ constexpr CommandDoc kDocs[] = {
     {.name = "lb.ranks", .summary = "Returns the ranks of several members.", .since = "0.1.0",
      .group = "sorted-set",
      .complexity = "O(M*log N) for M members asked for out of N.",
-     .arguments = "key:key@0 member:string* mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
+     .arguments = "key:key@0 members:oneof(member:string* "
+                  "counted:block=MEMBERS(nummembers:integer member:string*)) "
+                  "mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
                   "competition:pure-token=COMPETITION dense:pure-token=DENSE) "
                   "period:string=PERIOD? snapshot:pure-token=SNAPSHOT?",
      .acl_categories = kReadSlow, .key_specs = kKey},

@@ -250,11 +250,11 @@ void LbAround(CommandContext& ctx) {
 // LB.RANKS key member [member ...] [MODE m]: rows in board order of the
 // listed members present, [rank within the list, member, score, global rank].
 void LbRanks(CommandContext& ctx) {
-  size_t end;
+  size_t begin, end;
   RankMode mode = RankMode::kOrdinal;
   std::string_view period;
   bool snapshot = false;
-  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode, &period, &snapshot);
+  if (std::string_view e = ParseRanksArgs(ctx.args, &begin, &end, &mode, &period, &snapshot);
       !e.empty()) {
     return ctx.reply.Error(e);
   }
@@ -268,7 +268,7 @@ void LbRanks(CommandContext& ctx) {
   };
   std::vector<Found> found;
   absl::flat_hash_map<std::string_view, bool> seen;
-  for (size_t i = 2; i < end; ++i) {
+  for (size_t i = begin; i < end; ++i) {
     if (!seen.emplace(ctx.arg(i), true).second) continue;
     if (std::optional<uint64_t> pos = v->PositionOf(ctx.arg(i))) {
       found.push_back({*pos, ctx.arg(i), *v->Score(ctx.arg(i))});
