@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNNABLE = {"redis-cli", "python", "js"}
-NOT_RUN = {"text", "sh", "conf", "cpp", "c", "json", "diff", "lua"}
+RUNNABLE = {"redis-cli", "python", "js", "sh"}
+NOT_RUN = {"text", "conf", "cpp", "c", "json", "diff", "lua"}
 
 _FENCE = re.compile(r"^(\s*)```(.*)$")
 
