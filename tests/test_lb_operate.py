@@ -32,6 +32,22 @@ def offsets(c, key):
     return [row[4] for row in c.execute_command("LB.PERIODS", key)]
 
 
+def primary_with_replica(server_factory, tmp_path):
+    """A primary logging to tmp_path, its client, and a client of a replica of it."""
+    args = ["--dir", str(tmp_path), "--appendonly", "yes", "--appendfsync", "always"]
+    p = server_factory(extra_args=args)
+    rc = server_factory().client()
+    rc.execute_command("REPLICAOF", "127.0.0.1", p.port)
+    return args, p, p.client(), rc
+
+
+def restarted(server_factory, p, args):
+    """A client of a new server on `p`'s log, after `p` is killed."""
+    p.proc.kill()
+    p.proc.wait(10)
+    return server_factory(extra_args=args).client()
+
+
 @pytest.fixture
 def lb(r):
     yield r
@@ -154,12 +170,7 @@ def test_adopt_errors(r):
 
 
 def test_adopt_survives_restart_and_reaches_replicas(server_factory, tmp_path):
-    args = ["--dir", str(tmp_path), "--appendonly", "yes", "--appendfsync", "always"]
-    p = server_factory(extra_args=args)
-    c = p.client()
-    replica = server_factory()
-    rc = replica.client()
-    rc.execute_command("REPLICAOF", "127.0.0.1", p.port)
+    args, p, c, rc = primary_with_replica(server_factory, tmp_path)
     c.zadd("z", {"x": 3, "y": 3, "w": 7})
     c.pexpire("z", 3_600_000)
     c.execute_command("LB.CREATE", "z", "ORDER", "DESC", "TIES", "LAST", "ADOPT")
@@ -170,9 +181,7 @@ def test_adopt_survives_restart_and_reaches_replicas(server_factory, tmp_path):
     wait_until(lambda: rc.execute_command("LB.TOP", "z", 10) == want, timeout=10)
     assert [rc.execute_command("LB.STAMP", "z", m) for m in ("x", "y", "w")] == stamps
     wait_until(lambda: info(rc, "d").get(b"tz") == b"Asia/Kolkata", timeout=10)
-    p.proc.kill()
-    p.proc.wait(10)
-    c2 = server_factory(extra_args=args).client()
+    c2 = restarted(server_factory, p, args)
     assert c2.execute_command("LB.TOP", "z", 10) == want
     assert [c2.execute_command("LB.STAMP", "z", m) for m in ("x", "y", "w")] == stamps
     assert c2.pttl("z") > 0
@@ -199,3 +208,48 @@ def test_ranks_members_form_takes_option_names_as_members(r):
     assert r.execute_command("LB.RANKS", "b", "x", "MODE", "DENSE") == [[1, b"x", b"7", 4]]
     with pytest.raises(redis.ResponseError, match="syntax error"):
         r.execute_command("LB.RANKS", "b", "MEMBERS", 1, "x", "BOGUS")
+
+
+def test_late_scores_into_a_kept_closed_period(lb):
+    clock(lb, T0)
+    lb.execute_command("LB.CREATE", "k", "PERIOD", 10, "RETAIN", 2)
+    lb.execute_command("LB.ADD", "k", 5, "a")
+    clock(lb, T0 + 10000)
+    lb.execute_command("LB.ADD", "k", 1, "now")
+    # A late score for the period that just closed, by offset or by id.
+    assert lb.execute_command("LB.ADD", "k", "PERIOD", -1, 7, "late") == [[b"7", 1, None]]
+    assert lb.execute_command("LB.ADD", "k", "PERIOD", str(T0), "INCR", 1, "a") == [[b"6", 2, 2]]
+    assert [row[1] for row in lb.execute_command("LB.TOP", "k", 10, "PERIOD", -1)] == \
+        [b"late", b"a"]
+    assert lb.zrange("k", 0, -1) == [b"now"]   # the current period is untouched
+    # XX on a member absent from a period nobody wrote stores nothing.
+    assert lb.execute_command("LB.ADD", "k", "PERIOD", -2, "XX", 1, "x") == [None]
+    assert offsets(lb, "k") == [0, -1]
+    # Periods no longer kept, the future, META and plain boards are refused.
+    clock(lb, T0 + 40000)
+    for ref in (-3, str(T0)):
+        with pytest.raises(redis.ResponseError, match="no such period"):
+            lb.execute_command("LB.ADD", "k", "PERIOD", ref, 1, "m")
+    with pytest.raises(redis.ResponseError, match="META cannot be written into a closed"):
+        lb.execute_command("LB.ADD", "k", "PERIOD", -1, 1, "m", "META", "x")
+    lb.execute_command("LB.CREATE", "plain")
+    with pytest.raises(redis.ResponseError, match="not a periodic leaderboard"):
+        lb.execute_command("LB.ADD", "plain", "PERIOD", -1, 1, "m")
+
+
+def test_late_scores_replay_and_replicate(server_factory, tmp_path):
+    args, p, c, rc = primary_with_replica(server_factory, tmp_path)
+    clock(c, T0)
+    c.execute_command("LB.CREATE", "k", "PERIOD", 10)
+    c.execute_command("LB.ADD", "k", 5, "a")
+    clock(c, T0 + 10000)
+    c.execute_command("LB.ADD", "k", 1, "b")
+    c.execute_command("LB.ADD", "k", "PERIOD", -1, "AT", 1234, 9, "late")
+    want = c.execute_command("LB.TOP", "k", 10, "PERIOD", str(T0))
+    stamp = c.execute_command("LB.STAMP", "k", "late", "PERIOD", str(T0))
+    assert stamp[1] == 1234
+    wait_until(lambda: rc.execute_command("LB.TOP", "k", 10, "PERIOD", str(T0)) == want,
+               timeout=10)
+    c2 = restarted(server_factory, p, args)
+    assert c2.execute_command("LB.TOP", "k", 10, "PERIOD", str(T0)) == want
+    assert c2.execute_command("LB.STAMP", "k", "late", "PERIOD", str(T0)) == stamp

@@ -41,7 +41,8 @@ constexpr CommandDoc kDocs[] = {
      .summary = "Adds members to a leaderboard or changes their scores, stamping each write.",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(log N) per member written, for N members.",
-     .arguments = "key:key@0 condition:oneof?(nx:pure-token=NX xx:pure-token=XX) "
+     .arguments = "key:key@0 period:string=PERIOD? "
+                  "condition:oneof?(nx:pure-token=NX xx:pure-token=XX) "
                   "update:oneof?(set:pure-token=SET best:pure-token=BEST incr:pure-token=INCR) "
                   "unix-ms:integer=AT? "
                   "score_member:block*(score:double member:string meta:string=META?)",
@@ -51,7 +52,8 @@ constexpr CommandDoc kDocs[] = {
      .summary = "Sets members to the scores and stamps given (log replay, bulk import).",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(M*log N) for M members loaded into N.",
-     .arguments = "key:key@0 order:string=ORDER ties:string=TIES nextseq:integer=NEXTSEQ "
+     .arguments = "key:key@0 period:string=PERIOD? order:string=ORDER ties:string=TIES "
+                  "nextseq:integer=NEXTSEQ "
                   "entry:block*(score:double member:string seq:integer ms:integer)",
      .acl_categories = "@write @sortedset @slow", .key_specs = "RW update|index 1|range 0 1 0|"},
     {.name = "lb.rank", .summary = "Returns a member's rank, 1 being the best.", .since = "0.1.0",

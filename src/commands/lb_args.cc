@@ -183,6 +183,12 @@ std::string_view ParseLbAddArgs(std::span<const std::string_view> args, LbAddArg
     } else if (EqualsIgnoreCase(a, "XX")) {
       out->xx = true;
       continue;
+    } else if (EqualsIgnoreCase(a, "PERIOD")) {
+      if (!out->period.empty() || i + 1 >= args.size() || args[i + 1].empty()) {
+        return err::kSyntax;
+      }
+      out->period = args[++i];
+      continue;
     } else if (EqualsIgnoreCase(a, "AT")) {
       if (out->has_at || i + 1 >= args.size()) return err::kSyntax;
       if (!ParseInt64(args[++i], &out->at_ms)) return err::kNotInteger;

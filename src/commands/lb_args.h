@@ -40,6 +40,8 @@ inline constexpr std::string_view kLbPolicyMismatch =
 inline constexpr std::string_view kLbRankPositive = "ERR rank must be a positive integer";
 // LB.ADD ... AT (issue 33): from the epoch to the end of year 9999 UTC.
 inline constexpr int64_t kLbMaxAtMs = 253402300799999;
+inline constexpr std::string_view kLbLateMeta =
+    "ERR META cannot be written into a closed period (LB.ADD ... PERIOD)";
 inline constexpr std::string_view kLbAtRange =
     "ERR AT must be a Unix time in milliseconds from 0 to 253402300799999 (year 9999)";
 // Periodic boards (issue 17).
@@ -116,7 +118,7 @@ struct LbCreateArgs {
                                               RankMode* mode, std::string_view* period,
                                               bool* snapshot);
 
-// LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
+// LB.ADD key [PERIOD p] [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
 // [score member [META bytes] ...]. ("META" is never a score, so a pair's
 // META is unambiguous.)
 struct LbAddArgs {
@@ -125,6 +127,7 @@ struct LbAddArgs {
   bool nx = false, xx = false;
   bool has_at = false;
   int64_t at_ms = 0;
+  std::string_view period;  // PERIOD p (issue 33): a closed, kept period; empty: current
   size_t pairs = 0;
   std::vector<size_t> score_at;  // per pair: index of its score (member at +1)
   std::vector<size_t> meta_at;   // per pair: index of its META value, 0: none
