@@ -246,6 +246,10 @@ def test_redis_cli_sessions(server, path, blocks):
                     assert reply[0] != "error", "%s: %s" % (where, got)
     finally:
         s.close()
+        with server.raw() as c:  # users a page made (security.md) go with it
+            users = [u for u in c.execute("ACL", "USERS") if u != b"default"]
+            if users:
+                c.execute("ACL", "DELUSER", *users)
 
 
 @pytest.mark.parametrize("path, blocks", blocks_by_file({"sh"}))
