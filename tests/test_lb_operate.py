@@ -98,6 +98,9 @@ def test_fixed_offset_zones(lb, zone, offset_h):
     # Local midnight: start + offset is a whole UTC day.
     assert (start + int(offset_h * 3600_000)) % 86_400_000 == 0
     assert start <= T0 < start + 86_400_000
+    # The zone's name is what a snapshot keeps: it loads back the same.
+    assert lb.execute_command("DEBUG", "RELOAD") == b"OK"
+    assert (info(lb, "z")[b"tz"], info(lb, "z")[b"period-start"]) == (zone.encode(), start)
 
 
 @pytest.mark.parametrize("zone, says", [
