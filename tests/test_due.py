@@ -174,3 +174,77 @@ def test_pops_replay_from_the_log_as_removals(server_factory, tmp_path):
     d = q.client()
     assert d.zrange("q", 0, -1) == [b"c"]
     assert not d.exists("r")
+
+
+# UNIT (issue 33): queues scored in Unix seconds.
+
+def now_s():
+    return time.time()
+
+
+def test_zpopdue_unit_seconds(r):
+    t = int(now_s())
+    r.zadd("q", {"past": t - 5, "soon": t + 3600, "frac": t - 0.5})
+    # Read as milliseconds (the default), every second-scored item is long due.
+    assert r.execute_command("ZPOPDUE", "q", "COUNT", 10, "NOW", 1, "UNIT", "MS") == []
+    assert r.execute_command("ZPOPDUE", "q", "COUNT", 10, "UNIT", "S") == [
+        b"past", str(t - 5).encode(), b"frac", repr(t - 0.5).encode()]
+    assert r.zrange("q", 0, -1) == [b"soon"]
+    # NOW is on the queue's scale.
+    assert r.execute_command("ZPOPDUE", "q", "unit", "s", "now", t + 3600) == [
+        b"soon", str(t + 3600).encode()]
+
+
+def test_zpopdue_default_is_milliseconds(r):
+    t = int(now_s())
+    r.zadd("q", {"in-an-hour": t + 3600})  # seconds read as ms: due since 1970
+    assert r.execute_command("ZPOPDUE", "q") == [b"in-an-hour", str(t + 3600).encode()]
+
+
+@pytest.mark.parametrize("cmd", [
+    ["ZPOPDUE", "q", "UNIT", "min"],
+    ["ZPOPDUE", "q", "UNIT", "1000"],
+    ["ZPOPDUE", "q", "COUNT", 1, "UNIT", "seconds"],
+    ["BZPOPDUE", "q", 1, "UNIT", "us"],
+])
+def test_impossible_unit_is_refused(r, cmd):
+    r.zadd("q", {"a": 1})
+    with pytest.raises(redis.ResponseError, match="^UNIT must be MS .* or S "):
+        r.execute_command(*cmd)
+    assert r.zcard("q") == 1
+
+
+def test_bzpopdue_unit_seconds_waits_for_the_second(server, r):
+    due = int(now_s()) + 1  # the next whole second
+    r.zadd("q", {"job": due, "later": due + 3600})
+    with RespClient(port=server.port) as c:
+        c.send_command("BZPOPDUE", "q", 10, "UNIT", "S")
+        reply = c.read_reply(timeout=10)
+        served_at = now_s()
+    assert reply == [b"q", b"job", str(due).encode()]
+    assert served_at >= due
+    assert r.zrange("q", 0, -1) == [b"later"]
+
+
+def test_bzpopdue_key_named_unit_and_getkeys(raw):
+    raw.execute("ZADD", "UNIT", 1, "x")
+    # The last argument is a number: UNIT is a key here.
+    assert raw.execute("BZPOPDUE", "q", "UNIT", 1) == [b"UNIT", b"x", b"1"]
+    assert raw.execute("COMMAND", "GETKEYS", "BZPOPDUE", "a", "b", 5, "UNIT", "S") == \
+        [b"a", b"b"]
+    assert raw.execute("COMMAND", "GETKEYS", "BZPOPDUE", "a", "UNIT", 5) == \
+        [b"a", b"UNIT"]
+    assert raw.execute("COMMAND", "GETKEYS", "ZPOPDUE", "q", "UNIT", "S") == [b"q"]
+
+
+def test_unit_pops_replay_as_removals(server_factory, tmp_path):
+    args = ["--dir", str(tmp_path), "--appendonly", "yes", "--appendfsync", "always"]
+    p = server_factory(extra_args=args)
+    c = p.client()
+    t = int(now_s())
+    c.zadd("q", {"a": t - 1, "b": t + 3600})
+    assert c.execute_command("ZPOPDUE", "q", "UNIT", "S")[0] == b"a"
+    p.proc.kill()
+    p.proc.wait(10)
+    d = server_factory(extra_args=args).client()
+    assert d.zrange("q", 0, -1) == [b"b"]

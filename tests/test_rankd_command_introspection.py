@@ -19,6 +19,7 @@ NO_KEYS = "ERR The command has no key arguments"
 # name: (sample line, the keys COMMAND GETKEYS finds, or NO_KEYS)
 SAMPLES = {
     "lb.create": (["LB.CREATE", "b", "PERIOD", "DAILY", "RETAIN", "7"], ["b"]),
+    "lb.alter": (["LB.ALTER", "b", "SNAPSHOT", "EVERY", "5"], ["b"]),
     "lb.add": (["LB.ADD", "b", "NX", "5", "a", "META", "x", "3", "c"], ["b"]),
     "lb.load": (["LB.LOAD", "b", "ORDER", "desc", "TIES", "first", "NEXTSEQ", "9",
                  "5", "a", "1", "1000"], ["b"]),
@@ -40,7 +41,7 @@ SAMPLES = {
     "lb.setmeta": (["LB.SETMETA", "b", "a", "x"], ["b"]),
     "lb.meta": (["LB.META", "b", "a", "c"], ["b"]),
     "zpopdue": (["ZPOPDUE", "q", "COUNT", "2"], ["q"]),
-    "bzpopdue": (["BZPOPDUE", "q1", "q2", "0.01"], ["q1", "q2"]),
+    "bzpopdue": (["BZPOPDUE", "q1", "q2", "0.01", "UNIT", "S"], ["q1", "q2"]),
 }
 for _cmd, _time in (("zexpire", "10"), ("zpexpire", "10000"), ("zexpireat", "4000000000"),
                     ("zpexpireat", "4000000000000")):

@@ -9,15 +9,24 @@
 
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "absl/time/time.h"
 
 namespace rankd {
 
-// Loads the zone named `name` ("UTC", "Europe/London", "America/New_York")
-// into *out. False for a name that is not a zone in the database, and for
-// names that are not plain zone paths (absolute, "..", "localtime", empty).
+// Loads the zone named `name` ("UTC", "Europe/London", "America/New_York",
+// "Etc/GMT-8") into *out. Fixed offsets east of UTC are written as ISO 8601
+// does (issue 33): "UTC+8", "UTC-05:30", "GMT+5:45" (hours 0..14), unlike
+// the POSIX-signed Etc/GMT-8 that means the same UTC+8. False for a name
+// that is not a zone in the database, and for names that are not plain zone
+// paths (absolute, "..", "localtime", empty).
 [[nodiscard]] bool LoadZone(std::string_view name, absl::TimeZone* out);
+
+// Why `name` was refused by LoadZone, for an error reply (without "ERR "):
+// an ambiguous abbreviation (CST, IST, ...) says what it could mean and
+// what to write instead.
+std::string ZoneError(std::string_view name);
 
 }  // namespace rankd

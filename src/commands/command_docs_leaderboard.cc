@@ -27,13 +27,22 @@ constexpr CommandDoc kDocs[] = {
                   "period:string=PERIOD? zone:string=TZ? "
                   "weekstart:oneof=WEEKSTART?(mon:pure-token=MON sun:pure-token=SUN) "
                   "retain:integer=RETAIN? unix-ms:integer=NOW? "
-                  "snapshot:block=SNAPSHOT?(seconds:integer=EVERY)",
-     .acl_categories = kWriteFast, .key_specs = "OW update|index 1|range 0 1 0|"},
+                  "snapshot:block=SNAPSHOT?(seconds:integer=EVERY) adopt:pure-token=ADOPT?",
+     .acl_categories = kWriteFast, .key_specs = "RW update|index 1|range 0 1 0|"},
+    {.name = "lb.alter",
+     .summary = "Changes the view schedule, RETAIN or time zone of an existing leaderboard, "
+                "keeping the rest.",
+     .since = "0.1.0", .group = "sorted-set",
+     .complexity = "O(1), plus O(P) for P closed periods a smaller RETAIN drops.",
+     .arguments = "key:key@0 snapshot:block=SNAPSHOT?(seconds:integer=EVERY) "
+                  "retain:integer=RETAIN? zone:string=TZ?",
+     .acl_categories = kWriteFast, .key_specs = "RW update|index 1|range 0 1 0|"},
     {.name = "lb.add",
      .summary = "Adds members to a leaderboard or changes their scores, stamping each write.",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(log N) per member written, for N members.",
-     .arguments = "key:key@0 condition:oneof?(nx:pure-token=NX xx:pure-token=XX) "
+     .arguments = "key:key@0 period:string=PERIOD? "
+                  "condition:oneof?(nx:pure-token=NX xx:pure-token=XX) "
                   "update:oneof?(set:pure-token=SET best:pure-token=BEST incr:pure-token=INCR) "
                   "unix-ms:integer=AT? "
                   "score_member:block*(score:double member:string meta:string=META?)",
@@ -43,7 +52,8 @@ constexpr CommandDoc kDocs[] = {
      .summary = "Sets members to the scores and stamps given (log replay, bulk import).",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(M*log N) for M members loaded into N.",
-     .arguments = "key:key@0 order:string=ORDER ties:string=TIES nextseq:integer=NEXTSEQ "
+     .arguments = "key:key@0 period:string=PERIOD? order:string=ORDER ties:string=TIES "
+                  "nextseq:integer=NEXTSEQ "
                   "entry:block*(score:double member:string seq:integer ms:integer)",
      .acl_categories = "@write @sortedset @slow", .key_specs = "RW update|index 1|range 0 1 0|"},
     {.name = "lb.rank", .summary = "Returns a member's rank, 1 being the best.", .since = "0.1.0",
@@ -82,7 +92,9 @@ constexpr CommandDoc kDocs[] = {
     {.name = "lb.ranks", .summary = "Returns the ranks of several members.", .since = "0.1.0",
      .group = "sorted-set",
      .complexity = "O(M*log N) for M members asked for out of N.",
-     .arguments = "key:key@0 member:string* mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
+     .arguments = "key:key@0 members:oneof(member:string* "
+                  "counted:block=MEMBERS(nummembers:integer member:string*)) "
+                  "mode:oneof=MODE?(ordinal:pure-token=ORDINAL "
                   "competition:pure-token=COMPETITION dense:pure-token=DENSE) "
                   "period:string=PERIOD? snapshot:pure-token=SNAPSHOT?",
      .acl_categories = kReadSlow, .key_specs = kKey},

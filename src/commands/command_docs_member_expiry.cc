@@ -87,20 +87,24 @@ constexpr CommandDoc kDocs[] = {
      .arguments = "key:key@0 members:block=MEMBERS(nummembers:integer member:string*)",
      .acl_categories = kWriteFast, .key_specs = kUpdate},
     {.name = "zpopdue",
-     .summary = "Removes and returns the members whose score, a Unix time in milliseconds, "
-                "has come: one or COUNT of them, lowest first.",
+     .summary = "Removes and returns the members whose score, a Unix time in milliseconds "
+                "or seconds, has come: one or COUNT of them, lowest first.",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(M*log N), N being the size of the sorted set and M the members popped.",
-     .arguments = "key:key@0 count:integer=COUNT? unix-ms:integer=NOW?",
+     .arguments = "key:key@0 count:integer=COUNT? now:integer=NOW? "
+                  "unit:oneof=UNIT?(ms:pure-token=MS s:pure-token=S)",
      .acl_categories = kWriteFast, .key_specs = "RW access delete|index 1|range 0 1 0|"},
     {.name = "bzpopdue",
      .summary = "Pops a member that is due from the first sorted set given holding one, "
                 "waiting until one is due when none is.",
      .since = "0.1.0", .group = "sorted-set",
      .complexity = "O(K+log N) for K keys given, N being the size of the sorted set served.",
-     .arguments = "key:key@0* timeout:double",
+     .arguments = "key:key@0* timeout:double unit:oneof=UNIT?(ms:pure-token=MS s:pure-token=S)",
      .acl_categories = "@write @sortedset @fast @blocking",
-     .key_specs = "RW access delete|index 1|range -2 1 0|"},
+     // The range covers the keys of a line without UNIT; with it the
+     // command's own rule (command_keys.cc) finds them.
+     .key_specs = "RW access delete incomplete|index 1|range -2 1 0|",
+     .getkeys = "bzpopdue"},
 };
 
 }  // namespace

@@ -147,6 +147,15 @@ void KeysByFallback(std::string_view how, std::span<const std::string_view> args
     for (size_t i = 0; i < num; i++) keys->push_back({first + i, {"RW", "access", "delete"}});
     return;
   }
+  if (how == "bzpopdue") {  // key [key ...] timeout [UNIT MS|S] (zset_due_family.cc)
+    double number;
+    const bool unit = argc >= 5 && EqualsIgnoreCase(args[argc - 2], "unit") &&
+                      !ParseDouble(args[argc - 1], &number);
+    for (int i = 1; i < argc - (unit ? 3 : 1); i++) {
+      keys->push_back({static_cast<size_t>(i), {"RW", "access", "delete"}});
+    }
+    return;
+  }
   int store, count, first, step;
   if (sscanf(std::string(how).c_str(), "%d %d %d %d", &store, &count, &first, &step) != 4) return;
   if (count >= argc) return;

@@ -42,6 +42,7 @@ std::span<const CommandSpec> PubSubCommands();       // pubsub_family.cc
 std::span<const CommandSpec> LeaderboardMetaCommands();  // lb_meta_family.cc
 std::span<const CommandSpec> LeaderboardWatchCommands();  // lb_watch_family.cc
 std::span<const CommandSpec> LeaderboardPeriodCommands();  // lb_period_family.cc
+std::span<const CommandSpec> LeaderboardAlterCommands();   // lb_alter_family.cc
 std::span<const CommandSpec> LeaderboardViewCommands();  // lb_view_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 std::span<const CommandSpec> AclCommands();          // acl_command.cc
@@ -76,6 +77,7 @@ inline void RegisterAllCommands(Server& server) {
            Family{LeaderboardCommands, kAclSortedSet},
            Family{LeaderboardMetaCommands, kAclSortedSet},
            Family{LeaderboardPeriodCommands, kAclSortedSet},
+           Family{LeaderboardAlterCommands, kAclSortedSet},
            Family{LeaderboardViewCommands, kAclSortedSet},
            Family{LeaderboardWatchCommands, kAclSortedSet},
            Family{ListCommands, kAclList},

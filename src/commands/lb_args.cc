@@ -41,6 +41,11 @@ std::string_view ParseBoardPolicy(std::span<const std::string_view> args, size_t
 std::string_view ParseLbCreateArgs(std::span<const std::string_view> args, LbCreateArgs* out) {
   bool has_zone = false, has_weekstart = false, has_retain = false;
   for (size_t i = 2; i < args.size(); i += 2) {
+    if (EqualsIgnoreCase(args[i], "ADOPT")) {  // a flag: one word
+      out->adopt = true;
+      i--;
+      continue;
+    }
     if (i + 1 >= args.size()) return err::kSyntax;
     const std::string_view opt = args[i], v = args[i + 1];
     if (EqualsIgnoreCase(opt, "SNAPSHOT")) {  // SNAPSHOT EVERY seconds: three words
@@ -92,6 +97,7 @@ std::string_view ParseLbCreateArgs(std::span<const std::string_view> args, LbCre
       return err::kSyntax;
     }
   }
+  if (out->adopt && out->periodic) return err::kLbAdoptPeriodic;
   if (!out->periodic) {
     if (has_zone || has_weekstart || has_retain || out->has_now) return err::kLbNeedsPeriod;
     return "";
@@ -128,8 +134,19 @@ std::string_view ParseRankOptions(std::span<const std::string_view> args, size_t
   return "";
 }
 
-std::string_view ParseRanksArgs(std::span<const std::string_view> args, size_t* members_end,
-                                RankMode* mode, std::string_view* period, bool* snapshot) {
+std::string_view ParseRanksArgs(std::span<const std::string_view> args, size_t* members_begin,
+                                size_t* members_end, RankMode* mode, std::string_view* period,
+                                bool* snapshot) {
+  // LB.RANKS key MEMBERS n member ... [options]: counted, so any member name
+  // is a member.
+  int64_t count;
+  if (args.size() >= 5 && EqualsIgnoreCase(args[2], "MEMBERS") && ParseInt64(args[3], &count) &&
+      count >= 1 && static_cast<uint64_t>(count) <= args.size() - 4) {
+    *members_begin = 4;
+    *members_end = 4 + static_cast<size_t>(count);
+    return ParseRankOptions(args, *members_end, mode, nullptr, nullptr, period, snapshot);
+  }
+  *members_begin = 2;
   size_t n = args.size();
   bool seen_mode = false, seen_period = false;
   while (n >= 4) {
@@ -166,9 +183,16 @@ std::string_view ParseLbAddArgs(std::span<const std::string_view> args, LbAddArg
     } else if (EqualsIgnoreCase(a, "XX")) {
       out->xx = true;
       continue;
+    } else if (EqualsIgnoreCase(a, "PERIOD")) {
+      if (!out->period.empty() || i + 1 >= args.size() || args[i + 1].empty()) {
+        return err::kSyntax;
+      }
+      out->period = args[++i];
+      continue;
     } else if (EqualsIgnoreCase(a, "AT")) {
       if (out->has_at || i + 1 >= args.size()) return err::kSyntax;
       if (!ParseInt64(args[++i], &out->at_ms)) return err::kNotInteger;
+      if (out->at_ms < 0 || out->at_ms > err::kLbMaxAtMs) return err::kLbAtRange;
       out->has_at = true;
       continue;
     } else if (EqualsIgnoreCase(a, "SET")) {

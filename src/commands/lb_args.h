@@ -26,9 +26,24 @@ inline constexpr std::string_view kLbPlainOrdinalRankFor =
     "(use MODE COMPETITION)";
 inline constexpr std::string_view kLbPlainWrite =
     "ERR the key holds a plain sorted set, not a leaderboard (LB.CREATE a new key)";
+// Issue 33: LB.CREATE ... ADOPT, LB.ALTER.
+inline constexpr std::string_view kLbPlainCreate =
+    "ERR the key holds a plain sorted set, not a leaderboard (LB.CREATE key ADOPT makes it "
+    "one in place)";
+inline constexpr std::string_view kLbAdoptPeriodic =
+    "ERR ADOPT makes a leaderboard of a plain sorted set; a periodic board starts empty "
+    "(LB.CREATE without ADOPT)";
+inline constexpr std::string_view kLbAlterNothing =
+    "ERR LB.ALTER needs SNAPSHOT EVERY seconds, RETAIN n or TZ zone";
 inline constexpr std::string_view kLbPolicyMismatch =
     "ERR the leaderboard exists with another ORDER or TIES";
 inline constexpr std::string_view kLbRankPositive = "ERR rank must be a positive integer";
+// LB.ADD ... AT (issue 33): from the epoch to the end of year 9999 UTC.
+inline constexpr int64_t kLbMaxAtMs = 253402300799999;
+inline constexpr std::string_view kLbLateMeta =
+    "ERR META cannot be written into a closed period (LB.ADD ... PERIOD)";
+inline constexpr std::string_view kLbAtRange =
+    "ERR AT must be a Unix time in milliseconds from 0 to 253402300799999 (year 9999)";
 // Periodic boards (issue 17).
 inline constexpr std::string_view kLbPeriodUnit =
     "ERR PERIOD must be DAILY, WEEKLY, MONTHLY or a number of seconds from 1 to 315360000";
@@ -38,7 +53,8 @@ inline constexpr std::string_view kLbZoneNeedsCalendar =
 inline constexpr std::string_view kLbWeekstartNeedsWeekly = "ERR WEEKSTART needs PERIOD WEEKLY";
 inline constexpr std::string_view kLbRetain = "ERR RETAIN must be an integer from 0 to 1000000";
 inline constexpr std::string_view kLbPeriodMismatch =
-    "ERR the leaderboard exists with another PERIOD, TZ, WEEKSTART or RETAIN";
+    "ERR the leaderboard exists with another PERIOD, TZ, WEEKSTART or RETAIN (LB.ALTER "
+    "changes TZ and RETAIN)";
 inline constexpr std::string_view kLbNotPeriodic =
     "ERR the key is not a periodic leaderboard (LB.CREATE key PERIOD ...)";
 inline constexpr std::string_view kLbPeriodRef =
@@ -63,10 +79,11 @@ inline constexpr std::string_view kLbSnapshotEvery =
 
 // LB.CREATE key [ORDER o] [TIES t] [PERIOD DAILY|WEEKLY|MONTHLY|seconds]
 // [TZ zone] [WEEKSTART MON|SUN] [RETAIN n] [NOW unix-ms]
-// [SNAPSHOT EVERY seconds], options in any order. Checks everything but
-// whether the zone exists.
+// [SNAPSHOT EVERY seconds] [ADOPT], options in any order. Checks everything
+// but whether the zone exists.
 struct LbCreateArgs {
   BoardPolicy policy;
+  bool adopt = false;  // ADOPT: a plain sorted set at the key becomes the board
   bool periodic = false;
   PeriodSpec period;
   int64_t snapshot_every_s = -1;  // SNAPSHOT EVERY's value; -1: not given
@@ -90,13 +107,18 @@ struct LbCreateArgs {
 // LB.RANKS key member [member ...] [MODE m] [PERIOD p] [SNAPSHOT]: the
 // arguments end with an option while the second-to-last one is MODE or
 // PERIOD, or the last one SNAPSHOT (any case), and at least one member
-// precedes it; sets *members_end to the index after the last member,
-// *period to PERIOD's value (untouched when absent), *snapshot when given.
+// precedes it. LB.RANKS key MEMBERS n member ... [MODE m] [PERIOD p]
+// [SNAPSHOT] (issue 33; when args[2] is MEMBERS, args[3] a count n >= 1 and
+// n members follow) counts its members, so a member named MODE, PERIOD or
+// SNAPSHOT is never an option; its options follow in any order. Sets the
+// members' range [*members_begin, *members_end), *period to PERIOD's value
+// (untouched when absent), *snapshot when given.
 [[nodiscard]] std::string_view ParseRanksArgs(std::span<const std::string_view> args,
-                                              size_t* members_end, RankMode* mode,
-                                              std::string_view* period, bool* snapshot);
+                                              size_t* members_begin, size_t* members_end,
+                                              RankMode* mode, std::string_view* period,
+                                              bool* snapshot);
 
-// LB.ADD key [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
+// LB.ADD key [PERIOD p] [NX|XX] [SET|BEST|INCR] [AT unix-ms] score member [META bytes]
 // [score member [META bytes] ...]. ("META" is never a score, so a pair's
 // META is unambiguous.)
 struct LbAddArgs {
@@ -105,6 +127,7 @@ struct LbAddArgs {
   bool nx = false, xx = false;
   bool has_at = false;
   int64_t at_ms = 0;
+  std::string_view period;  // PERIOD p (issue 33): a closed, kept period; empty: current
   size_t pairs = 0;
   std::vector<size_t> score_at;  // per pair: index of its score (member at +1)
   std::vector<size_t> meta_at;   // per pair: index of its META value, 0: none

@@ -12,7 +12,8 @@
 namespace rankd {
 
 void PropagateBoardMembers(CommandContext& ctx, std::string_view key, const SortedSet& z,
-                           std::span<const std::string_view> members) {
+                           std::span<const std::string_view> members,
+                           std::string_view period_id) {
   const BoardPolicy& p = *z.board();
   // Numbers are formatted into `owned`; string_views into it are taken
   // after it is complete (no reallocation afterwards).
@@ -30,8 +31,10 @@ void PropagateBoardMembers(CommandContext& ctx, std::string_view key, const Sort
     owned.push_back(std::to_string(st->seq));
     owned.push_back(FormatInt64(st->ms));
   }
-  std::vector<std::string_view> args = {"LB.LOAD", key,        "ORDER", OrderName(p.order),
-                                        "TIES",    TiesName(p.ties), "NEXTSEQ", owned[0]};
+  std::vector<std::string_view> args = {"LB.LOAD", key};
+  if (!period_id.empty()) args.insert(args.end(), {"PERIOD", period_id});
+  args.insert(args.end(), {"ORDER", OrderName(p.order), "TIES", TiesName(p.ties), "NEXTSEQ",
+                           owned[0]});
   for (auto [m, k] : rows) {
     args.insert(args.end(), {owned[k], m, owned[k + 1], owned[k + 2]});
   }

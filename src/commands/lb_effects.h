@@ -24,9 +24,12 @@ namespace rankd {
 
 // Propagates `members` of board `z` at `key` (their current score and
 // stamp; absent ones are skipped; duplicates are fine) as one LB.LOAD.
+// With `period_id`, `z` is that closed period of the periodic board at
+// `key` (LB.ADD ... PERIOD, issue 33), written as LB.LOAD key PERIOD id ....
 // REQUIRES: z.board() != nullptr.
 void PropagateBoardMembers(CommandContext& ctx, std::string_view key, const SortedSet& z,
-                           std::span<const std::string_view> members);
+                           std::span<const std::string_view> members,
+                           std::string_view period_id = {});
 
 // Propagates the metadata of `members` of `z` (issue 17, LB.ADD ... META)
 // as one `LB.SETMETA key member bytes ...` (nothing when `members` is

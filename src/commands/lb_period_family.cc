@@ -34,6 +34,7 @@
 #include "commands/families.h"
 #include "commands/lb_args.h"
 #include "commands/lb_read.h"
+#include "commands/lb_store.h"
 #include "commands/zset_common.h"
 #include "core/board_snapshot.h"
 #include "db/database.h"
@@ -51,13 +52,14 @@ void LbCreate(CommandContext& ctx) {
   }
   absl::TimeZone zone = absl::UTCTimeZone();
   if (a.periodic && !LoadZone(a.period.zone, &zone)) {
-    return ctx.reply.Error("ERR unknown time zone '" + a.period.zone + "'");
+    return ctx.reply.Error("ERR " + ZoneError(a.period.zone));
   }
   bool wrong_type;
   SortedSet* z = FindZSetWrite(ctx, ctx.arg(1), &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
+  if (z && !z->board() && a.adopt) return AdoptPlainSet(ctx, ctx.arg(1), a.policy, a.snapshot_every_s);
   if (z) {
-    if (!z->board()) return ctx.reply.Error(err::kLbPlainWrite);
+    if (!z->board()) return ctx.reply.Error(err::kLbPlainCreate);
     if (*z->board() != a.policy) return ctx.reply.Error(err::kLbPolicyMismatch);
     const PeriodicBoard* p = z->periodic();
     if (a.periodic != (p != nullptr) || (p && p->spec() != a.period)) {

@@ -70,6 +70,47 @@ std::unique_ptr<SortedSet> RestampedBoard(const SortedSet& old, const ScoredMemb
   return z;
 }
 
+void AdoptPlainSet(CommandContext& ctx, std::string_view key, const BoardPolicy& policy,
+                   int64_t snapshot_every_s) {
+  Database& db = ctx.db();
+  Database::Entry* e = db.Find(key, /*touch_access=*/false);
+  const SortedSet& plain = e->value.zset();
+  const size_t n = plain.size();
+  std::unique_ptr<SortedSet> board = SortedSet::NewBoard(policy, n);
+  const int64_t now = WallMs();
+  const bool desc = policy.order == BoardOrder::kDesc;
+  const bool first = policy.ties == BoardTies::kFirst;
+  std::vector<std::pair<std::string, int64_t>> deadlines;
+  for (size_t i = 0; i < n; i++) {
+    // i-th in the board's listing direction; under FIRST the earlier
+    // sequence lists first, under LAST the later one.
+    auto [member, score] = plain.At(desc ? n - 1 - i : i);
+    const uint64_t seq = first ? i + 1 : n - i;
+    board->BoardPut(member, score, {seq, now});
+    if (int64_t t = plain.MemberExpire(member); t >= 0) deadlines.emplace_back(member, t);
+  }
+  board->BoardRaiseNextSeq(n + 1);
+  for (const auto& [member, t] : deadlines) board->SetMemberExpire(member, t);
+  if (snapshot_every_s > 0) board->set_snapshot_every_ms(snapshot_every_s * 1000);
+  const int64_t ttl = db.ExpireMs(e);
+  e = db.Set(key, Value(std::move(board)), /*keep_ttl=*/true);
+  db.SyncMemberExpire(e);
+  if (snapshot_every_s > 0) db.NoteTimedBoard(key);
+  KeyChanged(ctx, db, key, kNotifyZset, "lb.create");
+  PropagateBoardReplace(ctx, key, e->value.zset());
+  for (const auto& [member, t] : deadlines) {
+    const std::string at = std::to_string(t);
+    const std::string_view args[] = {"ZPEXPIREAT", key, at, "MEMBERS", "1", member};
+    ctx.server.Propagate(ctx.client, args);
+  }
+  if (ttl >= 0) {
+    const std::string at = std::to_string(ttl);
+    const std::string_view args[] = {"PEXPIREAT", key, at};
+    ctx.server.Propagate(ctx.client, args);
+  }
+  ctx.reply.Ok();
+}
+
 void StoreZSetResult(CommandContext& ctx, std::string_view dst, std::string_view event,
                      const ScoredMembers& result, BuildOrder order) {
   Database& db = ctx.db();

@@ -53,4 +53,14 @@ void StoreZSetResult(CommandContext& ctx, std::string_view dst, std::string_view
                      const ScoredMembers& result,
                      BuildOrder order);
 
+// LB.CREATE key ... ADOPT on a plain sorted set (issue 33): the set becomes
+// a board with `policy` in place (TTL, member deadlines kept), its ties in
+// the order they list now (the board's direction: ZREVRANGE's for DESC,
+// ZRANGE's for ASC), every member stamped now with sequences 1..n in that
+// order (reversed for TIES LAST). Logged as the replacement of the key
+// (DEL, LB.LOADs, then the deadlines and TTL). Replies OK.
+// REQUIRES: `key` holds a plain sorted set.
+void AdoptPlainSet(CommandContext& ctx, std::string_view key, const BoardPolicy& policy,
+                   int64_t snapshot_every_s);
+
 }  // namespace rankd

@@ -23,6 +23,7 @@
 #include "commands/lb_read.h"
 #include "commands/zset_common.h"
 #include "core/leaderboard.h"
+#include "core/periodic_board.h"
 #include "db/database.h"
 #include "server/errors.h"
 #include "server/server.h"
@@ -65,6 +66,27 @@ void LbAdd(CommandContext& ctx) {
   SortedSet* z = FindZSetWrite(ctx, key, &wrong_type);
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (z && !z->board()) return ctx.reply.Error(err::kLbPlainWrite);
+  // PERIOD (issue 33): late scores go into a closed period still kept.
+  PeriodicBoard* periodic = nullptr;
+  std::string period_id;
+  if (!a.period.empty()) {
+    if (!z || !z->periodic()) return ctx.reply.Error(err::kLbNotPeriodic);
+    const SortedSet* unused;
+    PeriodAt at;
+    if (std::string_view e = ResolvePeriod(*z, a.period, &unused, &at); !e.empty()) {
+      return ctx.reply.Error(e);
+    }
+    PeriodicBoard* p = z->periodic();
+    if (at.index > p->open_index()) return ctx.reply.Error(err::kLbNoSuchPeriod);
+    if (at.index < p->open_index()) {
+      for (size_t i = 0; i < a.pairs; ++i) {
+        if (a.meta_at[i] != 0) return ctx.reply.Error(err::kLbLateMeta);
+      }
+      periodic = p;
+      period_id = p->calendar().Id(at.index);
+      z = &p->ClosedForLoad(at.index, *z->board());
+    }
+  }
   auto member = [&](size_t i) { return ctx.arg(a.score_at[i] + 1); };
   // INCR applies all or nothing: find a NaN sum before writing anything.
   if (a.op == LbAddArgs::Op::kIncr) {
@@ -123,6 +145,13 @@ void LbAdd(CommandContext& ctx) {
     if (before) ctx.reply.Integer(static_cast<int64_t>(*before + 1));
     else ctx.reply.Null();
   }
+  if (periodic) {
+    periodic->DropEmpty();  // XX into a period nobody wrote: nothing is stored
+    if (changed.empty()) return;
+    KeyChanged(ctx, ctx.db(), key, kNotifyZset, "lb.add");
+    PropagateBoardMembers(ctx, key, *z, changed, period_id);
+    return;
+  }
   if (z->empty() && !z->periodic()) {  // a new board with nothing added: do not leave it
     ctx.db().Delete(key);
     return;
@@ -137,23 +166,29 @@ void LbAdd(CommandContext& ctx) {
 // The exact form of board writes in the log (server/lb_effects.h); also an
 // import command. A seq already held by another member is the caller's bug.
 void LbLoad(CommandContext& ctx) {
-  const size_t n = ctx.argc();
-  if (n < 8 || (n - 8) % 4 != 0 || !EqualsIgnoreCase(ctx.arg(6), "NEXTSEQ")) {
+  // LB.LOAD key PERIOD id ... (issue 33): into a closed period (the log's
+  // form of LB.ADD ... PERIOD): the arguments after it shift by two.
+  const size_t base = ctx.argc() > 3 && EqualsIgnoreCase(ctx.arg(2), "PERIOD") ? 2 : 0;
+  const size_t n = ctx.argc() - base;
+  if (n < 8 || (n - 8) % 4 != 0 || !EqualsIgnoreCase(ctx.arg(base + 6), "NEXTSEQ")) {
     return ctx.reply.Error(err::kSyntax);
   }
   BoardPolicy policy;
-  if (std::string_view e = ParseBoardPolicy(ctx.args.subspan(0, 6), 2, &policy); !e.empty()) {
+  if (std::string_view e = ParseBoardPolicy(ctx.args.subspan(base, 6), 2, &policy);
+      !e.empty()) {
     return ctx.reply.Error(e);
   }
   int64_t next_seq;
-  if (!ParseInt64(ctx.arg(7), &next_seq) || next_seq < 1) return ctx.reply.Error(err::kNotInteger);
+  if (!ParseInt64(ctx.arg(base + 7), &next_seq) || next_seq < 1) {
+    return ctx.reply.Error(err::kNotInteger);
+  }
   struct Item {
     double score;
     std::string_view member;
     int64_t seq, ms;
   };
   std::vector<Item> items;
-  for (size_t i = 8; i < n; i += 4) {
+  for (size_t i = base + 8; i < ctx.argc(); i += 4) {
     Item it{0, ctx.arg(i + 1), 0, 0};
     if (!ParseDouble(ctx.arg(i), &it.score)) return ctx.reply.Error(err::kNotFloat);
     if (!ParseInt64(ctx.arg(i + 2), &it.seq) || it.seq < 1 || !ParseInt64(ctx.arg(i + 3), &it.ms)) {
@@ -167,11 +202,23 @@ void LbLoad(CommandContext& ctx) {
   if (wrong_type) return ctx.reply.Error(err::kWrongType);
   if (z && !z->board()) return ctx.reply.Error(err::kLbPlainWrite);
   if (z && *z->board() != policy) return ctx.reply.Error(err::kLbPolicyMismatch);
+  PeriodicBoard* periodic = nullptr;
+  if (base != 0) {
+    periodic = z ? z->periodic() : nullptr;
+    if (!periodic) return ctx.reply.Error(err::kLbNotPeriodic);
+    int64_t index;
+    if (!periodic->calendar().ParseId(ctx.arg(3), &index)) {
+      return ctx.reply.Error(err::kLbPeriodRef);
+    }
+    if (index >= periodic->open_index()) return ctx.reply.Error(err::kLbNoSuchPeriod);
+    z = &periodic->ClosedForLoad(index, policy);
+  }
   if (!z) z = &ctx.db().Insert(key, Value(SortedSet::NewBoard(policy, items.size())))->value.zset();
   for (const Item& it : items) {
     z->BoardPut(it.member, it.score, {static_cast<uint64_t>(it.seq), it.ms});
   }
   z->BoardRaiseNextSeq(static_cast<uint64_t>(next_seq));
+  if (base != 0 && z->empty()) periodic->DropEmpty();  // no empty closed period is kept
   KeyChanged(ctx, ctx.db(), key, kNotifyZset, "lb.load");
   ctx.reply.Integer(static_cast<int64_t>(items.size()));
 }
@@ -250,11 +297,11 @@ void LbAround(CommandContext& ctx) {
 // LB.RANKS key member [member ...] [MODE m]: rows in board order of the
 // listed members present, [rank within the list, member, score, global rank].
 void LbRanks(CommandContext& ctx) {
-  size_t end;
+  size_t begin, end;
   RankMode mode = RankMode::kOrdinal;
   std::string_view period;
   bool snapshot = false;
-  if (std::string_view e = ParseRanksArgs(ctx.args, &end, &mode, &period, &snapshot);
+  if (std::string_view e = ParseRanksArgs(ctx.args, &begin, &end, &mode, &period, &snapshot);
       !e.empty()) {
     return ctx.reply.Error(e);
   }
@@ -268,7 +315,7 @@ void LbRanks(CommandContext& ctx) {
   };
   std::vector<Found> found;
   absl::flat_hash_map<std::string_view, bool> seen;
-  for (size_t i = 2; i < end; ++i) {
+  for (size_t i = begin; i < end; ++i) {
     if (!seen.emplace(ctx.arg(i), true).second) continue;
     if (std::optional<uint64_t> pos = v->PositionOf(ctx.arg(i))) {
       found.push_back({*pos, ctx.arg(i), *v->Score(ctx.arg(i))});

@@ -158,7 +158,7 @@ TEST_F(LeaderboardTest, Errors) {
   EXPECT_EQ(Run({"LB.RANK", "plain", "a", "MODE", "DENSE"}), RespErr(err::kLbPlainDense));
   EXPECT_EQ(Run({"LB.RANKFOR", "plain", "6"}), RespErr(err::kLbPlainOrdinalRankFor));
   EXPECT_EQ(Run({"LB.ADD", "plain", "1", "a"}), RespErr(err::kLbPlainWrite));
-  EXPECT_EQ(Run({"LB.CREATE", "plain"}), RespErr(err::kLbPlainWrite));
+  EXPECT_EQ(Run({"LB.CREATE", "plain"}), RespErr(err::kLbPlainCreate));
 }
 
 TEST_F(LeaderboardTest, BoardWritesAreLoggedWithExactStamps) {

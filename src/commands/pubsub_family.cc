@@ -6,6 +6,7 @@
 // context (which commands a subscribed client may send) is the
 // dispatcher's rule (Server::Dispatch).
 
+#include "server/board_watch.h"
 #include "server/pubsub.h"
 
 #include <string>
@@ -19,7 +20,13 @@ namespace rankd {
 namespace {
 
 void SubscribeEach(CommandContext& ctx, PubSub::Kind kind) {
-  for (size_t i = 1; i < ctx.argc(); i++) ctx.server.pubsub().Subscribe(ctx.client, kind, ctx.arg(i));
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    const bool added = ctx.server.pubsub().Subscribe(ctx.client, kind, ctx.arg(i));
+    // A board channel (__lbtop@...) follows a leaderboard's top rows.
+    if (added && kind == PubSub::kChannel) {
+      ctx.server.board_watch().ChannelSubscribed(ctx.client, ctx.arg(i));
+    }
+  }
 }
 
 void UnsubscribeEach(CommandContext& ctx, PubSub::Kind kind) {

@@ -63,6 +63,13 @@ size_t PeriodicBoard::MemoryUsage() const {
   return bytes;
 }
 
+void PeriodicBoard::SetCalendar(const PeriodCalendar& calendar) {
+  assert(calendar.spec().unit == spec().unit && calendar.spec().seconds == spec().seconds);
+  calendar_ = calendar;
+  open_end_ms_ = calendar_.EndMs(open_);
+  DropOld();
+}
+
 void PeriodicBoard::DropOld() {
   if (spec().retain < 0) return;
   // Invariant: nothing closed is older than RETAIN periods before the open one.

@@ -68,6 +68,13 @@ class PeriodicBoard {
   // closed periods that RETAIN no longer keeps.
   bool RollTo(SortedSet& open, int64_t index);
 
+  // LB.ALTER (issue 33): the board's calendar becomes `calendar` (another
+  // zone or RETAIN; REQUIRES: the same unit, seconds and week start).
+  // Periods keep their indexes (a day stays the same date), the open
+  // period ends where the new calendar says, and closed periods the new
+  // RETAIN no longer keeps are dropped.
+  void SetCalendar(const PeriodCalendar& calendar);
+
   // The members of period `index`: `open` for the open period, a closed
   // board, or nullptr when none is stored.
   const SortedSet* Period(const SortedSet& open, int64_t index) const;

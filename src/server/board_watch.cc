@@ -9,6 +9,7 @@
 #include "base/clock.h"
 #include "core/leaderboard.h"
 #include "server/client.h"
+#include "server/pubsub.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -32,6 +33,10 @@ uint64_t MixRow(uint64_t h, std::string_view member, double score) {
   h = SplitMix(h ^ std::hash<std::string_view>{}(member));
   return SplitMix(h ^ bits);
 }
+
+}  // namespace
+
+namespace detail {
 
 // Hashes of the first i rows of `z`'s top, for i = 0..min(n, size), into
 // *prefix (when given); returns the last one.
@@ -63,7 +68,11 @@ void Deliver(Client& c, std::string_view frame) {
   if (c.conn && !c.conn->EnforceOutputLimit()) c.conn->ScheduleFlush();
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::Deliver;
+using detail::RowsFor;
+using detail::TopHashes;
 
 void AppendTopMessage(ReplyBuilder& r, std::string_view key, const SortedSet* z, uint32_t n,
                       RankMode mode) {
@@ -170,18 +179,23 @@ void BoardWatch::RemoveWatcher(Client& c, int db, std::string_view key) {
   b.watchers.erase(std::find_if(b.watchers.begin(), b.watchers.end(),
                                 [&](const Watcher& x) { return x.client == &c; }));
   c.lb_watches.erase(own);  // `key` may point into it: not used below
+  AfterRemoval(db, it);
+  if (c.conn && c.all_subscription_count() == 0) c.conn->set_pubsub_class(false);
+}
+
+void BoardWatch::AfterRemoval(int db, BoardMap::iterator it) {
+  Board& b = it->second;
   watches_--;
   if (b.watchers.empty()) {
     if (b.timer) server_->loop().CancelTimer(b.timer);
     boards_[db].erase(it);
     watched_boards_--;
-  } else {
-    const uint32_t old_max = b.max_n;
-    b.max_n = 0;
-    for (const Watcher& x : b.watchers) b.max_n = std::max(b.max_n, x.n);
-    if (b.max_n != old_max) b.seen_valid = false;
+    return;
   }
-  if (c.conn && c.all_subscription_count() == 0) c.conn->set_pubsub_class(false);
+  const uint32_t old_max = b.max_n;
+  b.max_n = 0;
+  for (const Watcher& x : b.watchers) b.max_n = std::max(b.max_n, x.n);
+  if (b.max_n != old_max) b.seen_valid = false;
 }
 
 void BoardWatch::Unwatch(Client& c, int db, std::string_view key) {
@@ -200,6 +214,7 @@ void BoardWatch::UnwatchAll(Client& c) {
 }
 
 void BoardWatch::Forget(Client& c) {
+  std::erase_if(channel_snapshots_, [&](const ChannelSnapshot& x) { return x.client == &c; });
   std::vector<std::pair<int, std::string>> all = c.lb_watches;
   for (const auto& [db, key] : all) RemoveWatcher(c, db, key);
 }
@@ -207,6 +222,7 @@ void BoardWatch::Forget(Client& c) {
 void BoardWatch::Flush() {
   // Reading a board may reclaim expired members, which marks it dirty
   // again: a second round finds nothing more to reclaim.
+  if (!channel_snapshots_.empty()) SendChannelSnapshots();
   for (int round = 0; round < 4 && !dirty_.empty(); round++) {
     std::vector<std::pair<int, std::string>> batch;
     batch.swap(dirty_);
@@ -262,17 +278,27 @@ bool BoardWatch::Send(int db, std::string_view key, Board& b, bool only_due) {
     if (!w.snapshot_due && h == w.sent_hash) continue;
     w.snapshot_due = false;
     w.sent_hash = h;
-    const int resp = w.client->resp();
+    const int resp = w.client ? w.client->resp() : 0;  // 0: a channel's JSON
     auto f = std::find_if(frames.begin(), frames.end(), [&](const Frame& x) {
       return x.n == w.n && x.mode == w.mode && x.resp == resp;
     });
     if (f == frames.end()) {
-      ReplyBuilder r(resp);
-      AppendTopMessage(r, key, z, w.n, w.mode);
-      frames.push_back({w.n, w.mode, resp, std::move(r.buffer())});
+      std::string bytes;
+      if (w.client) {
+        ReplyBuilder r(resp);
+        AppendTopMessage(r, key, z, w.n, w.mode);
+        bytes = std::move(r.buffer());
+      } else {
+        bytes = TopRowsJson(z, w.n, w.mode);
+      }
+      frames.push_back({w.n, w.mode, resp, std::move(bytes)});
       f = frames.end() - 1;
     }
-    Deliver(*w.client, f->bytes);
+    if (w.client) {
+      Deliver(*w.client, f->bytes);
+    } else {
+      server_->pubsub().Publish(PubSub::kChannel, w.channel, f->bytes);
+    }
     sent = true;
   }
   if (only_due) {

@@ -33,6 +33,19 @@
 // Keys are per database (the one selected when watching); messages name
 // the key only, as pub/sub messages name the channel. Not thread-safe: the
 // server's thread only.
+//
+// Board channels (issue 33): ordinary pub/sub clients follow a board with a
+// plain SUBSCRIBE to a channel named
+//
+//   __lbtop@<db>[:<n>[:<mode>]]__:<key>      (n 1..1000, default 10;
+//                                             mode ordinal|competition|dense)
+//
+// The channel is a watcher of the board like a client is; its messages are
+// standard "message" frames (PUBLISH's, so patterns match them too) whose
+// payload is the rows as JSON, [[rank,"member",score],...]
+// (board_channel.cc). Each new subscriber is first sent the current rows
+// (at the end of the iteration that subscribed). The watch ends when the
+// channel's last subscriber leaves. Other channel names are not watched.
 
 #pragma once
 
@@ -80,6 +93,13 @@ class BoardWatch {
   // Drops every watch of `c` without replies (disconnect, RESET).
   void Forget(Client& c);
 
+  // Board channels (above): `c` has just subscribed to `channel` (SUBSCRIBE
+  // of a name it did not have). Nothing when the name is not a board
+  // channel. The current rows are sent to `c` at the next Flush.
+  void ChannelSubscribed(Client& c, std::string_view channel);
+  // `channel` lost its last subscriber (PubSub::on_channel_emptied).
+  void ChannelEmptied(std::string_view channel);
+
   // The hub's signals: `key` of `db` changed; everything in `db` may have
   // changed (FLUSHDB, FLUSHALL, SWAPDB, a load).
   void KeyChanged(int db, std::string_view key) {
@@ -98,11 +118,21 @@ class BoardWatch {
 
  private:
   struct Watcher {
-    Client* client;
+    Client* client;         // nullptr for a board channel
     uint32_t n;
     RankMode mode;
     uint64_t sent_hash;     // hash of the rows last sent to it
     bool snapshot_due;      // deferred snapshot (EXEC) not sent yet
+    std::string channel;    // a board channel's name (client == nullptr)
+  };
+  // A new subscriber of a board channel waiting for its first rows.
+  struct ChannelSnapshot {
+    Client* client;
+    int db;
+    std::string key;
+    std::string channel;
+    uint32_t n;
+    RankMode mode;
   };
   struct Board {
     std::vector<Watcher> watchers;
@@ -119,6 +149,11 @@ class BoardWatch {
   Board* FindBoard(int db, std::string_view key);
   void MarkDirty(int db, std::string_view key);
   void RemoveWatcher(Client& c, int db, std::string_view key);
+  // After a watcher of `it` (in database `db`) was erased: drops the board
+  // when it has no watcher left, else recomputes max_n.
+  void AfterRemoval(int db, BoardMap::iterator it);
+  // Sends the board channels' pending first rows (board_channel.cc).
+  void SendChannelSnapshots();
   void Confirm(Client& c, std::string_view type, const std::string_view* key);
   // The sorted set at `key` (nullptr: missing or another type).
   const SortedSet* Lookup(int db, std::string_view key);
@@ -135,7 +170,34 @@ class BoardWatch {
   size_t watched_boards_ = 0;
   size_t watches_ = 0;
   std::vector<std::pair<int, std::string>> dirty_;
+  std::vector<ChannelSnapshot> channel_snapshots_;
 };
+
+namespace detail {
+// Hashes of the first i rows of `z`'s top (i = 0..min(n, size)) into
+// *prefix when given; returns the last one.
+uint64_t TopHashes(const SortedSet* z, uint32_t n, std::vector<uint64_t>* prefix);
+// How many of the top rows a watcher of n in `mode` is sent.
+size_t RowsFor(const SortedSet* z, uint32_t n, RankMode mode);
+// Writes a pre-encoded frame to `c`, dropping `c` past its output limit.
+void Deliver(Client& c, std::string_view frame);
+}  // namespace detail
+
+// A board channel's name parsed (see BoardWatch): false for any other name.
+struct BoardChannel {
+  int db = 0;
+  uint32_t n = 10;
+  RankMode mode = RankMode::kOrdinal;
+  std::string_view key;  // points into the parsed name
+};
+[[nodiscard]] bool ParseBoardChannel(std::string_view name, int db_count, BoardChannel* out);
+
+// The payload of a board channel's message: the top `n` rows of `z` in
+// `mode` as JSON, [[rank,"member",score],...] ("[]" for none). Member bytes
+// are written as they are, with '"', '\\' and control bytes escaped; scores as
+// JSON numbers (+-inf as 1e999 / -1e999, which JSON parsers read as
+// infinities).
+std::string TopRowsJson(const SortedSet* z, uint32_t n, RankMode mode);
 
 // Writes ["lb.top", key, rows] (a push under RESP3) with the top `n` rows
 // of `z` ranked in `mode`: LB.TOP's rows. No rows when `z` is null, or for

@@ -105,6 +105,8 @@ inline constexpr std::string_view kMaxLenNegative = "ERR MAXLEN can't be negativ
 
 // LB.WATCH (lb_watch_family.cc).
 inline constexpr std::string_view kLbWatchTop = "ERR TOP must be between 1 and 1000";
+inline constexpr std::string_view kDueUnit =
+    "ERR UNIT must be MS (scores are Unix times in milliseconds) or S (in seconds)";
 
 inline constexpr std::string_view kReadOnlyReplica =
     "READONLY You can't write against a read only replica.";

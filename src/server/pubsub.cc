@@ -70,7 +70,10 @@ bool PubSub::Unsubscribe(Client& c, Kind kind, std::string_view name, bool notif
     // Invariant: a client's own set and the server's map agree.
     std::vector<Client*>& v = it->second;
     v.erase(std::find(v.begin(), v.end(), &c));
-    if (v.empty()) subs_[kind].erase(it);
+    if (v.empty()) {
+      subs_[kind].erase(it);
+      if (kind == kChannel && on_channel_emptied) on_channel_emptied(*own);
+    }
     if (notify) {
       std::string keep = *own;  // `name` may point into the erased string
       c.subscriptions[kind].erase(own);

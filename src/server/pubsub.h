@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,10 @@ class PubSub {
   // matching pattern, as "pmessage"; kShard: "smessage" to shard
   // subscribers). Returns the number of deliveries (PUBLISH's reply).
   int64_t Publish(Kind kind, std::string_view channel, std::string_view message);
+
+  // Called with a channel's name when its last subscriber leaves (kChannel
+  // only; board channels end their watch: server/board_watch.h).
+  std::function<void(std::string_view)> on_channel_emptied;
 
   // True when anyone subscribes to anything (keyspace events skip the
   // formatting work otherwise).

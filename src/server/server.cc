@@ -41,6 +41,7 @@ Server::Server(Config config)
     ConnectDatabase(*dbs_.back());
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
+  pubsub_.on_channel_emptied = [this](std::string_view ch) { board_watch_.ChannelEmptied(ch); };
   stats_.start_wall_ms = WallMs();
   stats_.start_mono_ms = MonoMs();
 }
