@@ -3,7 +3,7 @@ says what it is (tests/doc_blocks.py), and each runnable one is executed against
 started rankd, so no example drifts from the binary.
 
   python   run with /usr/bin/python3 (redis-py), after FLUSHALL
-  js       run with node and ioredis (tests/node; installed by the npm_modules fixture,
+  js       run with node and ioredis (tests/js, shared with the cluster client test; installed by the npm_modules fixture,
            skipped when node, npm or the registry is missing)
 """
 
@@ -18,7 +18,7 @@ from server_process import target_is_redis
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="rankd's documentation")
 
-NODE_DIR = os.path.join(doc_blocks.ROOT, "tests", "node")
+NODE_DIR = os.path.join(doc_blocks.ROOT, "tests", "js")
 BLOCKS = doc_blocks.all_blocks()
 
 
@@ -69,7 +69,7 @@ def node_modules():
             pass
         have = os.path.isdir(os.path.join(NODE_DIR, "node_modules", "ioredis"))
     if not have:
-        pytest.skip("ioredis could not be installed into tests/node (npm install)")
+        pytest.skip("ioredis could not be installed into tests/js (npm install)")
     return os.path.join(NODE_DIR, "node_modules")
 
 
