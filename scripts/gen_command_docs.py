@@ -67,6 +67,7 @@ FILES = [  # file suffix, function name, Redis groups, which names (files stay <
     ("hash", "HashCommandDocs", ["hash"], ALL),
     ("list", "ListCommandDocs", ["list"], ALL),
     ("pubsub", "PubSubCommandDocs", ["pubsub"], ALL),
+    ("stream", "StreamCommandDocs", ["stream"], ALL),
 ]
 
 SPECIAL = " ()@=^!?*+%:|\n\"\\"

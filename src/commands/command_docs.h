@@ -109,6 +109,7 @@ std::span<const CommandDoc> BitmapCommandDocs();
 std::span<const CommandDoc> GeoCommandDocs();
 std::span<const CommandDoc> HashCommandDocs();
 std::span<const CommandDoc> ListCommandDocs();
+std::span<const CommandDoc> StreamCommandDocs();
 std::span<const CommandDoc> PubSubCommandDocs();
 
 }  // namespace rankd

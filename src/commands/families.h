@@ -44,6 +44,7 @@ std::span<const CommandSpec> LeaderboardPeriodCommands();  // lb_period_family.c
 std::span<const CommandSpec> LeaderboardViewCommands();  // lb_view_family.cc
 std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 std::span<const CommandSpec> AclCommands();          // acl_command.cc
+std::span<const CommandSpec> StreamCommands();       // stream_family.cc
 
 // Gives every registered command that has a CommandDoc the ACL categories
 // the doc lists (command_docs.cc).
@@ -80,6 +81,7 @@ inline void RegisterAllCommands(Server& server) {
            Family{ServerCommands, 0},
            Family{SetCommands, kAclSet},
            Family{SortCommands, kAclList},
+           Family{StreamCommands, kAclStream},
            Family{StringCommands, kAclString},
            Family{TransactionCommands, kAclTransaction},
            Family{ZSetCommands, kAclSortedSet},

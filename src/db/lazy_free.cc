@@ -40,6 +40,8 @@ size_t LazyFreer::FreeEffort(const Value& v) {
       return v.hash().size();
     case ValueType::kList:
       return v.list().chunk_count();
+    case ValueType::kStream:
+      return v.stream().node_count() + v.stream().groups().size();
   }
   return 1;
 }

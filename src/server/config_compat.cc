@@ -105,8 +105,6 @@ const Compat kCompat[] = {
     {"dynamic-hz", "", K::kBool, "yes"},
     // Types rankd does not have (or has with its own encodings).
     {"hll-sparse-max-bytes", "", K::kMemory, "3000", 0, kLongMax},
-    {"stream-node-max-bytes", "", K::kMemory, "4096", 0, kLongMax},
-    {"stream-node-max-entries", "", K::kInt, "100", 0, kLongMax},
     // Introspection and events.
     {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
      "ignore panic panic-on-replicas"},
