@@ -226,7 +226,9 @@ void ReadGeneric(CommandContext& ctx, bool group_mode) {
     if (!ctx.reply.resp3()) ctx.reply.ArrayHeader(2);
     ctx.reply.Bulk(key);
     if (history) {
-      ServeHistory(ctx, key, *s, a, g, c, ids[i], count);
+      StreamId after = ids[i];  // entries after the id, as for ">" and XREAD
+      if (!after.Incr()) after = StreamId::Max();
+      ServeHistory(ctx, key, *s, a, g, c, after, count);
     } else {
       ServeNew(ctx, key, *s, a, g, c, count);
     }
