@@ -2,7 +2,7 @@
 """Streams (issue 31), rankd beside redis-server 7.0 in one run: memory per entry of a
 stream of 1M entries of two small fields (used_memory delta), and throughput of XADD,
 XRANGE (10 entries), XREAD (COUNT 10) and XREADGROUP + XACK at pipeline 1 and 16,
-measured with redis-benchmark (-c 8, 100k requests each).
+measured with redis-benchmark (-c 8, 50k requests each).
 
     bench/stream_bench.py [path/to/rankd]     (default build/rankd)
 
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from server_process import reference_redis, server_under_test  # noqa: E402
 
 N_MEM = 1_000_000
-N_REQ = 100_000
+N_REQ = 50_000
 
 
 def used_memory(c):

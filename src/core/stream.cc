@@ -35,6 +35,8 @@ void Stream::Append(StreamId id, const Fields& fields, StreamNodeLimits limits) 
   const size_t pairs = fields.size() / 2;
   bool same = true;  // the master entry's field names (Redis's SAMEFIELDS)
   if (!node) {
+    // The last node is closed for good: give back its growth slack.
+    if (!nodes_.empty()) std::prev(nodes_.end())->second.bytes.shrink_to_fit();
     master = id;
     node = &nodes_[id];
     node->lp_fixed = 6 + 1 + stream_node::LpInt(static_cast<int64_t>(pairs)) + stream_node::LpInt(0);
