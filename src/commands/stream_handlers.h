@@ -31,7 +31,8 @@ void PropagateXClaim(CommandContext& ctx, std::string_view key, std::string_view
 void PropagateGroupSetId(CommandContext& ctx, std::string_view key, std::string_view group_name,
                          const StreamGroup& g);
 // The consumer `name` of `g`, created when missing with Redis's
-// "xgroup-createconsumer" event and effect. Its seen time is left as is.
+// "xgroup-createconsumer" event (no effect of its own). Its seen time is
+// left as is.
 StreamConsumer* ConsumerForRead(CommandContext& ctx, std::string_view key,
                                 std::string_view group_name, StreamGroup& g,
                                 std::string_view name);
