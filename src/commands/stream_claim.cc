@@ -219,7 +219,7 @@ void XClaim(CommandContext& ctx) {
     StreamPending& p = it->second;
     if (p.consumer && min_idle != 0 && now - p.delivery_time_ms < min_idle) continue;
     if (!consumer) {
-      consumer = ConsumerForRead(ctx, ctx.arg(1), ctx.arg(2), *g, ctx.arg(3));
+      consumer = ConsumerForRead(ctx, ctx.arg(1), ctx.arg(2), *g, ctx.arg(3), false);
       consumer->seen_time_ms = now;
     }
     p.delivery_time_ms = delivery;
@@ -279,7 +279,8 @@ void XAutoClaim(CommandContext& ctx) {
     StreamPending& p = it->second;
     ++it;
     if (min_idle != 0 && now - p.delivery_time_ms < min_idle) continue;
-    StreamConsumer* consumer = ConsumerForRead(ctx, ctx.arg(1), ctx.arg(2), *g, ctx.arg(3));
+    StreamConsumer* consumer =
+        ConsumerForRead(ctx, ctx.arg(1), ctx.arg(2), *g, ctx.arg(3), false);
     consumer->seen_time_ms = now;
     p.delivery_time_ms = now;
     if (!justid) p.delivery_count++;

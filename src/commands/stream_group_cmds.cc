@@ -67,12 +67,15 @@ void PropagateGroupSetId(CommandContext& ctx, std::string_view key, std::string_
 
 StreamConsumer* ConsumerForRead(CommandContext& ctx, std::string_view key,
                                 std::string_view group_name, StreamGroup& g,
-                                std::string_view name) {
+                                std::string_view name, bool log) {
   bool created;
   StreamConsumer* c = g.GetOrCreateConsumer(name, WallMs(), &created);
-  // Not logged: the XCLAIMs that follow create it where they replay, as
-  // redis-server 7.0.15's AOF shows.
-  if (created) KeyEvent(ctx, ctx.db(), kNotifyStream, "xgroup-createconsumer", key);
+  if (!created) return c;
+  KeyEvent(ctx, ctx.db(), kNotifyStream, "xgroup-createconsumer", key);
+  if (log) {
+    const std::string_view args[] = {"XGROUP", "CREATECONSUMER", key, group_name, name};
+    ctx.server.Propagate(ctx.client, args);
+  }
   return c;
 }
 

@@ -31,10 +31,11 @@ void PropagateXClaim(CommandContext& ctx, std::string_view key, std::string_view
 void PropagateGroupSetId(CommandContext& ctx, std::string_view key, std::string_view group_name,
                          const StreamGroup& g);
 // The consumer `name` of `g`, created when missing with Redis's
-// "xgroup-createconsumer" event (no effect of its own). Its seen time is
-// left as is.
+// "xgroup-createconsumer" event, and logged as XGROUP CREATECONSUMER when
+// `log` (XREADGROUP NOACK, whose reads log no XCLAIM that would create it:
+// what redis-server 7.0.15's AOF holds). Its seen time is left as is.
 StreamConsumer* ConsumerForRead(CommandContext& ctx, std::string_view key,
                                 std::string_view group_name, StreamGroup& g,
-                                std::string_view name);
+                                std::string_view name, bool log);
 
 }  // namespace rankd

@@ -223,7 +223,7 @@ void ReadGeneric(CommandContext& ctx, bool group_mode) {
     const bool history = !newest[i];
     // Nothing new: Redis 7.0 neither creates the consumer nor touches it.
     if (!history && (!any || last_live <= g.last_id)) continue;
-    StreamConsumer* c = ConsumerForRead(ctx, key, a.group, g, a.consumer);
+    StreamConsumer* c = ConsumerForRead(ctx, key, a.group, g, a.consumer, a.noack);
     c->seen_time_ms = WallMs();
     if (!ctx.reply.resp3()) ctx.reply.ArrayHeader(2);
     ctx.reply.Bulk(key);
