@@ -69,6 +69,7 @@ FILES = [  # file suffix, function name, Redis groups, which names (files stay <
     ("list", "ListCommandDocs", ["list"], ALL),
     ("pubsub", "PubSubCommandDocs", ["pubsub"], ALL),
     ("cluster", "ClusterCommandDocs", ["cluster"], ALL),
+    ("stream", "StreamCommandDocs", ["stream"], ALL),
 ]
 
 SPECIAL = " ()@=^!?*+%:|\n\"\\"

@@ -189,8 +189,8 @@ def test_rankd_reads_rdb_11_and_names_types_it_lacks(r):
     lp = bytes([13, 0, 0, 0, 2, 0, 0x81, ord("a"), 2, 0x81, ord("b"), 2, 0xFF])
     assert r.execute_command("RESTORE", "s", 0, payload(bytes([20, len(lp)]) + lp, 11)) == b"OK"
     assert sorted(r.smembers("s")) == [b"a", b"b"]
-    with pytest.raises(Exception, match="Bad data format .*stream"):
-        r.execute_command("RESTORE", "st", 0, payload(b"\x0f\x00"))
+    with pytest.raises(Exception, match="Bad data format .*module"):
+        r.execute_command("RESTORE", "st", 0, payload(b"\x07\x00"))
 
 
 def test_restore_event(server, redis_ref):

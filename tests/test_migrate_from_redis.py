@@ -6,11 +6,9 @@ with TTLs and in several databases. rankd attaches with REPLICAOF, loads
 Redis's RDB from the full sync (diskless "$EOF:" form, Redis 7.0's default,
 and the disk form), must then hold exactly redis-server's data, follow its
 command stream, and take writes after REPLICAOF NO ONE: the no-stop
-migration. A stream (a type rankd lacks) makes the sync fail with a clear
-error in rankd's log while rankd stays up.
+migration. Streams come over with their consumer groups.
 
-Valid with RANKD_TARGET_REDIS=1 too (redis-server replicating redis-server),
-except the log check of the stream test.
+Valid with RANKD_TARGET_REDIS=1 too (redis-server replicating redis-server).
 """
 
 import time
@@ -196,28 +194,27 @@ def test_replicate_from_redis_then_promote(server_factory, diskless):
         redis_proc.stop()
 
 
-@pytest.mark.skipif(target_is_redis(), reason="redis-server replicates streams")
-def test_stream_makes_the_sync_fail_clearly(server_factory):
+def test_streams_migrate_from_redis(server_factory):
+    """Streams with consumer groups come over in the full sync (RDB type 19) and their
+    changes follow in the command stream (XADD with its id, XREADGROUP as XCLAIM)."""
+    from test_stream import describe, make_rich_stream
     redis_proc = start_redis([])
     try:
         src = redis_proc.client()
-        src.zadd("z", {"a": 1})
-        src.xadd("events", {"f": "v"})
+        make_rich_stream(src)
+        src.xgroup_create("empty", "g", id="$", mkstream=True)
         dst_proc = server_factory()
         dst = dst_proc.client()
         dst.execute_command("REPLICAOF", "127.0.0.1", redis_proc.port)
-
-        def logged():
-            with open(dst_proc.log_path, "rb") as f:
-                return b"Failed trying to load the MASTER synchronization DB" in f.read()
-        wait_for(logged, what="the load error in rankd's log")
-        with open(dst_proc.log_path, "rb") as f:
-            log = f.read().decode(errors="replace")
-        assert "(stream) is not supported (key 'events')" in log
-        assert dst.ping()
-        assert dst.info("replication")["master_link_status"] == "down"
-        dst.execute_command("REPLICAOF", "NO", "ONE")
-        dst.set("k", "v")
-        assert dst.get("k") == b"v"
+        wait_for(lambda: link_up(dst), what="master_link_status:up")
+        wait_for(lambda: caught_up(src, dst), what="replica offset after the sync")
+        assert describe(dst) == describe(src)
+        assert describe(dst, "empty") == describe(src, "empty")
+        src.xadd("st", {"later": "1"})
+        src.xreadgroup("g2", "dave", {"st": ">"})
+        src.xadd("st", {"x": "y"}, maxlen=100, approximate=True)
+        wait_for(lambda: caught_up(src, dst), what="replica offset after writes")
+        assert dst.xrange("st") == src.xrange("st")
+        assert dst.xpending("st", "g2") == src.xpending("st", "g2")
     finally:
         redis_proc.stop()

@@ -158,7 +158,8 @@ const DocIndex& Index() {
                        ConnectionCommandDocs, ScriptingCommandDocs, LeaderboardCommandDocs,
                        MemberExpiryCommandDocs, HashExpiryCommandDocs,
                        BitmapCommandDocs, GeoCommandDocs, HashCommandDocs, ListCommandDocs,
-                       PubSubCommandDocs, ClusterCommandDocs, HyperLogLogCommandDocs}) {
+                       PubSubCommandDocs, ClusterCommandDocs, HyperLogLogCommandDocs,
+                       StreamCommandDocs}) {
       for (const CommandDoc& doc : table()) {
         idx->by_name[doc.name] = std::make_unique<ParsedDoc>(Parse(doc));
       }

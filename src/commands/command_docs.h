@@ -110,6 +110,7 @@ std::span<const CommandDoc> HyperLogLogCommandDocs();
 std::span<const CommandDoc> GeoCommandDocs();
 std::span<const CommandDoc> HashCommandDocs();
 std::span<const CommandDoc> ListCommandDocs();
+std::span<const CommandDoc> StreamCommandDocs();
 std::span<const CommandDoc> PubSubCommandDocs();
 std::span<const CommandDoc> ClusterCommandDocs();
 

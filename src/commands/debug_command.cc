@@ -68,7 +68,7 @@ std::string Hex(const Digest& d) {
 // Redis xorObjectDigest: the value's type, contents and expiry into `digest`.
 void ValueDigest(const Database& db, const Database::Entry& e, Digest& digest) {
   const Value& v = e.value;
-  // Redis's type codes: string 0, list 1, set 2, zset 3, hash 4.
+  // Redis's type codes: string 0, list 1, set 2, zset 3, hash 4, stream 6.
   uint32_t code = 3;
   switch (v.type()) {
     case ValueType::kString: code = 0; break;
@@ -76,6 +76,7 @@ void ValueDigest(const Database& db, const Database::Entry& e, Digest& digest) {
     case ValueType::kSet: code = 2; break;
     case ValueType::kZSet: code = 3; break;
     case ValueType::kHash: code = 4; break;
+    case ValueType::kStream: code = 6; break;
   }
   uint32_t type = htonl(code);
   MixDigest(digest, std::string_view(reinterpret_cast<const char*>(&type), sizeof(type)));
@@ -92,6 +93,13 @@ void ValueDigest(const Database& db, const Database::Entry& e, Digest& digest) {
       MixDigest(element, field);
       MixDigest(element, value);
       XorDigest(digest, std::string_view(reinterpret_cast<const char*>(element.data()), 20));
+    });
+  } else if (v.type() == ValueType::kStream) {
+    // As Redis: each entry's "ms.seq" id, then its fields and values, in order.
+    v.stream().Range({}, StreamId::Max(), false, 0, [&](StreamId id, const Stream::Fields& f) {
+      MixDigest(digest, std::to_string(id.ms) + "." + std::to_string(id.seq));
+      for (std::string_view x : f) MixDigest(digest, x);
+      return true;
     });
   } else if (!v.zset().empty()) {
     v.zset().ForEachInRankRange(0, v.zset().size() - 1, false, [&](std::string_view m, double s) {

@@ -48,6 +48,7 @@ std::span<const CommandSpec> ReplicationCommands();  // replication_family.cc
 std::span<const CommandSpec> AclCommands();          // acl_command.cc
 std::span<const CommandSpec> ClusterCommands();      // cluster_family.cc
 std::span<const CommandSpec> ClusterConnectionCommands();  // cluster_family.cc
+std::span<const CommandSpec> StreamCommands();       // stream_family.cc
 
 // Gives every registered command that has a CommandDoc the ACL categories
 // the doc lists (command_docs.cc).
@@ -88,6 +89,7 @@ inline void RegisterAllCommands(Server& server) {
            Family{ServerCommands, 0},
            Family{SetCommands, kAclSet},
            Family{SortCommands, kAclList},
+           Family{StreamCommands, kAclStream},
            Family{StringCommands, kAclString},
            Family{TransactionCommands, kAclTransaction},
            Family{ZSetCommands, kAclSortedSet},

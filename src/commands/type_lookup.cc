@@ -55,4 +55,14 @@ QuickList* FindListWrite(CommandContext& ctx, std::string_view key, bool* wrong_
   return v ? &v->list() : nullptr;
 }
 
+Stream* FindStreamRead(CommandContext& ctx, std::string_view key, bool* wrong_type) {
+  Value* v = Typed<ValueType::kStream>(LookupRead(ctx, key), wrong_type);
+  return v ? &v->stream() : nullptr;
+}
+
+Stream* FindStreamWrite(CommandContext& ctx, std::string_view key, bool* wrong_type) {
+  Value* v = Typed<ValueType::kStream>(LookupWrite(ctx, key), wrong_type);
+  return v ? &v->stream() : nullptr;
+}
+
 }  // namespace rankd

@@ -1,6 +1,6 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Typed key lookups for hashes and lists, with Redis's lookupKeyRead /
+// Typed key lookups for hashes, lists and streams, with Redis's lookupKeyRead /
 // lookupKeyWrite meaning (see server/keys_common.h): the value at `key`, or
 // nullptr when the key is missing; *wrong_type is set (and nullptr
 // returned) when the key holds another type.
@@ -13,6 +13,7 @@
 
 #include "core/hash.h"
 #include "core/quick_list.h"
+#include "core/stream.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -25,5 +26,8 @@ Hash* HashForWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
 
 QuickList* FindListRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
 QuickList* FindListWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
+
+Stream* FindStreamRead(CommandContext& ctx, std::string_view key, bool* wrong_type);
+Stream* FindStreamWrite(CommandContext& ctx, std::string_view key, bool* wrong_type);
 
 }  // namespace rankd

@@ -350,6 +350,10 @@ void Database::Clear(LazyFreer* freer) {
   ++*mod_counter_;
   if (on_flush) on_flush(index_);
   TouchWatchedExisting(nullptr);
+  // Blocked clients that answer a deleted key (XREADGROUP) are told.
+  for (auto& [key, n] : blocked_keys_) {
+    if (Peek(key)) ready_keys_.push_back(key);
+  }
   expiring_.clear();
   deadlines_.clear();
   field_ttl_keys_.clear();
@@ -385,12 +389,10 @@ void Database::SwapContents(Database& other) {
   std::swap(timed_boards_, other.timed_boards_);
   std::swap(member_expiring_, other.member_expiring_);
   ++*mod_counter_;
-  for (auto& [key, n] : blocked_keys_) {
-    if (Peek(key)) ready_keys_.push_back(key);
-  }
-  for (auto& [key, n] : other.blocked_keys_) {
-    if (other.Peek(key)) other.ready_keys_.push_back(key);
-  }
+  // Every blocked key is signalled: one that now exists may serve its
+  // clients, one now missing answers those that want to know (XREADGROUP).
+  for (auto& [key, n] : blocked_keys_) ready_keys_.push_back(key);
+  for (auto& [key, n] : other.blocked_keys_) other.ready_keys_.push_back(key);
   if (on_swap) on_swap(index_);
   if (other.on_swap) other.on_swap(other.index_);
 }

@@ -40,6 +40,11 @@ size_t LazyFreer::FreeEffort(const Value& v) {
       return v.hash().size();
     case ValueType::kList:
       return v.list().chunk_count();
+    case ValueType::kStream: {  // as Redis: nodes, then each group and its PEL
+      size_t n = v.stream().node_count();
+      for (const auto& [name, g] : v.stream().groups()) n += 1 + g.pel.size();
+      return n;
+    }
   }
   return 1;
 }

@@ -63,6 +63,9 @@ void Value::Destroy() {
     case ValueType::kList:
       delete Ptr<QuickList>();
       break;
+    case ValueType::kStream:
+      delete Ptr<Stream>();
+      break;
   }
 }
 
@@ -99,6 +102,8 @@ Value Value::Clone() const {
       return Value(hash().Clone());
     case ValueType::kList:
       return Value(list().Clone());
+    case ValueType::kStream:
+      return Value(stream().Clone());
   }
   return Value();
 }
@@ -119,12 +124,15 @@ std::string_view Value::EncodingName() const {
       return hash().EncodingName();
     case ValueType::kList:
       return list().EncodingName();
+    case ValueType::kStream:
+      return "stream";
   }
   return "";
 }
 
 std::string_view Value::TypeName() const {
-  static constexpr std::string_view kNames[] = {"string", "zset", "set", "hash", "list"};
+  static constexpr std::string_view kNames[] = {"string", "zset", "set", "hash", "list",
+                                                 "stream"};
   return kNames[static_cast<int>(type())];
 }
 
@@ -142,6 +150,8 @@ size_t Value::MemoryUsage() const {
       return sizeof(Value) + hash().MemoryUsage();
     case ValueType::kList:
       return sizeof(Value) + list().MemoryUsage();
+    case ValueType::kStream:
+      return sizeof(Value) + stream().MemoryUsage();
   }
   return sizeof(Value);
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Value is what a key holds: a string, a sorted set, a plain set, a hash or a
-// list. The type
+// Value is what a key holds: a string, a sorted set, a plain set, a hash, a
+// list or a stream. The type
 // decides which commands may touch it (others get WRONGTYPE); the encoding of
 // each is the type's own business (core/), reported by EncodingName().
 
@@ -18,10 +18,18 @@
 #include "core/plain_set.h"
 #include "core/quick_list.h"
 #include "core/sorted_set.h"
+#include "core/stream.h"
 
 namespace rankd {
 
-enum class ValueType : uint8_t { kString = 0, kZSet = 1, kSet = 2, kHash = 3, kList = 4 };
+enum class ValueType : uint8_t {
+  kString = 0,
+  kZSet = 1,
+  kSet = 2,
+  kHash = 3,
+  kList = 4,
+  kStream = 5,
+};
 
 class Value {
  public:
@@ -51,6 +59,7 @@ class Value {
     new (b_ + kPayload) Hash(std::move(*h));
   }
   explicit Value(std::unique_ptr<QuickList> l) { SetPtr(ValueType::kList, l.release()); }
+  explicit Value(std::unique_ptr<Stream> s) { SetPtr(ValueType::kStream, s.release()); }
   // Every payload is relocatable by copying its bytes (owning raw pointers).
   Value(Value&& o) noexcept {
     std::memcpy(b_, o.b_, sizeof(b_));
@@ -85,6 +94,8 @@ class Value {
   const Hash& hash() const { return *std::launder(reinterpret_cast<const Hash*>(b_ + kPayload)); }
   QuickList& list() { return *Ptr<QuickList>(); }
   const QuickList& list() const { return *Ptr<QuickList>(); }
+  Stream& stream() { return *Ptr<Stream>(); }
+  const Stream& stream() const { return *Ptr<Stream>(); }
 
   // Deep copy (COPY command).
   Value Clone() const;
@@ -92,10 +103,10 @@ class Value {
   // OBJECT ENCODING's answer, with the names Redis clients expect:
   // strings "int" / "embstr" / "raw"; sorted sets "listpack" / "skiplist";
   // sets "intset" / "hashtable"; hashes "listpack" / "hashtable";
-  // lists "quicklist" (Redis 7.0 reports every list so).
+  // lists "quicklist" (Redis 7.0 reports every list so); streams "stream".
   std::string_view EncodingName() const;
 
-  // TYPE's answer: "string", "zset", "set", "hash", "list".
+  // TYPE's answer: "string", "zset", "set", "hash", "list", "stream".
   std::string_view TypeName() const;
 
   // Approximate bytes owned by this value (MEMORY USAGE, used_memory).

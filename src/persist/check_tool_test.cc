@@ -133,7 +133,7 @@ TEST(CheckToolTest, RedisRdbIsVerified) {
   EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 0) << report;
   EXPECT_NE(report.find("checksum absent"), std::string::npos) << report;
 
-  env.SetContents("d/dump.rdb", "REDIS0010\x0f\x01k\xff");  // a stream
+  env.SetContents("d/dump.rdb", "REDIS0010\x07\x01k\xff");  // a module value
   EXPECT_EQ(RunTool(env, {"d/dump.rdb"}, &report), 1);
   EXPECT_NE(report.find("NOT LOADABLE"), std::string::npos) << report;
 }

@@ -41,6 +41,8 @@
 //                        count x (field (lp), value (lp), deadline_ms+1 (varint),
 //                        0 = no deadline)
 //              | list:   count (varint) count x element (lp)  head to tail
+//              | stream: blob (lp) := Redis's RDB stream value (type byte 19
+//                        and body, uncompressed: persist/rdb_stream.cc)
 //      crc    := fixed32 masked CRC-32C of every byte before it
 //    lp = length-prefixed (varint length + bytes); integers little-endian;
 //    a double is its IEEE-754 bits as fixed64.
@@ -103,6 +105,7 @@ enum EntryType : uint8_t {
   kTypeHash = 4,
   kTypeList = 5,
   kTypeHashTtl = 6,
+  kTypeStream = 7,
 };
 constexpr uint8_t kFlagHasExpiry = 0x01;
 

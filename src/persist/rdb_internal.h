@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "db/value.h"
@@ -54,6 +55,16 @@ inline uint64_t LittleEndian(std::string_view s, size_t pos, size_t n) {
   }
   return u;
 }
+
+// Appends the elements of listpack `lp` to *out (integers as decimal
+// text), checked as Redis's lpValidateIntegrity; false with c's status set.
+bool ParseListpack(std::string_view lp, Cursor& c, std::vector<std::string>* out);
+
+// Decodes a stream of RDB type 15, 19 or 21 (rdb_stream.cc).
+bool ReadStream(uint8_t type, Cursor& c, Value* out);
+// A stream in rankd's snapshot: its RDB type byte and value (format.h).
+// Corruption naming what is wrong.
+Status ReadStreamBlob(std::string_view blob, Value* out);
 
 // Decodes a value of RDB type `type` at `c` into `*out`; *empty is set for
 // a collection without elements (Redis skips such keys too).

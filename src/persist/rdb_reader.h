@@ -14,8 +14,8 @@
 // set (2, intset 11, listpack 20), zset (3, zset2 5, ziplist 12, listpack
 // 17), hash (4, zipmap 9, ziplist 13, listpack 16); ziplists and listpacks
 // are checked as Redis's deep sanitization does (header, count, terminator,
-// prevlen). Anything else (streams 15/19/21,
-// modules 6/7, module aux, 7.0-rc functions) is an InvalidArgument
+// prevlen); streams (15, 19, 21: persist/rdb_stream.cc). Anything else
+// (modules 6/7, module aux, 7.0-rc functions) is an InvalidArgument
 // error naming it: rankd has no such type. Function libraries (0xF5) go to
 // options.on_function as source code.
 

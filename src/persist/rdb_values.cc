@@ -19,6 +19,7 @@
 #include "persist/rdb_internal.h"
 
 namespace rankd::rdb {
+
 namespace {
 
 using Elems = std::vector<std::string>;
@@ -27,6 +28,8 @@ int64_t SignExtend(uint64_t u, size_t bytes) {
   const int shift = 64 - static_cast<int>(bytes) * 8;
   return shift ? static_cast<int64_t>(u << shift) >> shift : static_cast<int64_t>(u);
 }
+
+}  // namespace
 
 // Listpack: 4-byte total, 2-byte count, entries (encoding, data, backlen), 0xFF.
 // Header, count and terminator are checked as Redis's lpValidateIntegrity.
@@ -79,6 +82,8 @@ bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
     p += entry + backlen;
   }
 }
+
+namespace {
 
 // Ziplist: zlbytes, zltail, zllen, entries (prevlen, encoding, data), 0xFF.
 // Header, count, terminator and each entry's prevlen are checked as Redis's
@@ -242,7 +247,6 @@ bool ParseScore(const std::string& s, Cursor& c, double* out) {
 
 const char* UnsupportedName(uint8_t type) {
   switch (type) {
-    case 15: case 19: case 21: return "stream";
     case 6: case 7: return "module";
     case 9: return "zipmap hash";
     default: return "unknown";
@@ -269,6 +273,9 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
     case 11: ok = ReadBlob(c, ParseIntset, &e); break;
     case 16: case 17: case 20: ok = ReadBlob(c, ParseListpack, &e); break;
     case 14: case 18: ok = ReadQuicklist(c, type == 18, &e); break;
+    case 15: case 19: case 21:
+      *empty = false;  // an empty stream is a value (its groups, its last id)
+      return ReadStream(type, c, out);
     case 3: case 5: {
       uint64_t n;
       if (!c.Length(&n)) return false;

@@ -280,6 +280,7 @@ void PutValue(std::string* out, const Value& v, const DumpOptions& opts) {
     case ValueType::kSet: WriteSet(out, v.set(), opts.compress); break;
     case ValueType::kZSet: WriteZSet(out, v.zset(), opts.compress); break;
     case ValueType::kHash: WriteHash(out, v.hash(), opts.compress); break;
+    case ValueType::kStream: WriteStream(out, v.stream(), opts.compress); break;
   }
 }
 

@@ -15,6 +15,7 @@
 //   set         11  intset (an intset-encoded set) / 2 plain
 //   sorted set  17  listpack (a listpack-encoded set) / 5 ZSET_2 (binary doubles)
 //   hash        16  listpack (a listpack-encoded hash) / 4 plain
+//   stream      19  listpack nodes as rankd's nodes, consumer groups (rdb_stream.cc)
 //
 // Every string written (a value, a member, a field, a whole listpack or
 // intset) is LZF-compressed as Redis rdbSaveRawString does when
@@ -68,8 +69,8 @@ void SetSkipDumpChecksum(bool skip);
 
 // Decodes the value of a payload whose footer is good. Returns:
 // Corruption for bad data or an empty collection (Redis: "Bad data
-// format"); InvalidArgument naming a type rankd does not have (a stream, a
-// module value). As in Redis, the value is read from the whole payload
+// format"); InvalidArgument naming a type rankd does not have (a module
+// value). As in Redis, the value is read from the whole payload
 // (footer bytes included) and bytes left after it are ignored. Collections take the encodings `opts`' limits give them.
 Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts, Value* out);
 
@@ -92,6 +93,10 @@ bool ReadString(std::string_view data, size_t* pos, std::string* out);
 // such an integer; with `lzf`, an LZF blob when that pays (see above); else
 // length + bytes.
 void PutString(std::string* out, std::string_view s, bool lzf = false);
+
+// Appends a stream as RDB type 19 (Redis 7.0's STREAM_LISTPACKS_2), its
+// type byte included (rdb_stream.cc).
+void WriteStream(std::string* out, const Stream& s, bool lzf);
 
 // Builds one listpack (Redis listpack.c): entries are integer-encoded when
 // they are the canonical text of an int64, as lpAppend does.

@@ -182,8 +182,10 @@ TEST(RdbWriterTest, BadPayloadsAreErrors) {
   std::string p = DumpPayload(ZSet({{"a", 1}}));
   std::string cut = p.substr(0, 5) + p.substr(p.size() - 10);
   EXPECT_EQ(ReadDumpPayload(cut, {}, &out).code(), Status::Code::kCorruption);
-  std::string stream = std::string("\x0f") + p.substr(p.size() - 10);
-  EXPECT_EQ(ReadDumpPayload(stream, {}, &out).code(), Status::Code::kInvalidArgument);
+  std::string stream = std::string("\x0f") + p.substr(p.size() - 10);  // a truncated stream
+  EXPECT_EQ(ReadDumpPayload(stream, {}, &out).code(), Status::Code::kCorruption);
+  std::string module = std::string("\x07") + p.substr(p.size() - 10);
+  EXPECT_EQ(ReadDumpPayload(module, {}, &out).code(), Status::Code::kInvalidArgument);
   std::string unknown = std::string("\x63") + p.substr(p.size() - 10);
   EXPECT_EQ(ReadDumpPayload(unknown, {}, &out).code(), Status::Code::kCorruption);
   std::string empty_set = std::string("\x02\x00", 2) + p.substr(p.size() - 10);

@@ -12,6 +12,7 @@
 #include "persist/format.h"
 #include "persist/key_delay.h"
 #include "persist/periodic_codec.h"
+#include "persist/rdb_internal.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
@@ -27,10 +28,7 @@ class Source {
   uint64_t remaining() const { return size_ - offset(); }
   const Status& status() const { return status_; }
   // Everything consumed so far, for the trailer check.
-  uint32_t ConsumedCrc() {
-    Checksum();
-    return crc_;
-  }
+  uint32_t ConsumedCrc() { return Checksum(), crc_; }
 
   Status Corrupt(const std::string& what) {
     if (status_.ok()) {
@@ -319,9 +317,10 @@ class Loader {
 
   Status ReadValue(uint8_t type, Value* out) {
     const bool build = db_ != nullptr;
-    if (type == format::kTypeString) {
+    if (type == format::kTypeString || type == format::kTypeStream) {  // stream: format.h
       std::string_view s;
       if (!src_.String(&s)) return src_.status();
+      if (build && type == format::kTypeStream) return rdb::ReadStreamBlob(s, out);
       if (build) *out = Value::Str(s);
       return Status::OK();
     }

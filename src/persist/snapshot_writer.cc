@@ -12,6 +12,7 @@
 #include "persist/coding.h"
 #include "persist/crc32c.h"
 #include "persist/format.h"
+#include "persist/rdb_writer.h"
 #include "persist/key_delay.h"
 #include "persist/periodic_codec.h"
 #include "persist/snapshot.h"
@@ -166,6 +167,8 @@ uint8_t EntryTypeOf(const Value& v) {
       return v.hash().has_field_deadlines() ? format::kTypeHashTtl : format::kTypeHash;
     case ValueType::kList:
       return format::kTypeList;
+    case ValueType::kStream:
+      return format::kTypeStream;
   }
   return format::kTypeString;
 }
@@ -212,6 +215,12 @@ Status WriteEntry(SnapshotSink& sink, const Database::Entry& e, int64_t expire_m
     case ValueType::kList:
       if (Status s = WriteList(sink, e.value.list()); !s.ok()) return s;
       break;
+    case ValueType::kStream: {
+      std::string blob;
+      rdb::WriteStream(&blob, e.value.stream(), false);
+      coding::PutLengthPrefixed(&buf, blob);
+      break;
+    }
   }
   return sink.MaybeFlush();
 }

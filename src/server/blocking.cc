@@ -107,7 +107,7 @@ void Server::ServeReadyKeys() {
         if (it == blocked_.end()) continue;
         std::vector<Client*> waiting(it->second.begin(), it->second.end());
         for (Client* c : waiting) {
-          if (!c->blocked.active || !dbp->Peek(key)) continue;
+          if (!c->blocked.active || (!c->blocked.wake_on_delete && !dbp->Peek(key))) continue;
           std::vector<std::string> saved = c->blocked.args;
           std::vector<std::string_view> args(saved.begin(), saved.end());
           const CommandSpec* spec = FindCommand(args[0]);

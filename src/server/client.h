@@ -83,6 +83,9 @@ struct Client {
     std::vector<std::string> args;  // the command, retried when a key is ready
     uint64_t timer = 0;             // timeout timer id, 0 when waiting forever
     uint64_t wake_timer = 0;        // Server::Block's wake_at_ms timer, 0 when none
+    // Retried also when a key it waits on is deleted (XREADGROUP, which then
+    // answers that the stream is gone); others wait for the key to return.
+    bool wake_on_delete = false;
   } blocked;
 
   // Pub/sub: names subscribed, by PubSub::Kind (channels, patterns, shard

@@ -131,6 +131,8 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
        INT_MIN, INT_MAX},
       {"list-compress-depth", "", K::kInt, &c->list_compress_depth, 0, INT_MAX},
       {"hll-sparse-max-bytes", "", K::kMemory, &c->hll_sparse_max_bytes, 0, LONG_MAX},
+      {"stream-node-max-bytes", "", K::kMemory, &c->stream_node_max_bytes, 0, LONG_MAX},
+      {"stream-node-max-entries", "", K::kInt, &c->stream_node_max_entries, 0, LONG_MAX},
       {"appendonly", "", K::kBool, &c->appendonly},
       {"appendfilename", "", K::kString, &c->appendfilename, 0, 0, true},
       {"appenddirname", "", K::kString, &c->appenddirname, 0, 0, true},

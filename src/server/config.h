@@ -104,6 +104,8 @@ struct Config {
   int64_t list_max_listpack_size = -2;  // > 0: entries per chunk; -1..-5: 4..64 KB
   int64_t list_compress_depth = 0;      // chunks kept raw at each end of new lists
   int64_t hll_sparse_max_bytes = 3000;  // a sparse HyperLogLog growing past this turns dense
+  int64_t stream_node_max_bytes = 4096;   // bytes of a stream node (0: no limit)
+  int64_t stream_node_max_entries = 100;  // entries of a stream node (0: no limit)
   // Persistence.
   bool appendonly = false;
   std::string appendfilename = "appendonly.aof";

@@ -104,8 +104,6 @@ const Compat kCompat[] = {
     {"active-expire-effort", "", K::kInt, "1", 1, 10},
     {"dynamic-hz", "", K::kBool, "yes"},
     // Types rankd does not have (or has with its own encodings).
-    {"stream-node-max-bytes", "", K::kMemory, "4096", 0, kLongMax},
-    {"stream-node-max-entries", "", K::kInt, "100", 0, kLongMax},
     // Introspection and events.
     {"propagation-error-behavior", "", K::kEnum, "ignore", 0, 0, false,
      "ignore panic panic-on-replicas"},

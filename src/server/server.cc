@@ -473,9 +473,12 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
   propagated_ = outer_propagated;
-  stats_.total_commands++;
+  // A blocked client's retries are the same call, counted once (when it
+  // blocked), as Redis counts it; their time and failure still count.
+  if (!retrying) stats_.total_commands++;
   ServerStats::CommandStat& stat = stats_.per_command[&spec];
-  if (stat.calls++ == 0 && stat.name.empty()) stat.name.assign(full_name);
+  if (!retrying) stat.calls++;
+  if (stat.name.empty()) stat.name.assign(full_name);
   stat.usec += duration;
   if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
     stat.failed++;
