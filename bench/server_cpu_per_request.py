@@ -1,9 +1,13 @@
 #!/usr/bin/python3
-"""Server CPU (user+sys from /proc) per request, servers alternating, for A/B checks on a
-busy machine where throughput is too noisy: bench/server_cpu_per_request.py NAME=BIN ...
-(N requests per run [400000], ROUNDS [3]; ZSCORE, ZINCRBY and ZREVRANGE 0 9 WITHSCORES at -P 16 on
-a 1M-member key; TESTS=ZSCORE,ZINCRBY picks some; SETTLE=seconds to wait after loading, e.g. 40
-for khugepaged to merge rankd's huge pages, as bench/sidebyside.py does)."""
+"""Server CPU per request, servers alternating, for A/B checks on a busy machine where
+throughput is too noisy: bench/server_cpu_per_request.py NAME=BIN ...
+(N requests per run [400000], ROUNDS [3]; at -P 16, 50 clients, random members of a
+1M-member key: ZSCORE, ZINCRBY, ZREVRANGE 0 9 WITHSCORES, ZREVRANK, ZADD of new members
+(members n:..., so the key grows by up to N per run), and ZREVRANGE_SMALL (ZREVRANGE 0 9
+WITHSCORES on a 100-member key, the compact encoding); TESTS=ZSCORE,ZINCRBY picks some;
+SETTLE=seconds to wait after loading, e.g. 40 for khugepaged to merge rankd's huge pages,
+as bench/sidebyside.py does). CPU is the run time of all the server's threads from
+/proc/PID/task/*/schedstat (ns resolution; user+sys, utime split from /proc/PID/stat)."""
 import os, shutil, subprocess, sys, time, tempfile, statistics
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zset_loader
@@ -12,7 +16,10 @@ bins = dict(a.split('=', 1) for a in sys.argv[1:])
 N = int(os.environ.get('N', '400000')); ROUNDS = int(os.environ.get('ROUNDS', '3'))
 TESTS = [("ZSCORE", ["ZSCORE", "lb", "m:00__rand_int__"]),
          ("ZINCRBY", ["ZINCRBY", "lb", "1", "m:00__rand_int__"]),
-         ("ZREVRANGE", ["ZREVRANGE", "lb", "0", "9", "WITHSCORES"])]
+         ("ZREVRANGE", ["ZREVRANGE", "lb", "0", "9", "WITHSCORES"]),
+         ("ZREVRANK", ["ZREVRANK", "lb", "m:00__rand_int__"]),
+         ("ZADD", ["ZADD", "lb", "__rand_int__", "n:00__rand_int__"]),
+         ("ZREVRANGE_SMALL", ["ZREVRANGE", "small", "0", "9", "WITHSCORES"])]
 if os.environ.get('TESTS'):  # e.g. TESTS=ZSCORE,ZINCRBY
     TESTS = [t for t in TESTS if t[0] in os.environ['TESTS'].split(',')]
 procs = {}
@@ -26,10 +33,19 @@ for name, b in bins.items():
 time.sleep(1)
 for name, (p, port, _) in procs.items():
     zset_loader.load_zset('127.0.0.1', port, 'lb', 1_000_000)
+    zset_loader.load_zset('127.0.0.1', port, 'small', 100)
 time.sleep(float(os.environ.get('SETTLE', '0')))
 def cpu(pid, user_only=False):
-    f = open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()
-    return (int(f[11]) + (0 if user_only else int(f[12]))) / TICK
+    if user_only:
+        f = open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()
+        return int(f[11]) / TICK
+    total = 0
+    for tid in os.listdir('/proc/%d/task' % pid):
+        try:
+            total += int(open('/proc/%d/task/%s/schedstat' % (pid, tid)).read().split()[0])
+        except OSError:
+            pass  # the thread exited
+    return total / 1e9
 res = {}
 for r in range(ROUNDS):
     for name, (p, port, _) in procs.items():
@@ -42,7 +58,7 @@ for r in range(ROUNDS):
 for label, _ in TESTS:
     for name in procs:
         xs = res[(name, label)]
-        print("%-10s %-9s cpu us/req median %.3f (user %.3f)  rps median %8.0f   (cpu: %s)" % (
+        print("%-15s %-9s cpu us/req median %.3f (user %.3f)  rps median %8.0f   (cpu: %s)" % (
             label, name, statistics.median(x[0] for x in xs), statistics.median(x[2] for x in xs),
             statistics.median(x[1] for x in xs),
             " ".join("%.3f" % x[0] for x in xs)))
@@ -51,3 +67,9 @@ for p, _, d in procs.values():
     p.wait()
     shutil.rmtree(d, ignore_errors=True)
 print(open('/proc/loadavg').read())
+if 'redis' in procs:  # redis-server's CPU per request over each other server's
+    for label, _ in TESTS:
+        r = statistics.median(x[0] for x in res[('redis', label)])
+        print("%-15s " % label + "  ".join("redis/%s %.2fx" % (
+            name, r / statistics.median(x[0] for x in res[(name, label)]))
+            for name in procs if name != 'redis'))

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <new>
 #include <vector>
 
@@ -139,9 +140,23 @@ CompactSet::Entry CompactSet::Decode(size_t offset) const {
   return e;
 }
 
+size_t CompactSet::EntrySize(size_t offset) const {
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(data() + offset);
+  const uint8_t tag = p[0];
+  const size_t head = tag < kSmallIntEnd ? 1 : tag == kRawDouble ? 9 : 2 + (tag - kSmallIntEnd);
+  if (p[head] < 0x80) return head + 1 + p[head];  // the usual 1-byte length
+  size_t len = 0, i = head;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t b = p[i++];
+    len |= size_t{b & 0x7Fu} << shift;
+    if (b < 0x80) break;
+  }
+  return i + len;
+}
+
 size_t CompactSet::OffsetOfRank(uint64_t rank) const {
   size_t off = 0;
-  for (uint64_t r = 0; r < rank; ++r) off += Decode(off).size;
+  for (uint64_t r = 0; r < rank; ++r) off += EntrySize(off);
   return off;
 }
 
@@ -200,7 +215,7 @@ void CompactSet::EraseRankRange(uint64_t start, uint64_t stop) {
   assert(start <= stop && stop < size());
   size_t from = OffsetOfRank(start);
   size_t to = from;
-  for (uint64_t r = start; r <= stop; ++r) to += Decode(to).size;
+  for (uint64_t r = start; r <= stop; ++r) to += EntrySize(to);
   Splice(from, to - from, {});
   p_->count -= static_cast<uint32_t>(stop - start + 1);
   Trim();
@@ -223,15 +238,19 @@ void CompactSet::ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse,
     }
     return;
   }
-  // Entries only decode forwards: collect the offsets first.
-  std::vector<size_t> offsets;
-  offsets.reserve(stop - start + 1);
-  for (uint64_t r = start; r <= stop; ++r) {
-    offsets.push_back(off);
-    off += Decode(off).size;
+  // Entries only decode forwards: collect the offsets first (on the stack
+  // for a page of a leaderboard screen, the usual reverse read).
+  const size_t count = stop - start + 1;
+  uint32_t local[64];
+  std::vector<uint32_t> heap;
+  uint32_t* offsets = local;
+  if (count > std::size(local)) heap.resize(count), offsets = heap.data();
+  for (size_t i = 0; i < count; ++i) {
+    offsets[i] = static_cast<uint32_t>(off);
+    off += EntrySize(off);
   }
-  for (auto it = offsets.rbegin(); it != offsets.rend(); ++it) {
-    Entry e = Decode(*it);
+  for (size_t i = count; i-- > 0;) {
+    Entry e = Decode(offsets[i]);
     fn(e.member, e.score);
   }
 }

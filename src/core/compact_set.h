@@ -128,6 +128,9 @@ class CompactSet {
   void InsertEncoded(const std::string& enc, std::string_view member, double score);
   // The byte offset of the entry at `rank` (used() for rank == size()).
   size_t OffsetOfRank(uint64_t rank) const;
+  // The encoded size of the entry at `offset`, without decoding its score
+  // (walks over entries cost a few instructions each).
+  size_t EntrySize(size_t offset) const;
 
   Packed* p_ = nullptr;
 };

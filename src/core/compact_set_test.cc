@@ -6,10 +6,12 @@
 
 #include "core/compact_set.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -79,6 +81,32 @@ TEST(CompactSetTest, UpdatesErasesAndCopiesKeepTheBytesTight) {
   EXPECT_EQ(c.size(), 0u);
   EXPECT_EQ(c.MemoryUsage(), 0u);  // an empty set holds no allocation
   EXPECT_EQ(c.CheckInvariants(), "");
+}
+
+TEST(CompactSetTest, ReverseRangesMatchForwardOnesReversed) {
+  // Every score form and member lengths with 1- and 2-byte varints; reverse
+  // pages up to and past the 64 offsets kept on the stack.
+  CompactSet c;
+  for (int i = 0; i < 200; ++i) {
+    const double score = i % 3 == 0 ? i - 40 : i % 3 == 1 ? i * 100000.0 : i + 0.5;
+    c.Insert(std::string(i % 7 == 0 ? 130 : 5, 'a') + std::to_string(i), score);
+  }
+  ASSERT_EQ(c.CheckInvariants(), "");
+  for (uint64_t len : {1, 10, 64, 65, 200}) {
+    for (uint64_t start : {uint64_t{0}, 200 - len, (200 - len) / 2}) {
+      std::vector<std::pair<std::string, double>> fwd, rev;
+      c.ForEachInRankRange(start, start + len - 1, false, [&](std::string_view m, double s) {
+        fwd.emplace_back(std::string(m), s);
+      });
+      c.ForEachInRankRange(start, start + len - 1, true, [&](std::string_view m, double s) {
+        rev.emplace_back(std::string(m), s);
+      });
+      std::reverse(rev.begin(), rev.end());
+      ASSERT_EQ(fwd.size(), len);
+      EXPECT_EQ(fwd, rev) << "start " << start << " len " << len;
+      EXPECT_EQ(fwd.front().first, std::string(c.At(start).member));
+    }
+  }
 }
 
 }  // namespace

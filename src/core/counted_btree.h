@@ -44,7 +44,9 @@
 // each) is only paid by the read-only searches (PartitionPoint). Insertion
 // splits full nodes on the way down (a full leaf first tries to hand half of
 // its free space to a sibling, which keeps leaves ~80% full instead of the
-// ~69% of plain splitting); erasure refills minimum-size nodes on the way
+// ~69% of plain splitting; with slot codes, two full neighbours then split
+// into three leaves instead of one into two); erasure refills minimum-size
+// nodes on the way
 // down by borrowing from or merging with a sibling.
 //
 // Key changes (a score update) do not erase and re-insert: LocateAndPartition
@@ -82,6 +84,12 @@
 // REQUIRES (groups): SameGroup is an equivalence whose classes are
 // contiguous in the order, and a value's group never changes while it is
 // in the tree (RefreshHint must not be used to change it).
+//
+// Slot codes (issue 34, scores in the leaves): if Less declares
+// `static constexpr bool kSlotCodes = true` and its hint is a double, each
+// leaf also keeps one byte per slot, the slot's hint quantized over the
+// leaf's range, so that most leaf searches by a hint read no value; see
+// core/counted_btree_codes.h for the design and its price.
 
 #pragma once
 
@@ -96,33 +104,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/counted_btree_traits.h"
+
 namespace rankd {
-namespace detail {
-
-// The hint type and accessor of a comparator, or a placeholder.
-template <typename L, typename V, bool = requires(const L& l, V v) { l.HintOf(v); }>
-struct BTreeHint {
-  using Type = uint8_t;
-  static Type Of(const L&, V) { return 0; }
-};
-template <typename L, typename V>
-struct BTreeHint<L, V, true> {
-  using Type = decltype(std::declval<const L&>().HintOf(std::declval<V>()));
-  static Type Of(const L& l, V v) { return l.HintOf(v); }
-};
-
-// Whether the comparator defines groups (see "Groups" above).
-template <typename L, typename V>
-inline constexpr bool kBTreeGroups = requires(const L& l, V v) {
-  { l.SameGroup(v, v) } -> std::convertible_to<bool>;
-};
-
-// Takes no space as a [[no_unique_address]] member: the summary of a tree
-// without groups.
-struct NoGroupBits {};
-
-}  // namespace detail
-
 template <typename Value, typename Less, size_t kLeafBytes = 256, size_t kInnerBytes = 512>
 class CountedBTree {
   static_assert(std::is_trivially_copyable_v<Value>, "values are memmoved");
@@ -137,11 +121,19 @@ class CountedBTree {
 
  private:
   static constexpr size_t kGroupBytes = kGroups ? sizeof(uint64_t) : 0;
-  static constexpr size_t kLeafHeader =
-      RoundUp(2 * sizeof(void*) + kGroupBytes + 3, alignof(Value));
 
  public:
-  static constexpr size_t kLeafCap = (kLeafBytes - kLeafHeader) / sizeof(Value);
+  // True when leaves keep slot codes (see "Slot codes" in the design block).
+  static constexpr bool kCodes = detail::kBTreeSlotCodes<Less, Value>;
+
+ private:
+  static constexpr size_t kCodeHeader = kCodes ? sizeof(double) + sizeof(float) : 0;
+  static constexpr size_t kLeafHeader =
+      RoundUp(2 * sizeof(void*) + kGroupBytes + kCodeHeader + 3, alignof(Value));
+
+ public:
+  static constexpr size_t kLeafCap =
+      (kLeafBytes - kLeafHeader) / (sizeof(Value) + (kCodes ? 1 : 0));
   static constexpr size_t kInnerCap =
       (kInnerBytes - sizeof(void*)) /
       (sizeof(void*) + sizeof(uint64_t) + kGroupBytes + sizeof(Hint) + sizeof(Value));
@@ -158,9 +150,14 @@ class CountedBTree {
     LeafNode* next;
     // Groups only: bit j set iff vals[j] is a group head; bits >= n are 0.
     [[no_unique_address]] LeafHeads heads;
+    // Codes only: the quantization of this leaf's codes (see CodeOf).
+    [[no_unique_address]] std::conditional_t<kCodes, double, detail::Absent<1>> qlo;
+    [[no_unique_address]] std::conditional_t<kCodes, float, detail::Absent<2>> qscale;
     uint16_t n;
     uint8_t is_leaf;  // always 1; lets CheckInvariants detect type confusion
     Value vals[kLeafCap];
+    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n.
+    [[no_unique_address]] std::conditional_t<kCodes, uint8_t[kLeafCap], detail::Absent<3>> codes;
   };
   struct InnerNode {
     void* children[kInnerCap];
@@ -394,7 +391,9 @@ class CountedBTree {
   static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                               LeafBounds* bounds);
   // PartitionPoint inside one leaf, over vals[0, n).
-  // `guess` (or -1): where the answer probably is, from Guess.
+  // `guess` (or -1): where the answer probably is, from Guess. With slot
+  // codes and pred.Target(), the codes narrow the search first (no reads
+  // of values when no code equals the target's), and `guess` is ignored.
   template <typename Pred>
   static uint32_t LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred, int guess = -1);
   // Where in a leaf of n values `pred`'s answer probably is, or -1: if pred
@@ -413,6 +412,23 @@ class CountedBTree {
       if (path[d].index != 0) break;
     }
   }
+
+  // ---- Slot codes (no-ops without them; core/counted_btree_codes.h) ----
+  // The code of hint `s` in `leaf`: monotone non-decreasing in s.
+  static uint8_t CodeOf(const LeafNode* leaf, double s);
+  // [*lo, *hi): the slots of vals[0, n) whose code equals code(target);
+  // slots before *lo have smaller codes, from *hi on larger ones.
+  static void CodeRun(const LeafNode* leaf, uint32_t n, double target, uint32_t* lo,
+                      uint32_t* hi);
+  // Sets the code of slot j from its value's hint (one read of the value).
+  void SetCode(LeafNode* leaf, uint32_t j) const;
+  // Chooses the leaf's quantization from its first and last hints and
+  // rewrites every code: reads every value (loaded in parallel first).
+  void Recode(LeafNode* leaf) const;
+  // Moves n slots (values and codes) from src[si] to dst[di]; the ranges
+  // may overlap. Codes are copied as they are: a caller moving slots
+  // between leaves calls Recode on the receiving one.
+  static void MoveSlots(LeafNode* dst, size_t di, const LeafNode* src, size_t si, size_t n);
 
   // The index of `v` in `leaf`, or leaf->n if absent.
   static uint32_t IndexIn(const LeafNode* leaf, Value v);
@@ -434,6 +450,10 @@ class CountedBTree {
   void MoveToLeft(InnerNode* p, uint32_t i, size_t k, int child_h);
   void MoveToRight(InnerNode* p, uint32_t i, size_t k, int child_h);
   void Split(InnerNode* p, uint32_t i, int child_h);
+  // Leaves i and i+1 of `p`, with no room to share between them, become
+  // three leaves of a third of their values each. REQUIRES: no groups;
+  // p not full.
+  void SplitTwoIntoThree(InnerNode* p, uint32_t i);
   void Merge(InnerNode* p, uint32_t i, int child_h);
   void InsertChild(InnerNode* p, uint32_t pos, void* child, uint64_t count, uint64_t heads,
                    Value key);
@@ -473,6 +493,7 @@ class CountedBTree {
 }  // namespace rankd
 
 #include "core/counted_btree_check.h"      // IWYU pragma: export
+#include "core/counted_btree_codes.h"      // IWYU pragma: export
 #include "core/counted_btree_groups.h"     // IWYU pragma: export
 #include "core/counted_btree_impl.h"       // IWYU pragma: export
 #include "core/counted_btree_move.h"       // IWYU pragma: export

@@ -45,6 +45,11 @@ std::string RANKD_BTREE::CheckNode(void* p, int h, bool is_root, uint64_t* count
       if (!less_(leaf->vals[j], leaf->vals[j + 1])) return "leaf values not ascending" + at;
     }
     if (leaf->prev != *last) return "leaf prev link wrong";
+    if constexpr (kCodes) {
+      for (uint32_t j = 0; j < leaf->n; ++j) {
+        if (leaf->codes[j] != CodeOf(leaf, HintFor(leaf->vals[j]))) return "stale slot code" + at;
+      }
+    }
     if constexpr (kGroups) {
       if (leaf->heads & ~LowBits(leaf->n)) return "group bits past the leaf's end" + at;
       for (uint32_t j = 0; j < leaf->n; ++j) {

@@ -26,6 +26,7 @@ typename RANKD_BTREE::LeafNode* RANKD_BTREE::NewLeaf() {
   LeafNode* leaf = new LeafNode;
   leaf->prev = leaf->next = nullptr;
   if constexpr (kGroups) leaf->heads = 0;
+  if constexpr (kCodes) leaf->qlo = 0, leaf->qscale = 0;  // all codes 0 until a Recode
   leaf->n = 0;
   leaf->is_leaf = 1;
   ++leaves_;
@@ -149,6 +150,12 @@ RANKD_BTREE_TMPL
 template <typename Pred>
 uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred, int guess) {
   uint32_t lo = 0, hi = n;
+  if constexpr (kCodes && requires { double(pred.Target()); }) {
+    // Only the slots whose code ties with the target's need pred.
+    CodeRun(leaf, n, static_cast<double>(pred.Target()), &lo, &hi);
+    if (lo == hi) return lo;
+    guess = -1;
+  }
   if constexpr (requires(V x) { pred.Prefetch(x); }) {
     // A guessed position (from the leaf's hint bounds): load the window of
     // kWindow values around it, plus one on each side, in parallel. If the
@@ -156,7 +163,9 @@ uint32_t RANKD_BTREE::LeafPartition(const LeafNode* leaf, uint32_t n, Pred& pred
     // still says on which side it lies.
     constexpr uint32_t kWindow = 20;
     bool loaded = false;
-    if (kLeafCap > kWindow && guess >= 0 && n > kWindow) {  // constant: no window in tiny leaves
+    if (kLeafCap > kWindow && guess >= 0 && n > kWindow) {
+      // Invariant: no codes narrowed [lo, hi) (guess is -1 then).
+      assert(lo == 0 && hi == n);  // constant: no window in tiny leaves
       const uint32_t g = std::min<uint32_t>(static_cast<uint32_t>(guess), n);
       const uint32_t a = g > kWindow / 2 ? std::min(g - kWindow / 2, n - kWindow) : 0;
       const uint32_t b = a + kWindow;  // the answer is in [a, b] iff both ends agree
@@ -304,8 +313,9 @@ RANKD_BTREE_TMPL
 void RANKD_BTREE::InsertInLeaf(LeafNode* leaf, uint32_t rank, uint64_t global_rank, V v,
                                const PathStep* path, int depth) {
   assert(leaf->n < kLeafCap);
-  std::memmove(&leaf->vals[rank + 1], &leaf->vals[rank], (leaf->n - rank) * sizeof(V));
+  MoveSlots(leaf, rank + 1, leaf, rank, leaf->n - rank);
   leaf->vals[rank] = v;
+  SetCode(leaf, rank);
   leaf->n++;
   size_++;
   if constexpr (kGroups) {
@@ -359,7 +369,7 @@ V RANKD_BTREE::EraseAt(uint64_t rank) {
     leaf->heads = (b & low) | ((b >> 1) & ~low);
     for (int d = 0; d < depth && was_head; ++d) path[d].node->heads[path[d].index]--;
   }
-  std::memmove(&leaf->vals[rank], &leaf->vals[rank + 1], (leaf->n - rank - 1) * sizeof(V));
+  MoveSlots(leaf, rank, leaf, rank + 1, leaf->n - rank - 1);
   leaf->n--;
   size_--;
   if (size_ == 0) {  // Only a root leaf can hold the last value.
@@ -402,6 +412,9 @@ void RANKD_BTREE::RefreshHint(uint64_t rank) {
     if (rank == 0) node->hints[i] = HintFor(node->keys[i]);  // the value is this separator
     p = node->children[i];
   }
+  // The new hint keeps the value's place among its neighbours', and so does
+  // its new code.
+  SetCode(AsLeaf(p), static_cast<uint32_t>(rank));
 }
 
 RANKD_BTREE_TMPL
@@ -412,6 +425,7 @@ void RANKD_BTREE::MapValues(Fn fn) {
   for (int h = height_; h > 0; --h) p = AsInner(p)->children[0];
   for (LeafNode* leaf = AsLeaf(p); leaf != nullptr; leaf = leaf->next) {
     for (uint32_t j = 0; j < leaf->n; ++j) leaf->vals[j] = fn(leaf->vals[j]);
+    if constexpr (kCodes) Recode(leaf);  // fn may change hints (keeping the order)
   }
   RefreshKeys(root_, height_);
 }

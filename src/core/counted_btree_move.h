@@ -112,22 +112,24 @@ void RANKD_BTREE::Move(const Relocation& r) {
     // to_pos_ counts v at its old place: one less past it.
     const uint32_t b = r.to_pos_ > a ? r.to_pos_ - 1 : r.to_pos_;
     if (b > a) {
-      std::memmove(&from->vals[a], &from->vals[a + 1], (b - a) * sizeof(V));
+      MoveSlots(from, a, from, a + 1, b - a);
     } else if (b < a) {
-      std::memmove(&from->vals[b + 1], &from->vals[b], (a - b) * sizeof(V));
+      MoveSlots(from, b + 1, from, b, a - b);
     }
     from->vals[b] = v;
+    SetCode(from, b);  // the new hint's code
     // A new first value, or the same one with a new hint.
     if (a == 0 || b == 0) SetFirstKey(r.from_path_, r.depth_, from->vals[0]);
     return;
   }
   // Invariant: different leaves, so height() > 0 and `from` is not the root.
   assert(from->n > kLeafMin && to->n < kLeafCap);
-  std::memmove(&from->vals[a], &from->vals[a + 1], (from->n - a - 1) * sizeof(V));
+  MoveSlots(from, a, from, a + 1, from->n - a - 1);
   from->n--;
   const uint32_t b = r.to_pos_;
-  std::memmove(&to->vals[b + 1], &to->vals[b], (to->n - b) * sizeof(V));
+  MoveSlots(to, b + 1, to, b, to->n - b);
   to->vals[b] = v;
+  SetCode(to, b);  // in the target leaf's range
   to->n++;
   // The paths share the nodes above the first level whose child differs;
   // there and below, A's side loses v and B's side gains it.

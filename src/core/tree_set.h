@@ -4,18 +4,19 @@
 // skiplist + dict): three parts that share 32-bit record handles.
 //
 //   RecordArena  [score|len|member] records, each member stored once  ~25 B
-//   CountedBTree handles in (score, member) order, with subtree counts ~5.4 B
+//   CountedBTree handles in (score, member) order, with subtree counts,
+//                and a byte of each score in the leaves                ~6.7 B
 //   MemberIndex  handles by hash of member bytes, for O(1) lookup      ~6 B
 //
 // (bytes per element for 16-byte members). The tree's comparator reads the
 // records through the arena; inner nodes cache each separator's score as
-// its hint, so a search by score, or by (score, member) without ties, reads
-// records only in the final leaf, in two rounds of parallel loads (see
-// CountedBTree::LeafPartition), or in one when the score interpolated
-// between the leaf's bounds (cached in its parents) lands within 10 places
-// of the answer (~98% for evenly spread scores; CountedBTree::Guess). Leaves are 512 bytes (~123 handles): fewer
-// leaf headers and inner nodes than 256 (~0.75 B per element less), at the
-// same search cost since a round of 15 pivots narrows a leaf to a run of 8.
+// its hint, and leaves keep a byte of each slot's score (its code in the
+// leaf's score range, CountedBTree "Slot codes"), so a search by score, or
+// by (score, member) without ties, reads records only where the new score's
+// code ties with a slot's (about one search in three, which then reads
+// one or two records; ZINCRBY and ZADD find their new place from the
+// codes alone otherwise). Leaves are 512 bytes (96 handles and their
+// codes): fewer leaf headers and inner nodes than 256.
 // Inner nodes are 1024 bytes (36 children): at 1M elements 3 levels above
 // the leaves instead of 4 with 512 (each level is one dependent load, from
 // L2/L3 at best), and ~0.08 B per element less in node padding.
@@ -128,6 +129,9 @@ class TreeSet {
     }
     // Cached in inner nodes (see CountedBTree "Hints").
     double HintOf(Handle h) const { return arena->Score(h); }
+    // A byte of the score per leaf slot (see CountedBTree "Slot codes").
+    static constexpr bool kSlotCodes = true;
+    void Prefetch(Handle h) const { arena->Prefetch(h); }
   };
   using Tree = CountedBTree<Handle, RecordLess, 512, 1024>;
 
