@@ -203,6 +203,7 @@ void SkipChecksum(CommandContext& ctx) {
 void DebugCmd(CommandContext& ctx) {
   if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
   if (DebugData(ctx)) return;     // PROTOCOL, QUICKLIST-PACKED-THRESHOLD, ...
+  if (DebugControl(ctx)) return;  // PAUSE-CRON, REPLICATE, ...
   std::string_view sub = ctx.arg(1);
   const size_t argc = ctx.argc();
   if (EqualsIgnoreCase(sub, "SLEEP") && argc == 3) {

@@ -24,6 +24,7 @@
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
 #include "server/server.h"
+#include "server/shutdown.h"
 
 extern "C" {
 #include <lua.h>
@@ -90,6 +91,8 @@ void ServerSection(Server& s, InfoWriter& w) {
   w.Field("executable", ExecutablePath());
   w.Field("config_file", s.config().config_file);
   w.Field("io_threads_active", 0);
+  // Only while a shutdown waits for replicas, as Redis 7.0.
+  if (int64_t ms = s.shutdown().remaining_ms(); ms > 0) w.Field("shutdown_in_milliseconds", ms);
 }
 
 void ClientsSection(Server& s, InfoWriter& w) {
@@ -97,7 +100,7 @@ void ClientsSection(Server& s, InfoWriter& w) {
   size_t max_in = 0, max_out = 0;
   s.ForEachClient([&](Client& c) {
     // A client held by CLIENT PAUSE counts as blocked, as in Redis 7.0.
-    blocked += c.blocked.active || !c.postponed.empty();
+    blocked += c.blocked.active || !c.postponed.empty() || s.shutdown().is_waiter(c);
     tracking += c.tracking.on;
     in_timeout += c.blocked.active && c.blocked.timer != 0;
     if (c.conn) {

@@ -36,4 +36,12 @@ std::string RefuseFileMode(std::string_view value) {
              : "";
 }
 
+bool HiddenFromGlobs(std::string_view name) {
+  for (std::string_view hidden :
+       {"rdb-key-save-delay", "key-load-delay", "use-exit-on-panic", "watchdog-period"}) {
+    if (name == hidden) return true;
+  }
+  return false;
+}
+
 }  // namespace rankd

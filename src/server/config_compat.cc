@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "base/split.h"
 #include "server/config_param.h"
+#include "server/oom_score.h"
 
 namespace rankd {
 namespace {
@@ -75,7 +76,7 @@ const Compat kCompat[] = {
     {"use-exit-on-panic", "", K::kBool, "no", 0, 0, true},
     {"disable-thp", "", K::kBool, "yes", 0, 0, true},
     {"oom-score-adj", "", K::kEnum, "no", 0, 0, false, "no yes relative absolute"},
-    {"oom-score-adj-values", "", K::kString, "0 200 800"},
+    {"oom-score-adj-values", "", K::kString, "0 200 800", 0, 0, false, "", &RefuseOomScoreValues},
     {"shutdown-on-sigint", "", K::kString, "default"},
     {"shutdown-on-sigterm", "", K::kString, "default"},
     {"shutdown-timeout", "", K::kInt, "10", 0, kIntMax},

@@ -37,5 +37,9 @@ struct ConfigTable::Param {
 std::string CheckReplicaOf(std::string_view value);
 // unixsocketperm: an octal file mode, 0 to 777.
 std::string RefuseFileMode(std::string_view value);
+// Settings Redis 7.0 hides from CONFIG GET patterns (its HIDDEN_CONFIG test
+// switches: rdb-key-save-delay, key-load-delay, use-exit-on-panic,
+// watchdog-period): CONFIG GET answers them by exact name only.
+bool HiddenFromGlobs(std::string_view name);
 
 }  // namespace rankd
