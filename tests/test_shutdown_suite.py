@@ -246,3 +246,16 @@ def test_transactions_and_getdel_replicate_as_redis(server_factory):
         sock.close()
     assert got == [[b"select", b"0"], [b"multi"], [b"set", b"a", b"1"], [b"set", b"b", b"2"],
                    [b"exec"], [b"set", b"one", b"1"], [b"del", b"a"]]
+
+
+def test_replicaof_inside_exec_does_not_stop_the_rest(server_factory):
+    # Redis checks READONLY when EXEC starts, not for each queued command (unit/multi).
+    srv = server_factory(["--save", ""])
+    c = srv.client()
+    pipe = c.pipeline(transaction=True)
+    pipe.set("foo2", "bar").execute_command("REPLICAOF", "127.0.0.1", "1").set("foo3", "bar")
+    assert pipe.execute() == [True, b"OK", True]
+    with pytest.raises(Exception, match="read only replica"):
+        c.set("foo4", "bar")
+    c.execute_command("REPLICAOF", "NO", "ONE")
+    assert c.get("foo3") == b"bar"

@@ -182,7 +182,15 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
   w.Field("mem_not_counted_for_evict", 0);
   w.Field("mem_replication_backlog", 0);
-  w.Field("mem_total_replication_buffers", 0);
+  // What the replicas' links hold unsent (rankd keeps no shared buffer).
+  int64_t repl_buffers = 0;
+  for (const ReplicaInfo& r : s.replication().replicas()) {
+    repl_buffers += static_cast<int64_t>(r.pending.size());
+    if (Connection* conn = s.net().Find(r.client_id)) {
+      repl_buffers += static_cast<int64_t>(conn->output_buffer_size());
+    }
+  }
+  w.Field("mem_total_replication_buffers", repl_buffers);
   w.Field("mem_clients_slaves", 0);
   w.Field("mem_clients_normal", static_cast<int64_t>(clients));
   w.Field("mem_cluster_links", 0);

@@ -44,4 +44,21 @@ bool HiddenFromGlobs(std::string_view name) {
   return false;
 }
 
+bool ConfigTable::TakesOneWord(std::string_view name) const {
+  using K = Param::Kind;
+  const Param* p = Find(name);
+  return p && (p->kind == K::kInt || p->kind == K::kMemory || p->kind == K::kBool ||
+               p->kind == K::kEnum);
+}
+
+// shutdown-on-sigint / -sigterm: "default", or some of save, nosave, now, force.
+std::string RefuseShutdownOnSignal(std::string_view value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  bool ok = !words.empty();
+  for (std::string_view w : words) {
+    ok &= w == "default" || w == "save" || w == "nosave" || w == "now" || w == "force";
+  }
+  return ok ? "" : "argument(s) must be one of the following: default, save, nosave, now, force";
+}
+
 }  // namespace rankd

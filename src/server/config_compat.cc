@@ -77,8 +77,8 @@ const Compat kCompat[] = {
     {"disable-thp", "", K::kBool, "yes", 0, 0, true},
     {"oom-score-adj", "", K::kEnum, "no", 0, 0, false, "no yes relative absolute"},
     {"oom-score-adj-values", "", K::kString, "0 200 800", 0, 0, false, "", &RefuseOomScoreValues},
-    {"shutdown-on-sigint", "", K::kString, "default"},
-    {"shutdown-on-sigterm", "", K::kString, "default"},
+    {"shutdown-on-sigint", "", K::kString, "default", 0, 0, false, "", &RefuseShutdownOnSignal},
+    {"shutdown-on-sigterm", "", K::kString, "default", 0, 0, false, "", &RefuseShutdownOnSignal},
     {"shutdown-timeout", "", K::kInt, "10", 0, kIntMax},
     {"ignore-warnings", "", K::kString, ""},
     {"server_cpulist", "", K::kString, "", 0, 0, true},
@@ -195,12 +195,6 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
   }
   if (auto it = cfg.compat_bools.find("syslog-enabled"); it != cfg.compat_bools.end() && it->second) {
     out.push_back("syslog-enabled yes is not implemented: rankd logs to logfile (or stdout)");
-  }
-  for (std::string_view sig : {"shutdown-on-sigint", "shutdown-on-sigterm"}) {
-    if (std::string v = str(sig); !v.empty() && v != "default") {
-      out.push_back(std::string(sig) + " " + v + " is not implemented: on that signal rankd "
-                    "saves if save points are set, as 'default' does");
-    }
   }
   if (std::string v = str("notify-keyspace-events"); !v.empty()) {
     out.push_back("notify-keyspace-events " + v + ": keyspace notifications are not "

@@ -382,7 +382,11 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
-  if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) return c.reply->Error(ro);
+  // Scripts check each write; EXEC was checked as a whole when it started
+  // (Redis: a REPLICAOF inside the transaction does not stop what follows).
+  if (std::string_view ro = c.conn ? "" : ReadOnlyRefusal(c, *spec); !ro.empty()) {
+    return c.reply->Error(ro);
+  }
   if (c.user && !c.user->unrestricted()) {
     // EXEC re-checks (rules may have changed since queueing); scripts check
     // every redis.call with the caller's user.
