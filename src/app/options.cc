@@ -27,19 +27,29 @@ std::string ParseCommandLine(int argc, char** argv, StartupOptions* out) {
       i++;
     }
   }
+  const int first_option = i;
   for (; i < argc; i++) {
     std::string word = argv[i];
-    if (word.rfind("--", 0) != 0 || word.size() == 2) {
+    std::string name;
+    std::vector<std::string> words;
+    if (word.rfind("--", 0) == 0 && word.size() > 2) {
+      name = word.substr(2);
+    } else if (i == first_option) {
+      name = word;  // as Redis: "loglevel verbose" after the config file is a setting too
+    } else {
       return "Invalid argument '" + word + "': options are written --name value";
     }
-    std::string name = word.substr(2);
-    std::vector<std::string> words;
-    // As Redis: "--port 6380" in one argument; a setting's first value may
-    // start with "--" (--logfile --my-file), later ones may not; a bare
-    // --save before another option means save "".
+    // As Redis: "--port 6380" in one argument (its words split and unquoted
+    // as a config line); a setting's first value may start with "--"
+    // (--logfile --my-file), later ones may not; a bare --save before
+    // another option means save "".
     if (size_t sp = name.find(' '); sp != std::string::npos) {
-      words.push_back(name.substr(sp + 1));
-      name.resize(sp);
+      std::vector<std::pair<std::string, std::vector<std::string>>> line;
+      if (!ParseConfigText(name, &line).empty() || line.size() != 1) {
+        return "Invalid argument '" + word + "'";
+      }
+      name = line[0].first;
+      words = line[0].second;
     }
     while (i + 1 < argc && (words.empty() || std::string(argv[i + 1]).rfind("--", 0) != 0)) {
       if (words.empty() && name == "save" && std::string(argv[i + 1]).rfind("--", 0) == 0) break;

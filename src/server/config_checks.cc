@@ -3,6 +3,9 @@
 // Value checks of single settings (ConfigTable::Param::refuse), in Redis's
 // words, for the rows of config.cc.
 
+#include <climits>
+#include <cstdlib>
+
 #include <string>
 #include <vector>
 
@@ -59,6 +62,11 @@ std::string RefuseShutdownOnSignal(std::string_view value) {
     ok &= w == "default" || w == "save" || w == "nosave" || w == "now" || w == "force";
   }
   return ok ? "" : "argument(s) must be one of the following: default, save, nosave, now, force";
+}
+
+std::string CurrentDir(const std::string& fallback) {
+  char buf[PATH_MAX];
+  return realpath(fallback.c_str(), buf) ? std::string(buf) : fallback;
 }
 
 }  // namespace rankd

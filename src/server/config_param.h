@@ -41,6 +41,8 @@ std::string RefuseFileMode(std::string_view value);
 // switches: rdb-key-save-delay, key-load-delay, use-exit-on-panic,
 // watchdog-period): CONFIG GET answers them by exact name only.
 bool HiddenFromGlobs(std::string_view name);
+// CONFIG GET dir: `fallback` (the setting) as an absolute path, as Redis shows it.
+std::string CurrentDir(const std::string& fallback);
 // shutdown-on-sigint / -sigterm: "default" or words among save, nosave, now, force.
 std::string RefuseShutdownOnSignal(std::string_view value);
 

@@ -1,4 +1,4 @@
-"""SHUTDOWN, SIGTERM and the DEBUG test switches as Redis 7.0 (issue 32: Redis's own
+"""SHUTDOWN, SIGTERM, the DEBUG test switches and the command line as Redis 7.0 (issue 32: Redis's own
 suite, units shutdown, integration/shutdown, oom-score-adj, other, multi, string).
 
 Each test runs against rankd, and against redis-server 7.0.15 with RANKD_TARGET_REDIS=1.
@@ -259,3 +259,28 @@ def test_replicaof_inside_exec_does_not_stop_the_rest(server_factory):
         c.set("foo4", "bar")
     c.execute_command("REPLICAOF", "NO", "ONE")
     assert c.get("foo3") == b"bar"
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["--port"], "'port'"),
+    (["--port", "6379", "6380"], "'port \"6379\" \"6380\"'"),
+    (["--port", "--loglevel", "verbose"], "'port \"--loglevel\" \"verbose\"'"),
+])
+def test_command_line_arity_errors(args, expected):
+    # As Redis 7.0 (unit/introspection): the words after an option are its values.
+    import subprocess
+    from server_process import under_test_binary
+    out = subprocess.run([under_test_binary()] + args, capture_output=True, timeout=10,
+                         stdin=subprocess.DEVNULL)
+    text = (out.stdout + out.stderr).decode()
+    assert out.returncode != 0
+    assert expected in text and "wrong number of arguments" in text
+
+
+def test_command_line_name_and_value_in_one_argument(server_factory):
+    srv = server_factory(["--save", "", "--maxmemory '700mb'", "--proc-title-template",
+                          "--my--title"])
+    c = srv.client()
+    assert c.config_get("maxmemory") == {"maxmemory": "734003200"}
+    assert c.config_get("proc-title-template") == {"proc-title-template": "--my--title"}
+    assert c.config_get("dir")["dir"] == os.path.realpath(srv.dir)
