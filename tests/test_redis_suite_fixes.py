@@ -284,3 +284,21 @@ def test_command_line_name_and_value_in_one_argument(server_factory):
     assert c.config_get("maxmemory") == {"maxmemory": "734003200"}
     assert c.config_get("proc-title-template") == {"proc-title-template": "--my--title"}
     assert c.config_get("dir")["dir"] == os.path.realpath(srv.dir)
+
+
+def test_replica_links_are_not_connected_clients(server_factory):
+    primary, replica, p, r = replicated_pair(server_factory)
+    p.ping()
+    # This client and the INFO's own connection; the replica's link is a replica.
+    assert int(inf(primary, "clients")["connected_clients"]) == 2
+    assert int(inf(primary, "replication")["connected_slaves"]) == 1
+
+
+def test_shutdown_signal_flags_read_back_in_redis_order(server_factory):
+    srv = server_factory(["--save", "", "--shutdown-on-sigint", "force", "nosave", "now"])
+    c = srv.client()
+    assert c.config_get("shutdown-on-sigint") == {"shutdown-on-sigint": "nosave now force"}
+    c.config_set("shutdown-on-sigterm", "force save")
+    assert c.config_get("shutdown-on-sigterm") == {"shutdown-on-sigterm": "save force"}
+    with pytest.raises(Exception, match="must be one of the following"):
+        c.config_set("shutdown-on-sigterm", "later")

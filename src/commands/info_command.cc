@@ -109,7 +109,9 @@ void ClientsSection(Server& s, InfoWriter& w) {
     }
   });
   w.Section("Clients");
-  w.Field("connected_clients", static_cast<int64_t>(s.net().size()));
+  // As Redis: replicas' links are not counted (connected_slaves counts them).
+  w.Field("connected_clients", static_cast<int64_t>(s.net().size()) -
+                                   static_cast<int64_t>(s.replication().replicas().size()));
   w.Field("cluster_connections", 0);
   w.Field("maxclients", s.config().maxclients);
   w.Field("client_recent_max_input_buffer", static_cast<int64_t>(max_in));

@@ -3,9 +3,10 @@
 // Value checks of single settings (ConfigTable::Param::refuse), in Redis's
 // words, for the rows of config.cc.
 
-#include <climits>
-#include <cstdlib>
+#include <unistd.h>
 
+#include <algorithm>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,18 @@ std::string RefuseShutdownOnSignal(std::string_view value) {
 
 std::string CurrentDir(const std::string& fallback) {
   char buf[PATH_MAX];
-  return realpath(fallback.c_str(), buf) ? std::string(buf) : fallback;
+  return getcwd(buf, sizeof(buf)) ? std::string(buf) : fallback;
+}
+
+std::string SignalFlagsInOrder(const std::string& value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  std::string out;
+  for (std::string_view flag : {"default", "save", "nosave", "now", "force"}) {
+    if (std::find(words.begin(), words.end(), flag) != words.end()) {
+      out += (out.empty() ? "" : " ") + std::string(flag);
+    }
+  }
+  return out.empty() ? value : out;
 }
 
 }  // namespace rankd

@@ -41,8 +41,12 @@ std::string RefuseFileMode(std::string_view value);
 // switches: rdb-key-save-delay, key-load-delay, use-exit-on-panic,
 // watchdog-period): CONFIG GET answers them by exact name only.
 bool HiddenFromGlobs(std::string_view name);
-// CONFIG GET dir: `fallback` (the setting) as an absolute path, as Redis shows it.
+// CONFIG GET dir: the working directory (rankd moved into `dir` at start-up),
+// absolute, as Redis shows it; `fallback` if unknown.
 std::string CurrentDir(const std::string& fallback);
+// shutdown-on-sigint / -sigterm's words as Redis lists them (default, save,
+// nosave, now, force order), whatever order they were given in.
+std::string SignalFlagsInOrder(const std::string& value);
 // shutdown-on-sigint / -sigterm: "default" or words among save, nosave, now, force.
 std::string RefuseShutdownOnSignal(std::string_view value);
 
