@@ -302,3 +302,12 @@ def test_shutdown_signal_flags_read_back_in_redis_order(server_factory):
     assert c.config_get("shutdown-on-sigterm") == {"shutdown-on-sigterm": "save force"}
     with pytest.raises(Exception, match="must be one of the following"):
         c.config_set("shutdown-on-sigterm", "later")
+
+
+def test_maxmemory_clients_values_checked(server_factory):
+    c = server_factory(["--save", ""]).client()
+    with pytest.raises(Exception, match="percentage argument must be less or equal to 100"):
+        c.config_set("maxmemory-clients", "200%")
+    with pytest.raises(Exception, match="argument must be a memory or percent value"):
+        c.config_set("maxmemory-clients", "abc")
+    c.config_set("maxmemory-clients", "50%")

@@ -81,4 +81,15 @@ std::string SignalFlagsInOrder(const std::string& value) {
   return out.empty() ? value : out;
 }
 
+std::string RefuseMemoryOrPercent(std::string_view value) {
+  int64_t n;
+  if (value.ends_with('%')) {
+    if (!ParseInt64(value.substr(0, value.size() - 1), &n) || n < 0) {
+      return "argument must be a memory or percent value";
+    }
+    return n > 100 ? "percentage argument must be less or equal to 100" : "";
+  }
+  return ParseMemory(value, &n) && n >= 0 ? "" : "argument must be a memory or percent value";
+}
+
 }  // namespace rankd

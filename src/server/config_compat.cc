@@ -92,7 +92,7 @@ const Compat kCompat[] = {
     {"io-threads-do-reads", "", K::kBool, "no", 0, 0, true},
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
-    {"maxmemory-clients", "", K::kString, "0"},
+    {"maxmemory-clients", "", K::kString, "0", 0, 0, false, "", &RefuseMemoryOrPercent},
     {"activerehashing", "", K::kBool, "yes"},
     {"activedefrag", "", K::kBool, "no"},
     {"active-defrag-ignore-bytes", "", K::kMemory, "104857600", 1, kLongMax},

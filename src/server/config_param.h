@@ -47,6 +47,8 @@ std::string CurrentDir(const std::string& fallback);
 // shutdown-on-sigint / -sigterm's words as Redis lists them (default, save,
 // nosave, now, force order), whatever order they were given in.
 std::string SignalFlagsInOrder(const std::string& value);
+// maxmemory-clients: a memory value, or a percentage of maxmemory up to 100%.
+std::string RefuseMemoryOrPercent(std::string_view value);
 // shutdown-on-sigint / -sigterm: "default" or words among save, nosave, now, force.
 std::string RefuseShutdownOnSignal(std::string_view value);
 
