@@ -311,3 +311,15 @@ def test_maxmemory_clients_values_checked(server_factory):
     with pytest.raises(Exception, match="argument must be a memory or percent value"):
         c.config_set("maxmemory-clients", "abc")
     c.config_set("maxmemory-clients", "50%")
+
+
+def test_debug_object_sees_a_key_past_its_deadline(server_factory):
+    # Redis's DEBUG OBJECT looks the key up raw: an expired key not yet deleted is there.
+    c = server_factory(["--save", ""]).client()
+    c.execute_command("DEBUG", "SET-ACTIVE-EXPIRE", "0")
+    c.set("k", "1", px=50)
+    time.sleep(0.2)
+    assert isinstance(c.execute_command("DEBUG", "OBJECT", "k"), (bytes, str))
+    assert c.exists("k") == 0
+    with pytest.raises(Exception, match="no such key"):
+        c.execute_command("DEBUG", "OBJECT", "k")

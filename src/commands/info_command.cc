@@ -24,6 +24,7 @@
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
 #include "server/server.h"
+#include "server/repl_buffers.h"
 #include "server/shutdown.h"
 
 extern "C" {
@@ -182,18 +183,12 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("rss_overhead_bytes", 0);
   w.Field("mem_fragmentation_ratio", Fixed(frag));
   w.Field("mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
-  w.Field("mem_not_counted_for_evict", 0);
+  w.Field("mem_not_counted_for_evict", ReplicaBufferBytes(s));
   w.Field("mem_replication_backlog", 0);
   // What the replicas' links hold unsent (rankd keeps no shared buffer).
-  int64_t repl_buffers = 0;
-  for (const ReplicaInfo& r : s.replication().replicas()) {
-    repl_buffers += static_cast<int64_t>(r.pending.size());
-    if (Connection* conn = s.net().Find(r.client_id)) {
-      repl_buffers += static_cast<int64_t>(conn->output_buffer_size());
-    }
-  }
+  const int64_t repl_buffers = ReplicaBufferBytes(s);
   w.Field("mem_total_replication_buffers", repl_buffers);
-  w.Field("mem_clients_slaves", 0);
+  w.Field("mem_clients_slaves", repl_buffers);
   w.Field("mem_clients_normal", static_cast<int64_t>(clients));
   w.Field("mem_cluster_links", 0);
   w.Field("mem_aof_buffer", 0);

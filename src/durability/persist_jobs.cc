@@ -289,7 +289,10 @@ Status PersistManager::StartLogging() {
 }
 
 void PersistManager::StopLogging() {
-  if (child_ == ChildKind::kRewrite) KillChild();
+  if (child_ == ChildKind::kRewrite) {
+    LOG_NOTICE("Killing running AOF rewrite child: %d", static_cast<int>(child_pid_));
+    KillChild();
+  }
   Status s = log_->FlushAndSync();
   if (!s.ok()) LOG_WARNING("Error flushing the AOF before turning it off: %s", s.message().c_str());
   log_.reset();
