@@ -210,7 +210,10 @@ class Server : public ConnectionHandler {
   // not logged. No-op without a log.
   void Propagate(Client& c, std::span<const std::string_view> args);
   // An effect of the server's own (an eviction): to the log and the replicas.
-  void EmitServerEffect(int db, std::span<const std::string_view> args) { EmitEffect(db, args); }
+  void EmitServerEffect(int db, std::span<const std::string_view> args) {
+    EmitEffect(db, args);
+    FlushEffects();  // as Redis 7.0: at once, not part of the running command
+  }
   // Consulted before every write command (kWrite) runs: a non-empty result is
   // the error reply (e.g. MISCONF when the log cannot be written) and the
   // command does not run. Unset: writes always allowed.
