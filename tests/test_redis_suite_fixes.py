@@ -323,3 +323,26 @@ def test_debug_object_sees_a_key_past_its_deadline(server_factory):
     assert c.exists("k") == 0
     with pytest.raises(Exception, match="no such key"):
         c.execute_command("DEBUG", "OBJECT", "k")
+
+
+def test_evictions_replicate_as_plain_dels(server_factory):
+    srv = server_factory(["--save", ""])
+    c = srv.client()
+    sock, buf = attach_sync(srv.port)
+    try:
+        for i in range(1, 4):
+            c.set("asdf%d" % i, i)
+        c.config_set("maxmemory-policy", "allkeys-lru")
+        c.config_set("maxmemory", 1)
+        wait_until(lambda: c.dbsize() == 0, timeout=10)
+        c.config_set("maxmemory", 0)
+        c.config_set("maxmemory-policy", "noeviction")
+        c.set("asdf4", 4)
+        got = []
+        while len(got) < 8:
+            cmd = read_stream_command(sock, buf)
+            if cmd[0] not in (b"ping", b"replconf"):
+                got.append(cmd[0])
+    finally:
+        sock.close()
+    assert got == [b"select", b"set", b"set", b"set", b"del", b"del", b"del", b"set"]
