@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 PORT ?= 6379
 
 .PHONY: all setup configure build run test layers unit integration asan bench fuzz-long clean \
-	cluster cluster-stop cluster-status cluster-clean
+	redis-tests cluster cluster-stop cluster-status cluster-clean
 
 all: build
 
@@ -33,6 +33,13 @@ layers: setup
 	@/usr/bin/python3 scripts/check_layers.py
 
 test: layers unit integration
+
+# Redis 7.0.15's own suite against build/rankd (long: ~40 min; not part of
+# `test`). REDIS_TESTS_OUT: where the per-unit logs go; UNITS: a subset.
+REDIS_TESTS_OUT ?= build/redis-tests
+redis-tests: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target rankd
+	@scripts/redis_tests.sh $(BUILD)/rankd $(REDIS_TESTS_OUT) $(UNITS)
 
 asan: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRANKD_SANITIZE=ON -DRANKD_BENCH=OFF >/dev/null

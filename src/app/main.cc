@@ -29,6 +29,7 @@
 #include "persist/check_tool.h"
 #include "persist/env.h"
 #include "server/server.h"
+#include "server/shutdown.h"
 
 // jemalloc's start-up options (read only when jemalloc is the allocator).
 // A background thread returns freed pages to the OS after ~1 s instead of
@@ -48,11 +49,19 @@ const char* malloc_conf =
 
 namespace {
 
-volatile sig_atomic_t g_shutdown = 0;
 rankd::EventLoop* g_loop = nullptr;
+char g_temp_rdb[64];  // "temp-<pid>.rdb": a foreground save's file, in `dir`
 
-void OnSignal(int) {
-  g_shutdown = 1;
+// SIGTERM / SIGINT: the server's cron starts the shutdown. A second SIGINT
+// while one is pending (a slow final save) exits at once and removes the
+// save's temporary file, as Redis does.
+void OnSignal(int sig) {
+  if (rankd::SignalShutdown(sig) && sig == SIGINT) {
+    static const char kMsg[] = "You insist on shutting down the server, exiting now\n";
+    (void)!write(STDOUT_FILENO, kMsg, sizeof(kMsg) - 1);
+    unlink(g_temp_rdb);
+    _exit(1);
+  }
   if (g_loop) g_loop->Wake();
 }
 
@@ -204,9 +213,10 @@ int main(int argc, char** argv) {
   sa.sa_handler = OnSignal;
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
-  server.loop().AddBeforeSleep([&server] {
-    if (g_shutdown) server.RequestShutdown();
-  });
+  snprintf(g_temp_rdb, sizeof(g_temp_rdb), "temp-%d.rdb", static_cast<int>(getpid()));
+  server.shutdown().finish_persistence = [&persist](bool save, bool force) {
+    return persist.Shutdown(save, force).ok();
+  };
   LOG_NOTICE("rankd 0.1.0 started, pid=%d, port=%d", static_cast<int>(getpid()), server.port());
   LOG_NOTICE("Ready to accept connections tcp");
   if (!server.config().unixsocket.empty()) {
@@ -214,11 +224,16 @@ int main(int argc, char** argv) {
                server.config().unixsocket.c_str());
   }
   server.Run();
-  // As Redis: a final snapshot when save points are configured, unless
-  // SHUTDOWN NOSAVE; SHUTDOWN SAVE forces one.
-  const Server::ShutdownSave mode = server.shutdown_save();
-  s = persist.Shutdown(mode == Server::ShutdownSave::kSave ||
-                       (mode == Server::ShutdownSave::kDefault && !server.config().save.empty()));
+  // A SHUTDOWN NOSAVE during a busy script stops the loop directly
+  // (RequestShutdown); every other shutdown finished its persistence in the
+  // loop (ShutdownCoordinator::Prepare).
+  if (!server.shutdown().finished()) {
+    const Server::ShutdownSave mode = server.shutdown_save();
+    s = persist.Shutdown(mode == Server::ShutdownSave::kSave ||
+                             (mode == Server::ShutdownSave::kDefault &&
+                              !server.config().save.empty()),
+                         true);
+  }
   if (!config.pidfile.empty()) unlink(config.pidfile.c_str());
   LOG_NOTICE("rankd is now ready to exit, bye bye...");
   return s.ok() ? 0 : 1;

@@ -27,19 +27,38 @@ std::string ParseCommandLine(int argc, char** argv, StartupOptions* out) {
       i++;
     }
   }
+  const int first_option = i;
   for (; i < argc; i++) {
     std::string word = argv[i];
-    if (word.rfind("--", 0) != 0 || word.size() == 2) {
+    std::string name;
+    std::vector<std::string> words;
+    if (word.rfind("--", 0) == 0 && word.size() > 2) {
+      name = word.substr(2);
+    } else if (i == first_option) {
+      name = word;  // as Redis: "loglevel verbose" after the config file is a setting too
+    } else {
       return "Invalid argument '" + word + "': options are written --name value";
     }
-    std::string name = word.substr(2), value;
-    bool first_value = true;
-    while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
-      if (!first_value) value += ' ';
-      value += argv[++i];
-      first_value = false;
+    // As Redis: "--port 6380" in one argument (its words split and unquoted
+    // as a config line); a setting's first value may start with "--"
+    // (--logfile --my-file), later ones may not; a bare --save before
+    // another option means save "".
+    if (size_t sp = name.find(' '); sp != std::string::npos) {
+      std::vector<std::pair<std::string, std::vector<std::string>>> line;
+      if (!ParseConfigText(name, &line).empty() || line.size() != 1) {
+        return "Invalid argument '" + word + "'";
+      }
+      name = line[0].first;
+      words = line[0].second;
     }
+    while (i + 1 < argc && (words.empty() || std::string(argv[i + 1]).rfind("--", 0) != 0)) {
+      if (words.empty() && name == "save" && std::string(argv[i + 1]).rfind("--", 0) == 0) break;
+      words.push_back(argv[++i]);
+    }
+    std::string value;
+    for (size_t j = 0; j < words.size(); j++) value += (j ? " " : "") + words[j];
     out->settings.emplace_back(std::move(name), std::move(value));
+    out->setting_words.push_back(std::move(words));
   }
   return "";
 }
@@ -143,7 +162,8 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
       }
     }
   }
-  for (auto& [name, value] : opts.settings) {
+  for (size_t k = 0; k < opts.settings.size(); k++) {
+    const auto& [name, value] = opts.settings[k];
     if (IsRenameCommand(name)) {
       // The command line joins words with spaces: `--rename-command CONFIG ""`
       // arrives as "CONFIG " (the empty name last).
@@ -165,8 +185,18 @@ std::string ApplyStartupOptions(const StartupOptions& opts, ConfigTable* table,
       }
       return "Bad option --user '" + value + "': wrong number of arguments";
     }
-    std::string error = set(name, value);
-    if (!error.empty()) return "Bad option --" + name + " '" + value + "': " + error;
+    // As Redis, the error shows the setting as a config line of quoted words.
+    const std::vector<std::string>& words = opts.setting_words[k];
+    std::string line = name;
+    for (const std::string& w : words) line += " \"" + w + "\"";
+    std::string error;
+    if ((words.empty() && !IsDirective(name, "save") && table->TakesOneWord(name)) ||
+        (words.size() > 1 && table->TakesOneWord(name))) {
+      error = "wrong number of arguments";
+    } else {
+      error = set(name, value);
+    }
+    if (!error.empty()) return "Bad option '" + line + "': " + error;
   }
   return "";
 }

@@ -21,6 +21,8 @@ struct StartupOptions {
   std::string config_file;  // empty: none
   // (name, value) in the order they must be applied.
   std::vector<std::pair<std::string, std::string>> settings;
+  // The words each setting was given (settings[i]'s value is them joined).
+  std::vector<std::vector<std::string>> setting_words;
   bool show_version = false;
   bool show_help = false;
 };

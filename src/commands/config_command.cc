@@ -14,6 +14,20 @@
 
 namespace rankd {
 
+void ConfigRewrite(CommandContext& ctx, bool force_all) {
+  const std::string& path = ctx.server.config().config_file;
+  if (path.empty()) return ctx.reply.Error("ERR The server is running without a config file");
+  std::vector<std::string> users;
+  if (ctx.server.config().aclfile.empty()) {
+    for (const AclUser* u : ctx.server.acl().Users()) {
+      users.push_back("user " + u->name() + " " + u->Describe());
+    }
+  }
+  std::string error = RewriteConfigFile(path, ctx.server.config_table(), users, force_all);
+  if (!error.empty()) return ctx.reply.Error("ERR Rewriting config file: " + error);
+  ctx.reply.Ok();
+}
+
 void ConfigCmd(CommandContext& ctx) {
   std::string_view sub = ctx.arg(1);
   ReplyBuilder& r = ctx.reply;
@@ -63,19 +77,7 @@ void ConfigCmd(CommandContext& ctx) {
     ctx.server.replication().ResetStats();
     return r.Ok();
   }
-  if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) {
-    const std::string& path = ctx.server.config().config_file;
-    if (path.empty()) return r.Error("ERR The server is running without a config file");
-    std::vector<std::string> users;
-    if (ctx.server.config().aclfile.empty()) {
-      for (const AclUser* u : ctx.server.acl().Users()) {
-        users.push_back("user " + u->name() + " " + u->Describe());
-      }
-    }
-    std::string error = RewriteConfigFile(path, ctx.server.config_table(), users);
-    if (!error.empty()) return r.Error("ERR Rewriting config file: " + error);
-    return r.Ok();
-  }
+  if (EqualsIgnoreCase(sub, "REWRITE") && ctx.argc() == 2) return ConfigRewrite(ctx, false);
   if (EqualsIgnoreCase(sub, "HELP") && ctx.argc() == 2) {
     return ReplyHelp(r, "config",
                      {"GET <pattern>",

@@ -147,7 +147,7 @@ void DigestValue(CommandContext& ctx) {
 // ql_listpack_max (list-max-listpack-size), ql_compressed (its compress
 // depth is not 0), ql_uncompressed_size (bytes of its chunks when raw).
 void DebugObject(CommandContext& ctx) {
-  const Database::Entry* e = ctx.db().Peek(ctx.arg(2));
+  const Database::Entry* e = ctx.db().PeekRaw(ctx.arg(2));
   if (!e) return ctx.reply.Error(err::kNoSuchKey);
   char buf[384];
   int n = snprintf(buf, sizeof(buf),
@@ -211,6 +211,7 @@ void SkipChecksum(CommandContext& ctx) {
 void DebugCmd(CommandContext& ctx) {
   if (DebugPersist(ctx)) return;  // RELOAD, LOADAOF
   if (DebugData(ctx)) return;     // PROTOCOL, QUICKLIST-PACKED-THRESHOLD, ...
+  if (DebugControl(ctx)) return;  // PAUSE-CRON, REPLICATE, ...
   std::string_view sub = ctx.arg(1);
   const size_t argc = ctx.argc();
   if (EqualsIgnoreCase(sub, "SLEEP") && argc == 3) {

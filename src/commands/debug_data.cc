@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "commands/debug_rows.h"
 #include "commands/server_handlers.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -28,12 +29,6 @@ void QuicklistPackedThreshold(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
-struct DebugRow {
-  std::string_view name;
-  size_t min_argc, max_argc;
-  void (*run)(CommandContext&);
-};
-
 constexpr DebugRow kRows[] = {
     {"PROTOCOL", 3, 3, &DebugProtocol},
     {"QUICKLIST-PACKED-THRESHOLD", 3, 3, &QuicklistPackedThreshold},
@@ -45,15 +40,6 @@ constexpr DebugRow kRows[] = {
 
 }  // namespace
 
-bool DebugData(CommandContext& ctx) {
-  for (const DebugRow& row : kRows) {
-    if (EqualsIgnoreCase(ctx.arg(1), row.name) && ctx.argc() >= row.min_argc &&
-        ctx.argc() <= row.max_argc) {
-      row.run(ctx);
-      return true;
-    }
-  }
-  return false;
-}
+bool DebugData(CommandContext& ctx) { return RunDebugRow(kRows, ctx); }
 
 }  // namespace rankd

@@ -24,6 +24,8 @@
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
 #include "server/server.h"
+#include "server/repl_buffers.h"
+#include "server/shutdown.h"
 
 extern "C" {
 #include <lua.h>
@@ -90,6 +92,8 @@ void ServerSection(Server& s, InfoWriter& w) {
   w.Field("executable", ExecutablePath());
   w.Field("config_file", s.config().config_file);
   w.Field("io_threads_active", 0);
+  // Only while a shutdown waits for replicas, as Redis 7.0.
+  if (int64_t ms = s.shutdown().remaining_ms(); ms > 0) w.Field("shutdown_in_milliseconds", ms);
 }
 
 void ClientsSection(Server& s, InfoWriter& w) {
@@ -97,7 +101,7 @@ void ClientsSection(Server& s, InfoWriter& w) {
   size_t max_in = 0, max_out = 0;
   s.ForEachClient([&](Client& c) {
     // A client held by CLIENT PAUSE counts as blocked, as in Redis 7.0.
-    blocked += c.blocked.active || !c.postponed.empty();
+    blocked += c.blocked.active || !c.postponed.empty() || s.shutdown().is_waiter(c);
     tracking += c.tracking.on;
     in_timeout += c.blocked.active && c.blocked.timer != 0;
     if (c.conn) {
@@ -106,7 +110,9 @@ void ClientsSection(Server& s, InfoWriter& w) {
     }
   });
   w.Section("Clients");
-  w.Field("connected_clients", static_cast<int64_t>(s.net().size()));
+  // As Redis: replicas' links are not counted (connected_slaves counts them).
+  w.Field("connected_clients", static_cast<int64_t>(s.net().size()) -
+                                   static_cast<int64_t>(s.replication().replicas().size()));
   w.Field("cluster_connections", 0);
   w.Field("maxclients", s.config().maxclients);
   w.Field("client_recent_max_input_buffer", static_cast<int64_t>(max_in));
@@ -177,10 +183,12 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("rss_overhead_bytes", 0);
   w.Field("mem_fragmentation_ratio", Fixed(frag));
   w.Field("mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
-  w.Field("mem_not_counted_for_evict", 0);
+  w.Field("mem_not_counted_for_evict", ReplicaBufferBytes(s));
   w.Field("mem_replication_backlog", 0);
-  w.Field("mem_total_replication_buffers", 0);
-  w.Field("mem_clients_slaves", 0);
+  // What the replicas' links hold unsent (rankd keeps no shared buffer).
+  const int64_t repl_buffers = ReplicaBufferBytes(s);
+  w.Field("mem_total_replication_buffers", repl_buffers);
+  w.Field("mem_clients_slaves", repl_buffers);
   w.Field("mem_clients_normal", static_cast<int64_t>(clients));
   w.Field("mem_cluster_links", 0);
   w.Field("mem_aof_buffer", 0);

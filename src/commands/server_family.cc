@@ -14,6 +14,7 @@
 #include "db/database.h"
 #include "server/errors.h"
 #include "server/server.h"
+#include "server/shutdown.h"
 
 namespace rankd {
 namespace {
@@ -214,11 +215,25 @@ void Shutdown(CommandContext& ctx) {
   if ((abort && (save || nosave || other)) || (save && nosave)) {
     return ctx.reply.Error(err::kSyntax);
   }
-  if (abort) return ctx.reply.Error("ERR No shutdown in progress.");
-  // Redis closes the connection without a reply when it shuts down.
-  ctx.server.RequestShutdown(save     ? Server::ShutdownSave::kSave
-                             : nosave ? Server::ShutdownSave::kNoSave
-                                      : Server::ShutdownSave::kDefault);
+  if (abort) {
+    if (!ctx.server.shutdown().Abort()) return ctx.reply.Error("ERR No shutdown in progress.");
+    return ctx.reply.Ok();
+  }
+  ShutdownCoordinator::Flags flags;
+  flags.save = save;
+  flags.nosave = nosave;
+  for (size_t i = 1; i < ctx.argc(); i++) {
+    flags.now |= EqualsIgnoreCase(ctx.arg(i), "NOW");
+    flags.force |= EqualsIgnoreCase(ctx.arg(i), "FORCE");
+  }
+  // Inside MULTI or a script it cannot wait for replicas (Redis: NOW).
+  if (ctx.no_block || !ctx.client.conn) flags.now = true;
+  // Stopping: Redis closes the connection without a reply. Waiting: the
+  // client stays blocked until the shutdown ends. Failed: an error.
+  if (ctx.server.shutdown().Prepare(flags, &ctx.client) == ShutdownCoordinator::Result::kFailed &&
+      !ctx.client.conn) {
+    ctx.reply.Error("ERR Errors trying to SHUTDOWN. Check logs.");
+  }
 }
 
 void Monitor(CommandContext& ctx) {

@@ -39,6 +39,11 @@ void DebugHtStats(CommandContext& ctx);     // debug_htstats.cc
 void DebugHtStatsKey(CommandContext& ctx);  // debug_htstats.cc
 void DebugMallctl(CommandContext& ctx);     // debug_mallctl.cc
 void DebugMallctlStr(CommandContext& ctx);  // debug_mallctl.cc
+// DEBUG's subcommands that steer the server for tests (debug_control.cc):
+// true if `ctx` is one of them, which it then handles.
+bool DebugControl(CommandContext& ctx);
+// CONFIG REWRITE (config_command.cc); `force_all` writes every parameter.
+void ConfigRewrite(CommandContext& ctx, bool force_all);
 
 class Server;
 class InfoWriter;

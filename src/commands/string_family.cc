@@ -142,7 +142,11 @@ void GetSet(CommandContext& ctx) {
 void GetDel(CommandContext& ctx) {
   std::string_view key = ctx.arg(1);
   if (!ReplyGet(ctx, key)) return;
-  if (ctx.db().Delete(key)) KeyChanged(ctx, ctx.db(), key, kNotifyGeneric, "del");
+  if (!ctx.db().Delete(key)) return;
+  // As Redis 7.0: replicated (and logged) as DEL.
+  const std::string_view args[] = {"DEL", key};
+  ctx.server.Propagate(ctx.client, args);
+  KeyChanged(ctx, ctx.db(), key, kNotifyGeneric, "del");
 }
 
 void GetEx(CommandContext& ctx) {

@@ -98,6 +98,9 @@ class Database {
   // Like Find but never deletes and never updates access time (read-only
   // inspection: returns nullptr for expired keys too).
   const Entry* Peek(std::string_view key) const;
+  // The entry for `key` even if its deadline passed (DEBUG OBJECT, as
+  // Redis's raw lookup): no expiry, no access time.
+  const Entry* PeekRaw(std::string_view key) const { return Lookup(key); }
 
   // Group prefetching (issue 16): starts loading what a command on `key`
   // (and, for a sorted set, on its `member`; "" for none) will touch, in

@@ -19,6 +19,7 @@
 #include "persist/key_delay.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
+#include "server/oom_score.h"
 
 namespace rankd {
 namespace {
@@ -161,7 +162,10 @@ Status PersistManager::CheckLogDirWritable() {
 pid_t PersistManager::CountedFork() {
   const int64_t start = MonoUs();
   const pid_t pid = fork();
-  if (pid == 0) SetKeySaveDelay(server_->config().CompatInt("rdb-key-save-delay"));
+  if (pid == 0) {
+    SetKeySaveDelay(server_->config().CompatInt("rdb-key-save-delay"));
+    (void)ApplyOomScoreAdj(server_->config(), OomClass::kChild);
+  }
   if (pid > 0) {
     ServerStats& stats = server_->stats();
     stats.total_forks++;
@@ -285,7 +289,10 @@ Status PersistManager::StartLogging() {
 }
 
 void PersistManager::StopLogging() {
-  if (child_ == ChildKind::kRewrite) KillChild();
+  if (child_ == ChildKind::kRewrite) {
+    LOG_NOTICE("Killing running AOF rewrite child: %d", static_cast<int>(child_pid_));
+    KillChild();
+  }
   Status s = log_->FlushAndSync();
   if (!s.ok()) LOG_WARNING("Error flushing the AOF before turning it off: %s", s.message().c_str());
   log_.reset();

@@ -360,7 +360,16 @@ Status PersistManager::DebugReload(bool save, bool flush, bool merge) {
     Status s = SaveSync(DumpPath());
     if (!s.ok()) return s;
   }
-  Status s = flush ? ReplaceDataSet(DumpPath()) : LoadOverDataSet(DumpPath(), merge);
+  Status s;
+  if (flush && StartsWithRedisMagic(DumpPath())) {
+    // A Redis RDB put there (redis-cli --rdb): loaded as a replica loads
+    // one, its function libraries replacing the server's.
+    std::string rdb;
+    s = ReadFileToString(env_, DumpPath(), &rdb);
+    if (s.ok()) s = ReplaceDataSetFromRedisRdb(rdb);
+  } else {
+    s = flush ? ReplaceDataSet(DumpPath()) : LoadOverDataSet(DumpPath(), merge);
+  }
   if (!s.ok()) return s;
   LOG_NOTICE("DB reloaded by DEBUG RELOAD");
   return Status::OK();
@@ -393,12 +402,14 @@ Status PersistManager::LoadOverDataSet(const std::string& path, bool merge) {
 }
 
 Status PersistManager::DebugLoadLog() {
-  if (!log_) return Status::InvalidArgument("AOF is not enabled");
-  Status s = log_->FlushAndSync();
+  // As Redis 7.0: with the log off, the files a BGREWRITEAOF left (their
+  // manifest on disk) are loaded.
+  Manifest m = manifest_;
+  const std::string dir = AofDir();
+  Status s = log_ ? log_->FlushAndSync()
+                  : ReadManifest(env_, dir, server_->config().appendfilename, &m);
   if (!s.ok()) return s;
   for (int i = 0; i < server_->db_count(); i++) server_->db(i).Clear();
-  const Manifest m = manifest_;
-  const std::string dir = AofDir();
   if (const Manifest::File* base = m.base_file()) {
     s = LoadBaseFile(JoinPath(dir, base->name));
     if (!s.ok()) return s;

@@ -109,8 +109,7 @@ Status PersistManager::Start() {
   return Status::OK();
 }
 
-Status PersistManager::Shutdown(bool save) {
-  LOG_WARNING("User requested shutdown...");
+Status PersistManager::Shutdown(bool save, bool force) {
   if (child_ != ChildKind::kNone) {
     LOG_WARNING("There is a child saving an .rdb or rewriting the AOF. Killing it!");
     KillChild();
@@ -125,7 +124,11 @@ Status PersistManager::Shutdown(bool save) {
     LOG_NOTICE("Saving the final RDB snapshot before exiting.");
     Status s = SaveSync(DumpPath());
     if (!s.ok()) {
-      LOG_WARNING("Error trying to save the DB, can't exit: %s", s.message().c_str());
+      if (force) {
+        LOG_WARNING("Error trying to save the DB. Exit anyway.");
+      } else {
+        LOG_WARNING("Error trying to save the DB, can't exit.");
+      }
       result = s;
     }
   }

@@ -69,7 +69,9 @@ class PersistManager : public EffectLog {
 
   // Shutdown: stops a running child, flushes and fsyncs the log, and writes
   // a snapshot when `save` (save points configured, or SHUTDOWN SAVE).
-  Status Shutdown(bool save);
+  // An error means the server should not exit (logged: "can't exit"), unless
+  // `force` (SHUTDOWN FORCE), which only changes the log line.
+  Status Shutdown(bool save, bool force);
 
   // --- EffectLog ---
   void Append(int db, std::span<const std::string_view> args) override;

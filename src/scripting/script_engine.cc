@@ -195,7 +195,7 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (!ArityAccepts(spec->arity, args.size())) {
     return out.Error("ERR Wrong number of args calling Redis command from script");
   }
-  if (spec->flags & kNoScript) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
+  if ((spec->flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
   if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0

@@ -57,11 +57,17 @@ void Server::SetFailoverPause(bool on) {
   UpdatePause();
 }
 
+void Server::SetShutdownPause(bool on) {
+  shutdown_pause_ = on;
+  UpdatePause();
+}
+
 void Server::UpdatePause() {
   // The strictest of the pauses in force: CLIENT PAUSE's and a failover's
   // (writes), as Redis's pause purposes.
   const PauseMode before = pause_mode_;
-  pause_mode_ = std::max(client_pause_mode_, failover_pause_ ? PauseMode::kWrite : PauseMode::kNone);
+  const bool writes = failover_pause_ || shutdown_pause_;  // FAILOVER, a waiting SHUTDOWN
+  pause_mode_ = std::max(client_pause_mode_, writes ? PauseMode::kWrite : PauseMode::kNone);
   for (auto& d : dbs_) d->set_expiry_paused(pause_mode_ != PauseMode::kNone);
   if (pause_mode_ >= before) return;
   // Looser than before: every postponed command is tried again in arrival

@@ -357,8 +357,12 @@ std::vector<std::pair<std::string, std::string>> ConfigTable::Get(
   };
   for (const Param& p : params_) {
     for (std::string_view pat : patterns) {
+      // As Redis: its test-only settings answer their exact name only.
+      if (HiddenFromGlobs(p.name) && pat.find_first_of("*?[") != std::string_view::npos) continue;
       if (GlobMatch(pat, p.name, true)) {
-        out.emplace_back(p.name, value_of(p));
+        out.emplace_back(p.name, p.name == "dir"                  ? CurrentDir(value_of(p))
+                                 : p.name.starts_with("shutdown-on-") ? SignalFlagsInOrder(value_of(p))
+                                                                      : value_of(p));
         break;
       }
     }

@@ -178,6 +178,9 @@ class ConfigTable {
 
   // True if `name` is a known parameter or alias.
   bool Known(std::string_view name) const;
+  // True for a parameter whose value is one word (a number, yes/no, one
+  // choice): the command line refuses more or none, as Redis.
+  bool TakesOneWord(std::string_view name) const;
 
   // CONFIG REWRITE's view: each parameter by its canonical name, in table
   // order, with the redis.conf lines that set its current value, written

@@ -3,6 +3,10 @@
 // Value checks of single settings (ConfigTable::Param::refuse), in Redis's
 // words, for the rows of config.cc.
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -34,6 +38,58 @@ std::string RefuseFileMode(std::string_view value) {
   return std::stoi(std::string(value), nullptr, 8) > 0777
              ? "argument must be between 0 and 777 inclusive"
              : "";
+}
+
+bool HiddenFromGlobs(std::string_view name) {
+  for (std::string_view hidden :
+       {"rdb-key-save-delay", "key-load-delay", "use-exit-on-panic", "watchdog-period"}) {
+    if (name == hidden) return true;
+  }
+  return false;
+}
+
+bool ConfigTable::TakesOneWord(std::string_view name) const {
+  using K = Param::Kind;
+  const Param* p = Find(name);
+  return p && (p->kind == K::kInt || p->kind == K::kMemory || p->kind == K::kBool ||
+               p->kind == K::kEnum);
+}
+
+// shutdown-on-sigint / -sigterm: "default", or some of save, nosave, now, force.
+std::string RefuseShutdownOnSignal(std::string_view value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  bool ok = !words.empty();
+  for (std::string_view w : words) {
+    ok &= w == "default" || w == "save" || w == "nosave" || w == "now" || w == "force";
+  }
+  return ok ? "" : "argument(s) must be one of the following: default, save, nosave, now, force";
+}
+
+std::string CurrentDir(const std::string& fallback) {
+  char buf[PATH_MAX];
+  return getcwd(buf, sizeof(buf)) ? std::string(buf) : fallback;
+}
+
+std::string SignalFlagsInOrder(const std::string& value) {
+  std::vector<std::string_view> words = SplitSpaces(value);
+  std::string out;
+  for (std::string_view flag : {"default", "save", "nosave", "now", "force"}) {
+    if (std::find(words.begin(), words.end(), flag) != words.end()) {
+      out += (out.empty() ? "" : " ") + std::string(flag);
+    }
+  }
+  return out.empty() ? value : out;
+}
+
+std::string RefuseMemoryOrPercent(std::string_view value) {
+  int64_t n;
+  if (value.ends_with('%')) {
+    if (!ParseInt64(value.substr(0, value.size() - 1), &n) || n < 0) {
+      return "argument must be a memory or percent value";
+    }
+    return n > 100 ? "percentage argument must be less or equal to 100" : "";
+  }
+  return ParseMemory(value, &n) && n >= 0 ? "" : "argument must be a memory or percent value";
 }
 
 }  // namespace rankd

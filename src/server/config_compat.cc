@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "base/split.h"
 #include "server/config_param.h"
+#include "server/oom_score.h"
 
 namespace rankd {
 namespace {
@@ -75,9 +76,9 @@ const Compat kCompat[] = {
     {"use-exit-on-panic", "", K::kBool, "no", 0, 0, true},
     {"disable-thp", "", K::kBool, "yes", 0, 0, true},
     {"oom-score-adj", "", K::kEnum, "no", 0, 0, false, "no yes relative absolute"},
-    {"oom-score-adj-values", "", K::kString, "0 200 800"},
-    {"shutdown-on-sigint", "", K::kString, "default"},
-    {"shutdown-on-sigterm", "", K::kString, "default"},
+    {"oom-score-adj-values", "", K::kString, "0 200 800", 0, 0, false, "", &RefuseOomScoreValues},
+    {"shutdown-on-sigint", "", K::kString, "default", 0, 0, false, "", &RefuseShutdownOnSignal},
+    {"shutdown-on-sigterm", "", K::kString, "default", 0, 0, false, "", &RefuseShutdownOnSignal},
     {"shutdown-timeout", "", K::kInt, "10", 0, kIntMax},
     {"ignore-warnings", "", K::kString, ""},
     {"server_cpulist", "", K::kString, "", 0, 0, true},
@@ -91,7 +92,7 @@ const Compat kCompat[] = {
     {"io-threads-do-reads", "", K::kBool, "no", 0, 0, true},
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
-    {"maxmemory-clients", "", K::kString, "0"},
+    {"maxmemory-clients", "", K::kString, "0", 0, 0, false, "", &RefuseMemoryOrPercent},
     {"activerehashing", "", K::kBool, "yes"},
     {"activedefrag", "", K::kBool, "no"},
     {"active-defrag-ignore-bytes", "", K::kMemory, "104857600", 1, kLongMax},
@@ -191,12 +192,6 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
   }
   if (auto it = cfg.compat_bools.find("syslog-enabled"); it != cfg.compat_bools.end() && it->second) {
     out.push_back("syslog-enabled yes is not implemented: rankd logs to logfile (or stdout)");
-  }
-  for (std::string_view sig : {"shutdown-on-sigint", "shutdown-on-sigterm"}) {
-    if (std::string v = str(sig); !v.empty() && v != "default") {
-      out.push_back(std::string(sig) + " " + v + " is not implemented: on that signal rankd "
-                    "saves if save points are set, as 'default' does");
-    }
   }
   if (std::string v = str("notify-keyspace-events"); !v.empty()) {
     out.push_back("notify-keyspace-events " + v + ": keyspace notifications are not "

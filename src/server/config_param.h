@@ -37,5 +37,19 @@ struct ConfigTable::Param {
 std::string CheckReplicaOf(std::string_view value);
 // unixsocketperm: an octal file mode, 0 to 777.
 std::string RefuseFileMode(std::string_view value);
+// Settings Redis 7.0 hides from CONFIG GET patterns (its HIDDEN_CONFIG test
+// switches: rdb-key-save-delay, key-load-delay, use-exit-on-panic,
+// watchdog-period): CONFIG GET answers them by exact name only.
+bool HiddenFromGlobs(std::string_view name);
+// CONFIG GET dir: the working directory (rankd moved into `dir` at start-up),
+// absolute, as Redis shows it; `fallback` if unknown.
+std::string CurrentDir(const std::string& fallback);
+// shutdown-on-sigint / -sigterm's words as Redis lists them (default, save,
+// nosave, now, force order), whatever order they were given in.
+std::string SignalFlagsInOrder(const std::string& value);
+// maxmemory-clients: a memory value, or a percentage of maxmemory up to 100%.
+std::string RefuseMemoryOrPercent(std::string_view value);
+// shutdown-on-sigint / -sigterm: "default" or words among save, nosave, now, force.
+std::string RefuseShutdownOnSignal(std::string_view value);
 
 }  // namespace rankd

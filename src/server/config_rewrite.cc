@@ -61,7 +61,8 @@ struct RewriteState {
 }  // namespace
 
 std::string RewriteConfigText(std::string_view old_text, const ConfigTable& table,
-                              std::string_view cwd, const std::vector<std::string>& user_lines) {
+                              std::string_view cwd, const std::vector<std::string>& user_lines,
+                              bool force_all) {
   RewriteState st;
   // Split as Redis's sdssplitlen: a file ending in '\n' has a last, empty
   // line (kept, so the rewrite adds a blank line before the signature).
@@ -98,7 +99,7 @@ std::string RewriteConfigText(std::string_view old_text, const ConfigTable& tabl
       for (auto& line : lines) st.Rewrite(option, line, true);
     } else {
       for (size_t j = 0; j < lines.size(); j++) {
-        st.Rewrite(option, lines[j], j >= def.size() || lines[j] != def[j]);
+        st.Rewrite(option, lines[j], force_all || j >= def.size() || lines[j] != def[j]);
       }
     }
   }
@@ -126,7 +127,7 @@ std::string RewriteConfigText(std::string_view old_text, const ConfigTable& tabl
 }
 
 std::string RewriteConfigFile(const std::string& path, const ConfigTable& table,
-                              const std::vector<std::string>& user_lines) {
+                              const std::vector<std::string>& user_lines, bool force_all) {
   std::string old_text;
   {
     std::ifstream in(path);
@@ -139,7 +140,7 @@ std::string RewriteConfigFile(const std::string& path, const ConfigTable& table,
   }
   char cwd[4096];
   if (getcwd(cwd, sizeof(cwd)) == nullptr) return strerror(errno);
-  const std::string content = RewriteConfigText(old_text, table, cwd, user_lines);
+  const std::string content = RewriteConfigText(old_text, table, cwd, user_lines, force_all);
   std::string tmp = path + ".XXXXXX";
   int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return strerror(errno);

@@ -25,13 +25,15 @@ namespace rankd {
 // `cwd` is the absolute working directory, written as `dir`. `user_lines`
 // ("user alice on #... ~* +@all") replace the file's `user` lines, as Redis
 // does when no aclfile is configured; with an aclfile pass none, and the
-// file's user lines are dropped.
+// file's user lines are dropped. `force_all` (DEBUG CONFIG-REWRITE-FORCE-ALL)
+// writes every parameter, also those at their default.
 std::string RewriteConfigText(std::string_view old_text, const ConfigTable& table,
-                              std::string_view cwd, const std::vector<std::string>& user_lines);
+                              std::string_view cwd, const std::vector<std::string>& user_lines,
+                              bool force_all = false);
 
 // Reads `path` (a missing file counts as empty), rewrites it and replaces
 // it. Returns "" or the reason it failed (strerror text).
 std::string RewriteConfigFile(const std::string& path, const ConfigTable& table,
-                              const std::vector<std::string>& user_lines);
+                              const std::vector<std::string>& user_lines, bool force_all = false);
 
 }  // namespace rankd

@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/memory.h"
 #include "server/notify.h"
+#include "server/repl_buffers.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -45,8 +46,9 @@ int64_t Evictor::UsedMemory() {
       lazy_seen_ = g;
       AllocatedBytes();
     }
+    // Replicas' unsent stream is not counted, as Redis 7.0 (repl_buffers.h).
     const int64_t used = static_cast<int64_t>(AllocatedBytesFast()) -
-                         static_cast<int64_t>(lazy.pending_bytes());
+                         static_cast<int64_t>(lazy.pending_bytes()) - ReplicaBufferBytes(*server_);
     if (lazy.done_generation() == g) return used;
   }
 }

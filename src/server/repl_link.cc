@@ -45,6 +45,7 @@ bool Replication::ReplicaOf(const std::string& host, int64_t port, bool own_hist
   master_host_ = host;
   master_port_ = port;
   state_ = State::kConnect;
+  server_->ApplyOomScore();
   LOG_NOTICE("Connecting to MASTER %s:%lld", host.c_str(), static_cast<long long>(port));
   retry_timer_ = server_->loop().AddTimer(0, [this] {
     retry_timer_ = 0;
@@ -70,6 +71,7 @@ void Replication::BecomePrimary(std::string_view why) {
   // continue with PSYNC from here; its replicas learn the new replid.
   if (!backlog_) CreateBacklog();
   DisconnectReplicas();
+  server_->ApplyOomScore();
   LOG_NOTICE("MASTER MODE enabled (%s)", std::string(why).c_str());
 }
 

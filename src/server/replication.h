@@ -177,6 +177,8 @@ class Replication {
   // when `no_block`: inside MULTI/EXEC or a script, as Redis).
   void Wait(Client& c, int64_t numreplicas, int64_t timeout_ms, bool no_block);
   const std::vector<ReplicaInfo>& replicas() const { return replicas_; }
+  // Sends REPLCONF GETACK * down the stream (WAIT, a waiting SHUTDOWN).
+  void RequestAcks();
   bool IsReplicaClient(const Client& c) const;
   // Why replication refuses a command of client `c` now ("" if it does
   // not), as Redis 7.0's processCommand / scripts: NOREPLICAS for a write
@@ -288,7 +290,6 @@ class Replication {
   void DisconnectReplicas();
   int64_t ListeningPort(uint64_t client_id) const;
   void FinishWait(uint64_t client_id);
-  void RequestAcks();
 
   // Once a second: the primary's PINGs (repl-ping-replica-period) and
   // both sides' repl-timeout.

@@ -14,6 +14,7 @@
 #include "server/errors.h"
 #include "server/notify.h"
 #include "server/redis_commands.h"
+#include "server/shutdown.h"
 
 namespace rankd {
 namespace {
@@ -36,6 +37,7 @@ bool IsTxControl(std::string_view name) {
 Server::Server(Config config)
     : config_(std::move(config)), config_table_(&config_), net_(&loop_, this) {
   repl_ = std::make_unique<Replication>(this);
+  shutdown_ = std::make_unique<ShutdownCoordinator>(this);
   for (int i = 0; i < config_.databases; i++) {
     dbs_.push_back(std::make_unique<Database>(i));
     ConnectDatabase(*dbs_.back());
@@ -70,6 +72,8 @@ void Server::ApplyConfig(std::string_view name) {
     acl_.SetDefaultPassword(config_.requirepass);
   } else if (name == "slowlog-max-len") {
     slowlog_.Trim(static_cast<size_t>(config_.slowlog_max_len));
+  } else if (name == "oom-score-adj" || name == "oom-score-adj-values") {
+    ApplyOomScore();
   }
   // As Redis: a lower acllog-max-len trims the log at its next new entry.
   acl_.set_log_max_len(static_cast<size_t>(config_.acllog_max_len));
@@ -163,6 +167,11 @@ void Server::Cron() {
   const int64_t now = MonoMs();
   // Active expiry: a quarter of each cron period, shared by the databases.
   int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
+  if (cron_paused_) {  // DEBUG PAUSE-CRON
+    loop_.AddTimer(period, [this] { Cron(); });
+    return;
+  }
+  shutdown_->Cron();
   int64_t budget_us = period * 1000 / 4 / std::max<int64_t>(1, db_count());
   replica_expiry_.replica = repl_->is_replica();  // a replica expires its own keys only
   uint64_t expire_cycles = 0;  // time in active expiry, for the expire-cycle event
@@ -269,11 +278,6 @@ void Server::BeforeFlush() {
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
   propagated_ = true;
   EmitEffect(c.db_index, args);
-}
-
-void Server::EmitEffect(int db, std::span<const std::string_view> args) {
-  if (effect_log_) effect_log_->Append(db, args);
-  repl_->Feed(db, args);
 }
 
 void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
@@ -396,7 +400,11 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
-  if (std::string_view ro = ReadOnlyRefusal(c, *spec); !ro.empty()) return c.reply->Error(ro);
+  // Scripts check each write; EXEC was checked as a whole when it started
+  // (Redis: a REPLICAOF inside the transaction does not stop what follows).
+  if (std::string_view ro = c.conn ? "" : ReadOnlyRefusal(c, *spec); !ro.empty()) {
+    return c.reply->Error(ro);
+  }
   if (c.user && !c.user->unrestricted()) {
     // EXEC re-checks (rules may have changed since queueing); scripts check
     // every redis.call with the caller's user.
@@ -460,6 +468,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
       replica_expiry_.replica && !replica_expiry_.from_primary && (spec.flags & kWrite);
   const size_t reply_start = c.reply->buffer().size();
   CommandContext ctx{*this, c, *c.reply, args, retrying, no_block};
+  call_depth_++;
   spec.handler(ctx);
   current_client_ = outer_client;
   current_call_ = outer_call;
@@ -472,6 +481,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
+  if (--call_depth_ == 0) FlushEffects();
   propagated_ = outer_propagated;
   // A blocked client's retries are the same call, counted once (when it
   // blocked), as Redis counts it; their time and failure still count.

@@ -51,46 +51,10 @@
 #include "server/tracking.h"
 #include "server/latency.h"
 #include "server/evict.h"
+#include "server/server_stats.h"
 #include "server/slowlog.h"
 
 namespace rankd {
-
-struct ServerStats {
-  int64_t start_wall_ms = 0;
-  int64_t start_mono_ms = 0;
-  uint64_t total_commands = 0;
-  uint64_t total_connections = 0;
-  uint64_t rejected_connections = 0;
-  uint64_t keyspace_hits = 0;
-  uint64_t keyspace_misses = 0;
-  uint64_t net_input_bytes = 0;
-  uint64_t net_output_bytes = 0;
-  uint64_t dirty = 0;  // writes since the last snapshot
-  // Every fork() the server did (snapshot, log rewrite, full sync), and how
-  // long the latest took in microseconds (INFO stats; CONFIG RESETSTAT).
-  uint64_t total_forks = 0;
-  int64_t latest_fork_usec = 0;
-  // instantaneous_ops_per_sec: samples of total_commands, one per 100 ms.
-  uint64_t last_sample_commands = 0;
-  int64_t last_sample_ms = 0;
-  double ops_per_sec = 0;
-  // Per-command calls and microseconds (INFO commandstats), keyed by spec
-  // (a pointer hash, not a string hash, on the hot path).
-  struct CommandStat {
-    std::string name;  // "get", "client|list"
-    uint64_t calls = 0;
-    uint64_t usec = 0;
-    uint64_t failed = 0;    // calls that replied with an error
-    uint64_t rejected = 0;  // refused before running (arity, AUTH)
-    LatencyHistogram latency;
-  };
-  absl::flat_hash_map<const CommandSpec*, CommandStat> per_command;
-  // Error replies by code (INFO errorstats, total_error_replies).
-  ErrorCounts errors;
-  // INFO memory: allocator bytes once started, and the highest seen.
-  size_t memory_startup = 0;
-  size_t memory_peak = 0;
-};
 
 // Where every write's effect goes (the append-only log; later replicas).
 class EffectLog {
@@ -101,6 +65,8 @@ class EffectLog {
   // Once per event-loop iteration before replies are written (fsync point).
   virtual void BeforeFlush() {}
 };
+
+class ShutdownCoordinator;
 
 class Server : public ConnectionHandler {
  public:
@@ -123,6 +89,15 @@ class Server : public ConnectionHandler {
     loop_.Stop();
   }
   ShutdownSave shutdown_save() const { return shutdown_save_; }
+
+  // SHUTDOWN's coordination with replicas, persistence and signals (server/shutdown.h).
+  ShutdownCoordinator& shutdown() { return *shutdown_; }
+  // Writes paused while a shutdown waits for replicas (as FAILOVER's pause).
+  void SetShutdownPause(bool on);
+  // DEBUG PAUSE-CRON: the periodic task stops (expiry, shutdown by signal,
+  // tracking table trims ...), as Redis's serverCron.
+  void set_cron_paused(bool on) { cron_paused_ = on; }
+  bool cron_paused() const { return cron_paused_; }
 
   // --- Shared state for handlers ---
   Database& db(int index) { return *dbs_[index]; }
@@ -154,6 +129,12 @@ class Server : public ConnectionHandler {
   // DEBUG SET-ACTIVE-EXPIRE: the active expiry of keys, hash fields (as
   // Redis 7.4) and sorted-set members; lookups still expire what they meet.
   void set_active_expire(bool on) { active_expire_ = on; }
+  // oom-score-adj for this process's role (primary / replica): on start-up,
+  // CONFIG SET and role changes (server/oom_score.cc).
+  void ApplyOomScore();
+  // DEBUG SET-DISABLE-DENY-SCRIPTS: scripts may call kNoScript commands.
+  void set_script_deny_disabled(bool on) { script_deny_disabled_ = on; }
+  bool script_deny_disabled() const { return script_deny_disabled_; }
   // Periodic leaderboards roll on their own (Database::may_roll_periods)
   // unless this is a replica or rolls are held (the log is being replayed:
   // its LB.ROLL records do it).
@@ -210,7 +191,10 @@ class Server : public ConnectionHandler {
   // not logged. No-op without a log.
   void Propagate(Client& c, std::span<const std::string_view> args);
   // An effect of the server's own (an eviction): to the log and the replicas.
-  void EmitServerEffect(int db, std::span<const std::string_view> args) { EmitEffect(db, args); }
+  void EmitServerEffect(int db, std::span<const std::string_view> args) {
+    EmitEffect(db, args);
+    FlushEffects();  // as Redis 7.0: at once, not part of the running command
+  }
   // Consulted before every write command (kWrite) runs: a non-empty result is
   // the error reply (e.g. MISCONF when the log cannot be written) and the
   // command does not run. Unset: writes always allowed.
@@ -403,6 +387,12 @@ class Server : public ConnectionHandler {
   void ApplyConfig(std::string_view name);
   // One effect to its two consumers: the effect log and the replicas.
   void EmitEffect(int db, std::span<const std::string_view> args);
+  // The running command's effects (call_depth_ > 0), fed to replicas when
+  // it ends: several as one MULTI ... EXEC (server_call_extras.cc).
+  struct PendingEffect { int db; std::vector<std::string> args; };
+  std::vector<PendingEffect> pending_effects_;
+  int call_depth_ = 0;
+  void FlushEffects();
   // The -READONLY refusal of a write on a read-only replica, or "".
   std::string_view ReadOnlyRefusal(const Client& c, const CommandSpec& spec) const;
 
@@ -457,6 +447,10 @@ class Server : public ConnectionHandler {
   std::unique_ptr<ScriptRuntime> scripts_;
   std::unique_ptr<ClusterRouter> cluster_;
   ShutdownSave shutdown_save_ = ShutdownSave::kDefault;
+  std::unique_ptr<ShutdownCoordinator> shutdown_;
+  bool shutdown_pause_ = false;
+  bool cron_paused_ = false;
+  bool script_deny_disabled_ = false;
   uint64_t modifications_ = 0;
   bool active_expire_ = true;
   size_t list_plain_threshold_ = ListLimits::kDefaultPlainThreshold;

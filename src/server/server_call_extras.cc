@@ -3,7 +3,8 @@
 // What a command's call leaves beside its reply (Server::Call): latency
 // samples for the latency monitor, the keys a read makes a tracking client
 // remember (a script's read counts for the script's caller), and the pushes
-// kept when CLIENT REPLY OFF / SKIP drops the reply.
+// kept when CLIENT REPLY OFF / SKIP drops the reply; its effects, fed to
+// replicas when it ends.
 
 #include <cstring>
 
@@ -40,6 +41,29 @@ void Server::DropReplyKeepingPushes(Client& c, size_t reply_start) {
     out += end - begin;
   }
   buf.resize(out);
+}
+
+void Server::EmitEffect(int db, std::span<const std::string_view> args) {
+  if (effect_log_) effect_log_->Append(db, args);
+  if (call_depth_ == 0) return repl_->Feed(db, args);
+  // Inside a command: replicas get its effects when it ends (FlushEffects).
+  pending_effects_.push_back({db, std::vector<std::string>(args.begin(), args.end())});
+}
+
+void Server::FlushEffects() {
+  if (pending_effects_.empty()) return;
+  std::vector<PendingEffect> effects;
+  effects.swap(pending_effects_);
+  // As Redis 7.0: a command with several effects (EXEC, a script, ...)
+  // reaches replicas as one MULTI ... EXEC, so they apply it whole.
+  const bool wrap = effects.size() > 1;
+  static constexpr std::string_view kMulti[] = {"MULTI"}, kExec[] = {"EXEC"};
+  if (wrap) repl_->Feed(effects[0].db, kMulti);
+  for (const PendingEffect& e : effects) {
+    std::vector<std::string_view> args(e.args.begin(), e.args.end());
+    repl_->Feed(e.db, args);
+  }
+  if (wrap) repl_->Feed(effects.back().db, kExec);
 }
 
 }  // namespace rankd

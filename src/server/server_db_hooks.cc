@@ -23,7 +23,7 @@ void Server::ConnectDatabase(Database& d) {
   d.on_expired = [this](int db, std::string_view key) {
     NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
     std::string_view args[] = {"DEL", key};
-    EmitEffect(db, args);
+    EmitServerEffect(db, args);  // replicas get it at once (Redis 7.0)
   };
   d.on_touch = [this](int db, std::string_view key) {
     tracking_.KeyChanged(key, dbs_[db]->expiring_key() ? nullptr : current_client_,
