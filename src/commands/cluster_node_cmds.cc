@@ -23,6 +23,12 @@ ClusterNode* NodeArg(CommandContext& ctx, Cluster& c, size_t i) {
   return n;
 }
 
+// Redis's answer to a subcommand given the wrong arguments.
+void SubcommandSyntaxError(CommandContext& ctx) {
+  ctx.reply.Error("ERR unknown subcommand or wrong number of arguments for '" +
+                  std::string(ctx.arg(1)) + "'. Try CLUSTER HELP.");
+}
+
 void InfoLine(std::string* out, std::string_view name, uint64_t v) {
   *out += std::string(name) + ':' + std::to_string(v) + "\r\n";
 }
@@ -95,8 +101,7 @@ void ClusterMeet(CommandContext& ctx) {
   Cluster* c = RequireCluster(ctx);
   if (!c) return;
   if (ctx.argc() > 5) {
-    ctx.reply.Error("ERR unknown subcommand or wrong number of arguments for 'meet'. "
-                    "Try CLUSTER HELP.");
+    SubcommandSyntaxError(ctx);
     return;
   }
   int64_t port = 0, cport = 0;
@@ -187,7 +192,7 @@ void ClusterReset(CommandContext& ctx) {
       return;
     }
   } else if (ctx.argc() > 3) {
-    ctx.reply.Error("ERR syntax error");
+    SubcommandSyntaxError(ctx);
     return;
   }
   if (c->state().myself()->is_master() && ServerHasKeys(ctx.server)) {
