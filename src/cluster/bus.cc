@@ -223,6 +223,9 @@ void ClusterBus::FreeLink(ClusterLink* link) {
   close(link->fd);
   link->fd = -1;
   if (ClusterNode* n = link->node) {
+    // A connect that failed counts as a ping sent and not answered, so an
+    // unreachable node is found failing.
+    if (link->connecting && n->ping_sent_ms == 0) n->ping_sent_ms = WallMs();
     if (n->link == link) n->link = nullptr;
     if (n->inbound_link == link) n->inbound_link = nullptr;
   }

@@ -108,6 +108,11 @@ class ClusterBus {
   void LearnMyIp(ClusterLink* link);
   // bus_cron.cc
   void PingOldest();
+  // A suspected (PFAIL) node that a majority of masters report is failed:
+  // FAIL, broadcast. A FAIL node heard from again is cleared when it serves
+  // no slots, or after twice the node timeout.
+  void MarkFailingIfNeeded(ClusterNode* n);
+  void ClearFailureIfNeeded(ClusterNode* n);
   void CheckNode(ClusterNode* n, int64_t now);
 
   Cluster& cluster_;

@@ -8,6 +8,8 @@
 
 #include <random>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "base/clock.h"
 #include "base/logging.h"
 #include "cluster/bus.h"
@@ -82,6 +84,34 @@ void ClusterBus::CheckNode(ClusterNode* n, int64_t now) {
     LOG_VERBOSE("*** NODE %s possibly failing", n->id.c_str());
     n->flags |= kNodePFail;
     cluster_.state().Todo(ClusterState::kTodoUpdateState);
+  }
+}
+
+void ClusterBus::MarkFailingIfNeeded(ClusterNode* n) {
+  ClusterState& s = cluster_.state();
+  if (!(n->flags & kNodePFail) || n->failed()) return;
+  const int64_t now = WallMs();
+  const int64_t validity = cluster_.settings().node_timeout_ms() * 2;
+  absl::erase_if(n->fail_reports, [&](const auto& r) { return now - r.second > validity; });
+  int failures = static_cast<int>(n->fail_reports.size());
+  if (s.myself()->is_master()) failures++;
+  if (failures < s.SizedMasters() / 2 + 1) return;
+  LOG_NOTICE("Marking node %s as failing (quorum reached).", n->id.c_str());
+  n->flags = static_cast<uint16_t>((n->flags | kNodeFail) & ~kNodePFail);
+  n->fail_time_ms = now;
+  BusMsg m = Header(kMsgFail);
+  m.node = n->id;
+  Broadcast(m);
+  s.Todo(ClusterState::kTodoSaveConfig | ClusterState::kTodoUpdateState);
+}
+
+void ClusterBus::ClearFailureIfNeeded(ClusterNode* n) {
+  const int64_t now = WallMs();
+  if (n->is_replica() || n->slot_count == 0 ||
+      now - n->fail_time_ms > cluster_.settings().node_timeout_ms() * 2) {
+    LOG_NOTICE("Clear FAIL state for node %s: it is reachable again.", n->id.c_str());
+    n->flags &= ~kNodeFail;
+    cluster_.state().Todo(ClusterState::kTodoSaveConfig | ClusterState::kTodoUpdateState);
   }
 }
 

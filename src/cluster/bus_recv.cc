@@ -166,9 +166,8 @@ void ClusterBus::ProcessPingGroup(ClusterLink* link, const BusMsg& m, ClusterNod
     if (sender->flags & kNodePFail) {
       sender->flags &= ~kNodePFail;
       s.Todo(kSave);
-    } else if (sender->failed() && (sender->is_replica() || sender->slot_count == 0)) {
-      sender->flags &= ~kNodeFail;
-      s.Todo(kSave);
+    } else if (sender->failed()) {
+      ClearFailureIfNeeded(sender);
     }
   }
   // An address change we can see (the node restarted elsewhere).
@@ -286,6 +285,7 @@ void ClusterBus::ProcessGossip(const BusMsg& m, ClusterNode* sender) {
       if (sender && sender->is_master()) {
         if (g.flags & (kNodeFail | kNodePFail)) {
           n->fail_reports[sender] = now;
+          MarkFailingIfNeeded(n);
         } else {
           n->fail_reports.erase(sender);
         }
