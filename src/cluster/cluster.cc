@@ -18,6 +18,7 @@ Status Cluster::Start(Server& server) {
   ClusterState& s = cluster->state();
   s.set_myself(s.AddNode("", kNodeMaster | kNodeMyself));
   Cluster* c = cluster.get();
+  server.db(0).EnableSlotIndex();  // routing: keys by slot (router.cc)
   server.loop().AddBeforeSleep([c] { c->BeforeSleep(); });
   server.set_cluster(std::move(cluster));
   c->state().Todo(ClusterState::kTodoUpdateState | ClusterState::kTodoSaveConfig);
@@ -26,7 +27,10 @@ Status Cluster::Start(Server& server) {
 
 void Cluster::BeforeSleep() {
   const uint32_t todo = state_.TakeTodo();
-  if (todo & ClusterState::kTodoUpdateState) UpdateState();
+  if (todo & ClusterState::kTodoUpdateState) {
+    UpdateState();
+    AfterSlotChanges();  // router.cc
+  }
   if (todo & ClusterState::kTodoSaveConfig) SaveConfig();
 }
 
