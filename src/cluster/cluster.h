@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "cluster/cluster_settings.h"
 #include "cluster/cluster_state.h"
 #include "cluster/route_decision.h"
 #include "server/cluster_router.h"
@@ -48,6 +49,7 @@ class Cluster : public ClusterRouter {
   Cluster& operator=(const Cluster&) = delete;
 
   Server& server() { return server_; }
+  ClusterSettings settings() const { return ClusterSettings(server_.config()); }
   ClusterState& state() { return state_; }
   ClusterBus& bus() { return *bus_; }
 
@@ -80,6 +82,20 @@ class Cluster : public ClusterRouter {
   // Writes nodes.conf atomically (temp file, fsync, rename). Returns false
   // (and logs) on an I/O error.
   bool SaveConfig();
+  // myself now replicates `primary` through rankd's replication (CLUSTER
+  // REPLICATE, a master that lost its last slot); null: back to a master
+  // (its slots stay unassigned until ADDSLOTS or a failover).
+  void SetMyPrimary(ClusterNode* primary);
+  // Makes myself's address fields (announced ip, hostname, ports) match
+  // the settings; returns true when something changed.
+  bool RefreshMyself();
+  // The offset the bus header carries (replication offset).
+  uint64_t ReplOffset();
+  // CLUSTER RESET: forget every other node, drop my slots; hard: a new id
+  // and epochs back to 0.
+  void Reset(bool hard);
+  // The path of nodes.conf (under dir).
+  std::string ConfigPath() const;
 
  private:
   void BeforeSleep();
