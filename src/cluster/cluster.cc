@@ -42,6 +42,7 @@ std::string Cluster::ConfigPath() const { return settings().config_file(); }
 Status Cluster::Start(Server& server) {
   auto cluster = std::make_unique<Cluster>(server);
   Cluster* c = cluster.get();
+  server.db(0).EnableSlotIndex();  // routing: keys by slot (router.cc)
   ClusterState& s = c->state();
   const std::string path = c->ConfigPath();
   std::ifstream in(path, std::ios::binary);
@@ -75,7 +76,10 @@ Status Cluster::Start(Server& server) {
 void Cluster::BeforeSleep() {
   bus_->Reap();
   const uint32_t todo = state_.TakeTodo();
-  if (todo & ClusterState::kTodoUpdateState) UpdateState();
+  if (todo & ClusterState::kTodoUpdateState) {
+    UpdateState();
+    AfterSlotChanges();  // router.cc
+  }
   if (todo & ClusterState::kTodoSaveConfig) SaveConfig();
 }
 

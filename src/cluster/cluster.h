@@ -24,6 +24,7 @@
 #include "base/status.h"
 #include "cluster/cluster_settings.h"
 #include "cluster/cluster_state.h"
+#include "cluster/route_decision.h"
 #include "server/cluster_router.h"
 #include "server/server.h"
 
@@ -55,6 +56,23 @@ class Cluster : public ClusterRouter {
   // --- routing (router.cc) ---
   std::string Route(Client& c, const CommandSpec& spec,
                     std::span<const std::string_view> args) override;
+  std::string ScriptAccess(const Client& caller, std::span<const std::string_view> args,
+                           int* script_slot) override;
+  // The routing settings as configured now (cluster-allow-*-when-down,
+  // cluster-preferred-endpoint-type).
+  RouteSettings RoutingSettings();
+  // Unsubscribes every client from the shard channels whose slot neither
+  // this node nor its master serves any more, as Redis 7.0 does when a slot
+  // leaves (router.cc). O(shard channels); run after slot table changes.
+  void DropUnservedShardChannels();
+  // The error that ends a blocked client's wait in cluster mode, as Redis
+  // 7.0: "CLUSTERDOWN The cluster is down" in state fail, "CLUSTERDOWN Hash
+  // slot not served" or MOVED when its keys' slot is no longer served here
+  // (nor imported); "" while it may keep waiting (router.cc).
+  std::string BlockedRefusal(const Client& c);
+  // DropUnservedShardChannels and the blocked clients' BlockedRefusal:
+  // after the slot table or the cluster state changed.
+  void AfterSlotChanges();
 
   // --- state upkeep (cluster.cc) ---
   // Recomputes cluster_state ok/fail from slot coverage and reachable
@@ -81,6 +99,8 @@ class Cluster : public ClusterRouter {
 
  private:
   void BeforeSleep();
+  // Router: adds the keys (shard channels) of one command line to `in`.
+  void AddRouteKeys(std::span<const std::string_view> args, RouteInput* in) const;
 
   Server& server_;
   ClusterState state_;
