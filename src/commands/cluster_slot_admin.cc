@@ -11,6 +11,7 @@
 #include "base/numbers.h"
 #include "cluster/cluster.h"
 #include "commands/cluster_handlers.h"
+#include "db/database.h"
 
 namespace rankd {
 namespace {
@@ -99,6 +100,12 @@ void AddOrDelSlots(CommandContext& ctx, bool add) {
 void SetSlotNode(CommandContext& ctx, Cluster& c, int slot, ClusterNode* n) {
   ClusterState& s = c.state();
   ClusterNode* me = s.myself();
+  const SlotIndex* keys = ctx.server.db(0).slot_index();
+  if (s.owner(slot) == me && n != me && keys && keys->Count(slot) != 0) {
+    ctx.reply.Error("ERR Can't assign hashslot " + std::to_string(slot) +
+                    " to a different node while I still hold keys for this hash slot.");
+    return;
+  }
   if (s.migrating_to(slot) && n != me) s.SetMigrating(slot, nullptr);
   // Importing into myself ends: take a new epoch so the claim wins, as
   // Redis does without asking the others.
