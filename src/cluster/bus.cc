@@ -238,6 +238,11 @@ void ClusterBus::FreeLink(ClusterLink* link) {
   }
 }
 
+void ClusterBus::KillLinks(ClusterNode* n, bool to, bool from) {
+  if (to && n->link) FreeLink(n->link);
+  if (from && n->inbound_link) FreeLink(n->inbound_link);
+}
+
 void ClusterBus::Reap() { closed_.clear(); }
 
 void ClusterBus::CloseAllLinks() {

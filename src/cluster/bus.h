@@ -66,6 +66,9 @@ class ClusterBus {
   // CLUSTER FORGET's 60-second blacklist: gossip does not re-add `id`.
   void Blacklist(const std::string& id);
   bool Blacklisted(const std::string& id);
+  // DEBUG CLUSTERLINK KILL: closes the link to `n` (to) and / or the one
+  // from it (from); the cron reconnects.
+  void KillLinks(ClusterNode* n, bool to, bool from);
   // Closes every link (CLUSTER RESET).
   void CloseAllLinks();
   // Sends a PONG to every connected node now, so they learn a change (new

@@ -26,6 +26,8 @@ Cluster* RequireCluster(CommandContext& ctx);
 bool ServerHasKeys(Server& s);
 
 // cluster_node_cmds.cc
+// DEBUG CLUSTERLINK KILL <to|from|all> <node-id> (debug_command.cc's row).
+void DebugClusterLink(CommandContext& ctx);
 void ClusterInfo(CommandContext& ctx);
 void ClusterMyId(CommandContext& ctx);
 void ClusterNodes(CommandContext& ctx);

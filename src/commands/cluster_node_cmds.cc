@@ -92,6 +92,7 @@ void ClusterMyId(CommandContext& ctx) {
 void ClusterNodes(CommandContext& ctx) {
   Cluster* c = RequireCluster(ctx);
   if (!c) return;
+  c->RefreshMyself();  // a CONFIG SET of an announced address shows at once
   std::string out;
   for (const ClusterNode* n : c->state().nodes()) out += NodeLine(c->state(), *n) + '\n';
   ctx.reply.Verbatim(out);
@@ -274,6 +275,27 @@ void ClusterFailover(CommandContext& ctx) {
   } else {
     ctx.reply.Error("ERR CLUSTER FAILOVER is not supported by rankd yet (issue 30)");
   }
+}
+
+void DebugClusterLink(CommandContext& ctx) {
+  Cluster* c = Cluster::Of(ctx.server);
+  if (!c) {
+    ctx.reply.Error("ERR Debug option only available for cluster mode enabled setup!");
+    return;
+  }
+  ClusterNode* n = c->state().Find(ctx.arg(4));
+  if (!n) {
+    ctx.reply.Error("ERR Unknown node " + std::string(ctx.arg(4)));
+    return;
+  }
+  const std::string_view dir = ctx.arg(3);
+  const bool all = EqualsIgnoreCase(dir, "all");
+  if (!all && !EqualsIgnoreCase(dir, "to") && !EqualsIgnoreCase(dir, "from")) {
+    ctx.reply.Error("ERR Unknown direction " + std::string(dir));
+    return;
+  }
+  c->bus().KillLinks(n, all || EqualsIgnoreCase(dir, "to"), all || EqualsIgnoreCase(dir, "from"));
+  ctx.reply.Ok();
 }
 
 }  // namespace rankd
