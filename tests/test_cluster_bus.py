@@ -125,3 +125,25 @@ def test_a_stopped_master_is_marked_failing_everywhere(mixed):
     finally:
         victim.restart()
     mixed.wait_stable()
+
+
+def test_equal_config_epochs_are_told_apart():
+    """Masters met without SET-CONFIG-EPOCH all start at config epoch 0: the collision rule
+    (the lower id takes a new epoch) leaves every master with its own epoch, the same on
+    every node, rankd and redis-server alike."""
+    with Cluster(3, kinds=["test", "redis", "test"]) as c:
+        for i, n in enumerate(c.nodes):
+            n.call("CLUSTER", "ADDSLOTS", str(i))
+        for n in c.nodes[1:]:
+            c.nodes[0].call("CLUSTER", "MEET", n.host, str(n.port))
+
+        def settled():
+            views = [n.cluster_nodes() for n in c.nodes]
+            epochs = [{i: v[i]["config_epoch"] for i in v} for v in views]
+            return (all(len(v) == 3 for v in views) and all(e == epochs[0] for e in epochs)
+                    and len(set(epochs[0].values())) == 3)
+        wait_until(settled, timeout=60, message="distinct config epochs everywhere")
+        current = {n.cluster_info()["cluster_current_epoch"] for n in c.nodes}
+        assert len(current) == 1
+        assert int(current.pop()) == max(c.nodes[0].cluster_nodes()[i]["config_epoch"]
+                                         for i in c.nodes[0].cluster_nodes())
