@@ -147,3 +147,24 @@ def test_equal_config_epochs_are_told_apart():
         assert len(current) == 1
         assert int(current.pop()) == max(c.nodes[0].cluster_nodes()[i]["config_epoch"]
                                          for i in c.nodes[0].cluster_nodes())
+
+
+def test_a_returning_node_yields_slots_claimed_under_a_newer_epoch():
+    """A master that was down while one of its (empty) slots was given to another master
+    under a higher config epoch comes back claiming the slot with its old epoch: the
+    others' newer claim wins (PING / UPDATE) and every node agrees, as in Redis."""
+    with Cluster(3, kinds=["test", "redis", "test"]) as c:
+        c.create(replicas=0)
+        a = c.nodes[0]
+        b = next(n for n in c.nodes if n is not a and n.kind != a.kind) \
+            if any(n.kind != a.kind for n in c.nodes) else c.nodes[1]
+        slot = c.slots_of(a)[0]
+        a.stop(keep_dir=True)
+        b.call("CLUSTER", "BUMPEPOCH")
+        for n in c.nodes:
+            if n is not a:
+                n.call("CLUSTER", "SETSLOT", str(slot), "NODE", b.node_id)
+        a.restart()
+        wait_until(lambda: all(c.slot_owner(slot, n) is b for n in c.nodes), timeout=60,
+                   message="every node gives the slot to the newer claim")
+        assert c.slot_owner(slot, a) is b
