@@ -168,3 +168,24 @@ def test_a_returning_node_yields_slots_claimed_under_a_newer_epoch():
         wait_until(lambda: all(c.slot_owner(slot, n) is b for n in c.nodes), timeout=60,
                    message="every node gives the slot to the newer claim")
         assert c.slot_owner(slot, a) is b
+
+
+def test_forget_keeps_a_node_out_while_others_gossip_about_it():
+    """CLUSTER FORGET drops a node and, for a minute, gossip from nodes that still know
+    it does not bring it back (Redis's blacklist)."""
+    with Cluster(3, kinds=["test", "redis", "test"]) as c:
+        c.create(replicas=0)
+        a, other = c.nodes[0], c.nodes[1]
+        # A slot-less node can be forgotten without the cluster losing coverage.
+        extra = c.add_node("redis")
+        a.call("CLUSTER", "MEET", extra.host, str(extra.port))
+        wait_until(lambda: all(extra.node_id in n.cluster_nodes() for n in c.nodes[:3]),
+                   timeout=60, message="extra node met")
+        assert a.call("CLUSTER", "FORGET", extra.node_id) in (True, b"OK")
+        assert extra.node_id not in a.cluster_nodes()
+        # The others keep gossiping about it for several node timeouts.
+        deadline = time.monotonic() + 3 * c.node_timeout / 1000.0
+        while time.monotonic() < deadline:
+            assert extra.node_id not in a.cluster_nodes()
+            time.sleep(0.2)
+        assert extra.node_id in other.cluster_nodes()
