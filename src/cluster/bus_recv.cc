@@ -9,6 +9,8 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+
 #include "base/clock.h"
 #include "base/logging.h"
 #include "cluster/bus.h"
@@ -133,7 +135,17 @@ void ClusterBus::ProcessPingGroup(ClusterLink* link, const BusMsg& m, ClusterNod
   if (peer && peer->in_handshake()) {
     if (m.type != kMsgPong) return;
     if (sender) {
-      // Already known under its real id: this handshake was redundant.
+      // Already known under its real id: this handshake was redundant, but
+      // it tells where that node is now.
+      const std::string ip = SenderIp(link, m);
+      if (ip != sender->ip || m.port != sender->port || m.cport != sender->cport) {
+        sender->ip = ip;
+        sender->port = m.port;
+        sender->pport = m.pport;
+        sender->cport = m.cport;
+        if (sender->link) FreeLink(sender->link);
+        s.Todo(kSave);
+      }
       DeleteNode(peer);
       return;
     }
@@ -143,6 +155,9 @@ void ClusterBus::ProcessPingGroup(ClusterLink* link, const BusMsg& m, ClusterNod
         (peer->flags & ~kNodeHandshake) | (m.flags & (kNodeMaster | kNodeReplica)));
     s.Todo(kSave);
     sender = peer;
+    // Its epochs count from this first message on (its slots follow below).
+    s.current_epoch = std::max(s.current_epoch, m.current_epoch);
+    sender->config_epoch = std::max(sender->config_epoch, m.config_epoch);
   } else if (peer && peer->id != m.sender) {
     LOG_NOTICE("PONG contains mismatching sender ID: %s, closing the link to %s",
                m.sender.c_str(), peer->id.c_str());
@@ -295,8 +310,10 @@ void ClusterBus::ProcessGossip(const BusMsg& m, ClusterNode* sender) {
           n->fail_reports.empty() && pong <= now + 500 && pong > n->pong_received_ms) {
         n->pong_received_ms = pong;
       }
-      if ((n->flags & (kNodeFail | kNodePFail)) && !(g.flags & kNodeNoAddr) && !n->link &&
+      // A node we cannot reach, seen elsewhere by a node that can: try there.
+      if ((n->flags & (kNodeFail | kNodePFail)) && !(g.flags & kNodeNoAddr) &&
           (n->ip != g.ip || n->port != g.port || n->cport != g.cport)) {
+        if (n->link) FreeLink(n->link);
         n->ip = g.ip;
         n->port = g.port;
         n->pport = g.pport;
