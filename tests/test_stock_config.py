@@ -80,12 +80,29 @@ def start_fails(tmp_path, extra):
 
 @pytest.mark.skipif(target_is_redis(), reason="rankd's refusals")
 @pytest.mark.parametrize("line,reason", [
-    ("cluster-enabled yes", "cluster mode is not implemented"),
     ("loadmodule /usr/lib/redis/modules/x.so", "modules"),
 ])
 def test_settings_unsafe_to_ignore_stop_startup_with_a_reason(tmp_path, line, reason):
     rc, out = start_fails(tmp_path, line)
     assert rc != 0 and reason in out, out
+
+
+def test_cluster_enabled_starts_a_cluster_node(tmp_path):
+    """cluster-enabled yes in a stock redis.conf: a cluster node (issue 29), alone at first,
+    with its nodes.conf written in the data directory."""
+    port = free_port()
+    conf = stock_config(tmp_path, port, "\ndaemonize no\ncluster-enabled yes\n"
+                        "cluster-port %d\n" % free_port())
+    p = subprocess.Popen([under_test_binary(), str(conf)])
+    try:
+        c = redis.Redis(host="127.0.0.1", port=port, socket_timeout=10)
+        wait_until(lambda: _ping(c), timeout=10)
+        assert c.info("cluster")["cluster_enabled"] == 1
+        assert b"cluster_known_nodes:1\r\n" in c.execute_command("CLUSTER", "INFO")
+        wait_until(lambda: (tmp_path / "nodes.conf").exists(), timeout=10)
+    finally:
+        p.kill()
+        p.wait(10)
 
 
 @pytest.mark.skipif(target_is_redis(), reason="rankd's warnings")

@@ -12,8 +12,10 @@ namespace rankd {
 
 void LogBanner(const Config& config, int port) {
   const bool to_tty = config.logfile.empty() && isatty(STDOUT_FILENO);
+  auto it = config.compat_bools.find("cluster-enabled");
+  const char* mode = it != config.compat_bools.end() && it->second ? "cluster" : "standalone";
   if (!config.always_show_logo && !to_tty) {
-    LOG_NOTICE("Running mode=standalone, port=%d.", port);
+    LOG_NOTICE("Running mode=%s, port=%d.", mode, port);
     return;
   }
   // A podium: first place in the middle, as on a leaderboard.
@@ -21,11 +23,11 @@ void LogBanner(const Config& config, int port) {
   snprintf(text, sizeof(text),
            "\n"
            "            ___         rankd 0.1.0 (Redis 7.0 protocol)\n"
-           "        ___| 1 |___     Running in standalone mode\n"
+           "        ___| 1 |___     Running in %s mode\n"
            "       | 2 |   | 3 |    Port: %d\n"
            "       |___|___|___|    PID: %d\n"
            "\n",
-           port, static_cast<int>(getpid()));
+           mode, port, static_cast<int>(getpid()));
   LogRaw(LogLevel::kNotice, text);
 }
 

@@ -24,6 +24,7 @@
 #include "base/crash_report.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "cluster/cluster.h"
 #include "commands/families.h"
 #include "durability/persist_manager.h"
 #include "persist/check_tool.h"
@@ -189,6 +190,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   LogBanner(server.config(), server.port());
+  if (auto it = server.config().compat_bools.find("cluster-enabled");
+      it != server.config().compat_bools.end() && it->second) {
+    s = Cluster::Start(server);
+    if (!s.ok()) {
+      LOG_WARNING("%s", s.message().c_str());
+      return 1;
+    }
+  }
   PersistManager persist(&server, Env::Default());
   s = persist.Start();
   if (!s.ok()) {

@@ -1,23 +1,47 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
 // ClusterBus: the cluster bus of Redis 7.0 — a listener on the bus port,
-// one outbound link to every known node, and the binary messages (MEET,
-// PING, PONG with gossip sections, UPDATE, PUBLISH, PUBLISHSHARD, FAIL and
-// the failover messages) in Redis's exact layout, so redis-server nodes are
-// peers. It updates the ClusterState from what it hears and asks for the
-// before-sleep work (ClusterState::Todo).
+// one outbound link to every known node (plus the inbound ones they open
+// to us), and the binary messages of bus_msg.h: MEET / PING / PONG with
+// gossip, UPDATE, PUBLISH / PUBLISHSHARD and FAIL, so redis-server nodes
+// are peers. It updates the ClusterState from what it hears (bus_recv.cc),
+// builds pings and their gossip (bus_ping.cc) and runs the 100 ms cron
+// (bus_cron.cc); links and sockets are bus.cc.
+//
+// A malformed message (bad signature, length, version or counts) closes
+// its link and is logged; a message from an unknown sender changes nothing
+// (only MEET introduces a node; any PING gets its PONG).
 //
 // Not thread-safe: the event loop's thread.
 
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "base/status.h"
+#include "cluster/bus_msg.h"
 
 namespace rankd {
 
 class Cluster;
+struct ClusterNode;
+
+// One TCP connection of the bus.
+struct ClusterLink {
+  int fd = -1;
+  bool inbound = false;    // accepted (the peer's outbound link)
+  bool connecting = false; // outbound, connect() not finished yet
+  ClusterNode* node = nullptr;  // outbound: the node; inbound: once known
+  int64_t ctime_ms = 0;    // wall clock
+  std::string in, out;
+  size_t out_pos = 0;
+};
 
 class ClusterBus {
  public:
@@ -26,15 +50,81 @@ class ClusterBus {
   ClusterBus(const ClusterBus&) = delete;
   ClusterBus& operator=(const ClusterBus&) = delete;
 
-  // Binds the bus port. Returns an error when it cannot.
-  Status Listen(std::string_view bind, int port);
+  // Binds the bus port on each of `binds` ("*" and "::*" allowed; "-" and
+  // "-::*" prefixes as Redis's bind). Returns an error when it cannot.
+  Status Listen(const std::vector<std::string>& binds, int port);
 
-  // Sends PUBLISH (shard: PUBLISHSHARD to the slot's master and replicas
-  // only) of `message` on `channel` to the nodes that need it.
+  // Sends PUBLISH (shard: PUBLISHSHARD) of `message` on `channel` to every
+  // connected node (shard: only the nodes of this node's shard).
   void Publish(std::string_view channel, std::string_view message, bool shard);
 
+  // CLUSTER MEET: starts a handshake with ip:port@cport. Returns false when
+  // the address is invalid; true also when a handshake is already going on.
+  bool Meet(std::string ip, int port, int cport);
+  // Drops `n` and its links (FORGET, a failed handshake). REQUIRES: not myself.
+  void DeleteNode(ClusterNode* n);
+  // CLUSTER FORGET's 60-second blacklist: gossip does not re-add `id`.
+  void Blacklist(const std::string& id);
+  bool Blacklisted(const std::string& id);
+  // DEBUG CLUSTERLINK KILL: closes the link to `n` (to) and / or the one
+  // from it (from); the cron reconnects.
+  void KillLinks(ClusterNode* n, bool to, bool from);
+  // Closes every link (CLUSTER RESET).
+  void CloseAllLinks();
+  // Sends a PONG to every connected node now, so they learn a change (new
+  // slots, epoch, role) without waiting for the cron.
+  void BroadcastPong();
+
+  // Every 100 ms (cluster.cc's timer).
+  void Cron();
+  // Frees links closed since the last call (before sleep).
+  void Reap();
+
+  // CLUSTER INFO / LINKS.
+  const std::array<uint64_t, kMsgTypeCount>& sent() const { return sent_; }
+  const std::array<uint64_t, kMsgTypeCount>& received() const { return received_; }
+  const std::vector<std::unique_ptr<ClusterLink>>& links() const { return links_; }
+
  private:
+  // bus.cc: sockets.
+  void Accept(int listen_fd);
+  bool Connect(ClusterNode* n);
+  void OnEvents(ClusterLink* link, uint32_t events);
+  void OnConnected(ClusterLink* link);
+  void ReadFrom(ClusterLink* link);
+  void Flush(ClusterLink* link);
+  void Send(ClusterLink* link, const BusMsg& m);
+  void FreeLink(ClusterLink* link);
+  void Broadcast(const BusMsg& m);
+  // bus_ping.cc: outgoing messages.
+  BusMsg Header(uint16_t type) const;
+  void SendPing(ClusterLink* link, uint16_t type);
+  void AddGossip(BusMsg* m) const;
+  void SendUpdate(ClusterLink* link, const ClusterNode* n);
+  // bus_recv.cc: incoming messages.
+  void Process(ClusterLink* link, const BusMsg& m);
+  void ProcessPingGroup(ClusterLink* link, const BusMsg& m, ClusterNode* sender);
+  void ProcessGossip(const BusMsg& m, ClusterNode* sender);
+  void UpdateRole(ClusterNode* sender, const BusMsg& m);
+  void UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits& slots);
+  void HandleEpochCollision(ClusterNode* sender);
+  void LearnMyIp(ClusterLink* link);
+  // bus_cron.cc
+  void PingOldest();
+  // A suspected (PFAIL) node that a majority of masters report is failed:
+  // FAIL, broadcast. A FAIL node heard from again is cleared when it serves
+  // no slots, or after twice the node timeout.
+  void MarkFailingIfNeeded(ClusterNode* n);
+  void ClearFailureIfNeeded(ClusterNode* n);
+  void CheckNode(ClusterNode* n, int64_t now);
+
   Cluster& cluster_;
+  std::vector<int> listen_fds_;
+  std::vector<std::unique_ptr<ClusterLink>> links_;
+  std::vector<std::unique_ptr<ClusterLink>> closed_;
+  absl::flat_hash_map<std::string, int64_t> blacklist_;  // id -> expiry (wall ms)
+  std::array<uint64_t, kMsgTypeCount> sent_{}, received_{};
+  uint64_t iteration_ = 0;
 };
 
 }  // namespace rankd

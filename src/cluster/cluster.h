@@ -22,7 +22,9 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "cluster/cluster_settings.h"
 #include "cluster/cluster_state.h"
+#include "cluster/route_decision.h"
 #include "server/cluster_router.h"
 #include "server/server.h"
 
@@ -47,12 +49,30 @@ class Cluster : public ClusterRouter {
   Cluster& operator=(const Cluster&) = delete;
 
   Server& server() { return server_; }
+  ClusterSettings settings() const { return ClusterSettings(server_.config()); }
   ClusterState& state() { return state_; }
   ClusterBus& bus() { return *bus_; }
 
   // --- routing (router.cc) ---
   std::string Route(Client& c, const CommandSpec& spec,
                     std::span<const std::string_view> args) override;
+  std::string ScriptAccess(const Client& caller, std::span<const std::string_view> args,
+                           int* script_slot) override;
+  // The routing settings as configured now (cluster-allow-*-when-down,
+  // cluster-preferred-endpoint-type).
+  RouteSettings RoutingSettings();
+  // Unsubscribes every client from the shard channels whose slot neither
+  // this node nor its master serves any more, as Redis 7.0 does when a slot
+  // leaves (router.cc). O(shard channels); run after slot table changes.
+  void DropUnservedShardChannels();
+  // The error that ends a blocked client's wait in cluster mode, as Redis
+  // 7.0: "CLUSTERDOWN The cluster is down" in state fail, "CLUSTERDOWN Hash
+  // slot not served" or MOVED when its keys' slot is no longer served here
+  // (nor imported); "" while it may keep waiting (router.cc).
+  std::string BlockedRefusal(const Client& c);
+  // DropUnservedShardChannels and the blocked clients' BlockedRefusal:
+  // after the slot table or the cluster state changed.
+  void AfterSlotChanges();
 
   // --- state upkeep (cluster.cc) ---
   // Recomputes cluster_state ok/fail from slot coverage and reachable
@@ -62,9 +82,25 @@ class Cluster : public ClusterRouter {
   // Writes nodes.conf atomically (temp file, fsync, rename). Returns false
   // (and logs) on an I/O error.
   bool SaveConfig();
+  // myself now replicates `primary` through rankd's replication (CLUSTER
+  // REPLICATE, a master that lost its last slot); null: back to a master
+  // (its slots stay unassigned until ADDSLOTS or a failover).
+  void SetMyPrimary(ClusterNode* primary);
+  // Makes myself's address fields (announced ip, hostname, ports) match
+  // the settings; returns true when something changed.
+  bool RefreshMyself();
+  // The offset the bus header carries (replication offset).
+  uint64_t ReplOffset();
+  // CLUSTER RESET: forget every other node, drop my slots; hard: a new id
+  // and epochs back to 0.
+  void Reset(bool hard);
+  // The path of nodes.conf (under dir).
+  std::string ConfigPath() const;
 
  private:
   void BeforeSleep();
+  // Router: adds the keys (shard channels) of one command line to `in`.
+  void AddRouteKeys(std::span<const std::string_view> args, RouteInput* in) const;
 
   Server& server_;
   ClusterState state_;

@@ -68,7 +68,16 @@ void ClusterState::SetPrimary(ClusterNode* replica, ClusterNode* primary) {
     list.erase(std::remove(list.begin(), list.end(), replica), list.end());
   }
   replica->primary = primary;
-  if (primary) primary->replicas.push_back(replica);
+  if (primary) {
+    // Sorted by id, as Redis keeps them, so every node lists a master's
+    // replicas (CLUSTER SLOTS, SHARDS, REPLICAS) in the same order.
+    auto& list = primary->replicas;
+    list.insert(std::upper_bound(list.begin(), list.end(), replica,
+                                 [](const ClusterNode* a, const ClusterNode* b) {
+                                   return a->id < b->id;
+                                 }),
+                replica);
+  }
 }
 
 void ClusterState::SetOwner(int slot, ClusterNode* n) {

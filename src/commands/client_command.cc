@@ -67,6 +67,7 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
   if (c.tracking.broken_redirect) flags += 'R';
   if (c.tracking.bcast) flags += 'B';
   if (conn && conn->unix_socket()) flags += 'U';
+  if (c.cluster_readonly) flags += 'r';  // READONLY (cluster mode)
   if (c.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";
   field("flags", flags);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "server/command.h"
+#include "server/server.h"
 
 namespace rankd {
 class Cluster;
@@ -21,13 +22,15 @@ namespace rankd {
 // support disabled" error (cluster_family.cc).
 Cluster* RequireCluster(CommandContext& ctx);
 
+// Whether any database holds a key (REPLICATE, RESET and FLUSHSLOTS refuse).
+bool ServerHasKeys(Server& s);
+
 // cluster_node_cmds.cc
+// DEBUG CLUSTERLINK KILL <to|from|all> <node-id> (debug_command.cc's row).
+void DebugClusterLink(CommandContext& ctx);
 void ClusterInfo(CommandContext& ctx);
 void ClusterMyId(CommandContext& ctx);
 void ClusterNodes(CommandContext& ctx);
-void ClusterSlots(CommandContext& ctx);
-void ClusterShards(CommandContext& ctx);
-void ClusterLinks(CommandContext& ctx);
 void ClusterMeet(CommandContext& ctx);
 void ClusterForget(CommandContext& ctx);
 void ClusterReplicate(CommandContext& ctx);
@@ -38,6 +41,11 @@ void ClusterSetConfigEpoch(CommandContext& ctx);
 void ClusterBumpEpoch(CommandContext& ctx);
 void ClusterCountFailureReports(CommandContext& ctx);
 void ClusterFailover(CommandContext& ctx);
+
+// cluster_views.cc
+void ClusterSlots(CommandContext& ctx);
+void ClusterShards(CommandContext& ctx);
+void ClusterLinks(CommandContext& ctx);
 
 // cluster_slot_admin.cc
 void ClusterAddSlots(CommandContext& ctx);       // ADDSLOTS and ADDSLOTSRANGE

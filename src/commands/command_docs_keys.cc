@@ -343,6 +343,27 @@ constexpr CommandDoc kDocs[] = {
      .key_specs = "OW update|index 1|range 0 1 0|",
     },
     {
+     .name = "restore-asking",
+     .summary = "RESTORE for slot migration: accepted on a slot this node is importing.",
+     .since = "3.0.0",
+     .group = "server",
+     .complexity =
+         "O(1) to create the key, plus O(N*M) to decode N elements of average size M; a "
+         "sorted set costs O(N*M*log N), each member being inserted in O(log N).",
+     .doc_flags = "syscmd",
+     .history =
+         "3.0.0 The REPLACE option.\n5.0.0 The ABSTTL option.\n5.0.0 The IDLETIME and "
+         "FREQ options.",
+     .arguments =
+         "key:key@0 ttl:integer serialized-value:string "
+         "replace:pure-token=REPLACE^3.0.0? absttl:pure-token=ABSTTL^5.0.0? "
+         "seconds:integer=IDLETIME^5.0.0? frequency:integer=FREQ^5.0.0?",
+     .legacy = {-4, 1, 1, 1},
+     .extra_flags = "asking",
+     .acl_categories = "@keyspace @write @slow @dangerous",
+     .key_specs = "OW update|index 1|range 0 1 0|",
+    },
+    {
      .name = "scan",
      .summary = "Walks the keys of the database a few at a time, with a cursor.",
      .since = "2.8.0",

@@ -22,6 +22,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "commands/cluster_handlers.h"
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
 #include "db/database.h"
@@ -245,6 +246,9 @@ void DebugCmd(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "SEGFAULT") && argc == 2) return Segfault(ctx);
   if (EqualsIgnoreCase(sub, "AOF-FLUSH-SLEEP") && argc == 3) return AofFlushSleep(ctx);
   if (EqualsIgnoreCase(sub, "SET-SKIP-CHECKSUM-VALIDATION") && argc == 3) return SkipChecksum(ctx);
+  if (EqualsIgnoreCase(sub, "CLUSTERLINK") && argc == 5 && EqualsIgnoreCase(ctx.arg(2), "KILL")) {
+    return DebugClusterLink(ctx);
+  }
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",

@@ -152,6 +152,9 @@ constexpr CommandSpec kDumpCommands[] = {
     // name      arity  flags               first last step handler
     {"dump",     2,     kReadOnly,          1,    1,   1,   &Dump},
     {"restore",  -4,    kWrite | kDenyOom,  1,    1,   1,   &Restore},
+    // RESTORE on a slot being imported, without ASKING first (MIGRATE from
+    // Redis 7.0 nodes sends it); cluster routing lets it in (router.cc).
+    {"restore-asking", -4, kWrite | kDenyOom, 1,   1,   1,   &Restore},
     {"migrate",  -6,    kWrite,             3,    3,   1,   &Migrate},
 };
 

@@ -437,7 +437,7 @@ void InfoCmd(CommandContext& ctx) {
   if (want("latencystats")) LatencyStatsSection(s, w);
   if (want("cluster")) {
     w.Section("Cluster");
-    w.Field("cluster_enabled", 0);
+    w.Field("cluster_enabled", s.cluster() ? 1 : 0);
   }
   if (want("keyspace")) KeyspaceSection(s, w);
   // Named only (see info_writer.h): not part of all / everything.

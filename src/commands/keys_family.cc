@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,7 @@ void Copy(CommandContext& ctx) {
   std::string_view key = ctx.arg(1), new_key = ctx.arg(2);
   Database& src = ctx.db();
   Database* dst = &src;
+  std::optional<int> dst_index;  // DB option
   bool replace = false;
   for (size_t i = 3; i < ctx.argc(); i++) {
     if (EqualsIgnoreCase(ctx.arg(i), "replace")) {
@@ -172,12 +174,18 @@ void Copy(CommandContext& ctx) {
     } else if (EqualsIgnoreCase(ctx.arg(i), "db") && i + 1 < ctx.argc()) {
       int index;
       if (!ParseIntOrReply(ctx, ctx.arg(i + 1), &index)) return;
-      dst = DbByIndex(ctx, index);
-      if (!dst) return ctx.reply.Error(err::kDbIndexOutOfRange);
+      dst_index = index;
       i++;
     } else {
       return ctx.reply.Error(err::kSyntax);
     }
+  }
+  if (ctx.server.cluster() && dst_index.value_or(0) != 0) {
+    return ctx.reply.Error("ERR Copying to another database is not allowed in cluster mode");
+  }
+  if (dst_index) {
+    dst = DbByIndex(ctx, *dst_index);
+    if (!dst) return ctx.reply.Error(err::kDbIndexOutOfRange);
   }
   if (dst == &src && key == new_key) return ctx.reply.Error(kSameObject);
   Database::Entry* e = LookupRead(ctx, key);
@@ -195,6 +203,7 @@ void Copy(CommandContext& ctx) {
 }
 
 void Move(CommandContext& ctx) {
+  if (ctx.server.cluster()) return ctx.reply.Error("ERR MOVE is not allowed in cluster mode");
   std::string_view key = ctx.arg(1);
   int index;
   if (!ParseIntOrReply(ctx, ctx.arg(2), &index)) return;
@@ -246,6 +255,7 @@ void FlushAll(CommandContext& ctx) {
 }
 
 void SwapDb(CommandContext& ctx) {
+  if (ctx.server.cluster()) return ctx.reply.Error("ERR SWAPDB is not allowed in cluster mode");
   int a, b;
   if (!ParseIntOrReply(ctx, ctx.arg(1), &a, "invalid first DB index")) return;
   if (!ParseIntOrReply(ctx, ctx.arg(2), &b, "invalid second DB index")) return;

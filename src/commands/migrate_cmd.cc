@@ -98,8 +98,11 @@ void Migrate(CommandContext& ctx) {
     const int64_t deadline = db.ExpireMs(e);
     const int64_t ttl = deadline < 0 ? 0 : std::max<int64_t>(deadline - now, 1);
     const std::string payload = DumpPayload(e->value, dump), ttl_text = std::to_string(ttl);
-    if (a.replace) append(&restores, {"RESTORE", key, ttl_text, payload, "REPLACE"});
-    else append(&restores, {"RESTORE", key, ttl_text, payload});
+    // In cluster mode the target may be importing the slot: RESTORE-ASKING,
+    // as Redis 7.0 sends it.
+    const std::string_view restore = ctx.server.cluster() ? "RESTORE-ASKING" : "RESTORE";
+    if (a.replace) append(&restores, {restore, key, ttl_text, payload, "REPLACE"});
+    else append(&restores, {restore, key, ttl_text, payload});
   }
   // A cached connection may have been closed by the target meanwhile: as
   // Redis, a write that fails (not by timing out), or a read that fails

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "cluster/bus.h"
+#include "cluster/cluster.h"
 #include "commands/families.h"
 #include "server/client.h"
 #include "server/server.h"
@@ -46,12 +48,22 @@ void Unsubscribe(CommandContext& ctx) { UnsubscribeEach(ctx, PubSub::kChannel); 
 void PUnsubscribe(CommandContext& ctx) { UnsubscribeEach(ctx, PubSub::kPattern); }
 void SUnsubscribe(CommandContext& ctx) { UnsubscribeEach(ctx, PubSub::kShard); }
 
+// In cluster mode the bus carries a message to the other nodes (every node;
+// a shard channel's: the slot's master and replicas), as Redis 7.0.
+void PublishOnBus(CommandContext& ctx, bool shard) {
+  if (Cluster* cluster = Cluster::Of(ctx.server)) {
+    cluster->bus().Publish(ctx.arg(1), ctx.arg(2), shard);
+  }
+}
+
 void Publish(CommandContext& ctx) {
   ctx.reply.Integer(ctx.server.pubsub().Publish(PubSub::kChannel, ctx.arg(1), ctx.arg(2)));
+  PublishOnBus(ctx, /*shard=*/false);
 }
 
 void SPublish(CommandContext& ctx) {
   ctx.reply.Integer(ctx.server.pubsub().Publish(PubSub::kShard, ctx.arg(1), ctx.arg(2)));
+  PublishOnBus(ctx, /*shard=*/true);
 }
 
 void ReplyNames(CommandContext& ctx, PubSub::Kind kind) {

@@ -131,6 +131,9 @@ void Select(CommandContext& ctx) {
   if (!ParseInt64(ctx.arg(1), &index)) return ctx.reply.Error(err::kNotInteger);
   // Redis reads the index as a C int first (getIntFromObjectOrReply).
   if (index < INT32_MIN || index > INT32_MAX) return ctx.reply.Error(err::kIntOutOfRange);
+  if (ctx.server.cluster() && index != 0) {
+    return ctx.reply.Error("ERR SELECT is not allowed in cluster mode");
+  }
   if (index < 0 || index >= ctx.server.db_count()) {
     return ctx.reply.Error(err::kDbIndexOutOfRange);
   }

@@ -56,7 +56,7 @@ Database::Entry* Database::Insert(std::string_view key, Value value) {
     Dispose(Unlink(std::string(key)), lazy_->server_del);
   }
   Entry* e = Entry::Make(key, std::move(value), NewAccessStamp(*lfu_));
-  table_.Insert(e);
+  Link(e);
   if (on_new_key) on_new_key(index_, e->key());
   NoteIfFieldDeadlines(e);
   NoteIfBoard(e);
@@ -134,7 +134,7 @@ void Database::Attach(Entry* e) {
   if ((expiry_paused_ || replica_->replica) && Lookup(e->key())) {
     Dispose(Unlink(std::string(e->key())), lazy_->server_del);
   }
-  table_.Insert(e);
+  Link(e);
   NoteIfFieldDeadlines(e);
   NoteIfBoard(e);
   if (on_new_key) on_new_key(index_, e->key());
@@ -372,12 +372,21 @@ void Database::Clear(LazyFreer* freer) {
   } else {
     table_.Clear();
   }
+  if (slots_) slots_->Clear();
+}
+
+void Database::EnableSlotIndex() {
+  if (!slots_) slots_ = std::make_unique<SlotIndex>();
+  slots_->Clear();
+  table_.ForEach([this](Entry* e) { slots_->Add(e); });
 }
 
 void Database::SwapContents(Database& other) {
   TouchWatchedExisting(&other);
   other.TouchWatchedExisting(this);
   std::swap(table_, other.table_);
+  if (slots_) EnableSlotIndex();
+  if (other.slots_) other.EnableSlotIndex();
   hot_ = other.hot_ = nullptr;
   std::swap(expiring_, other.expiring_);
   std::swap(deadlines_, other.deadlines_);

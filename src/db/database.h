@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@
 #include "base/str_hash.h"
 #include "core/scan_table.h"
 #include "db/entry.h"
+#include "db/slot_index.h"
 #include "db/lfu.h"
 #include "db/lazy_free.h"
 #include "db/value.h"
@@ -212,6 +214,13 @@ class Database {
   // Exchanges contents with `other` (SWAPDB): watchers and blocked clients
   // stay with their database index and are touched.
   void SwapContents(Database& other);
+
+  // --- Keys by cluster slot (cluster mode: db/slot_index.h) ---
+  // Starts indexing keys by slot, indexing the keys present now. Each
+  // database keeps its own index through SwapContents (rebuilt there).
+  void EnableSlotIndex();
+  // The index, or nullptr when not enabled.
+  const SlotIndex* slot_index() const { return slots_.get(); }
 
   // --- Modification signals ---
   // Marks `key` modified: WATCHers dirty; blocked clients' key ready. The
@@ -428,16 +437,25 @@ class Database {
   }
   Entry* Unlink(std::string_view key) {
     hot_ = nullptr;
-    return table_.Remove(key);
+    Entry* e = table_.Remove(key);
+    if (slots_ && e) slots_->Remove(e);
+    return e;
   }
   void UnlinkNode(Entry* e) {
     hot_ = nullptr;
+    if (slots_) slots_->Remove(e);
     table_.RemoveNode(e);
+  }
+  // table_.Insert, keeping the slot index in step.
+  void Link(Entry* e) {
+    table_.Insert(e);
+    if (slots_) slots_->Add(e);
   }
 
   int index_;
   ScanTable<Entry> table_;
   mutable Entry* hot_ = nullptr;  // Lookup's cache
+  std::unique_ptr<SlotIndex> slots_;  // cluster mode only
   // Deadlines live beside the entries (only keys with a TTL pay for one):
   // the entry's kHasExpire flag says whether it has one here.
   struct Deadline {

@@ -13,6 +13,7 @@ extern "C" {
 #include <unordered_map>
 
 #include "base/clock.h"
+#include "base/key_slot.h"
 #include "base/logging.h"
 #include "base/split.h"
 #include "net/split_args.h"
@@ -164,6 +165,7 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   run.read_only = read_only || script.no_writes;
   run.allow_oom = script.allow_oom;
   run.name = sha;
+  if (!keys.empty()) run.cluster_slot = KeySlot(keys[0]);
   int ref = script.ref;
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) {
     lua_rawgeti(eval_->state(), LUA_REGISTRYINDEX, ref);
@@ -185,6 +187,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   run.allow_oom = fn->allow_oom;
   run.is_function = true;
   run.name = fn->name;
+  if (!keys.empty()) run.cluster_slot = KeySlot(keys[0]);
   run.command.assign(command.begin(), command.end());
   Execute(caller, std::move(run), [&](ReplyBuilder& reply) { functions_.Call(*fn, keys, args, reply); });
 }
@@ -213,6 +216,10 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
       !server_->replication().Refusal(client_, false, true).empty()) {
     return out.Error("ERR Can not execute the command on a stale replica. The replica link is "
                      "down and replica-serve-stale-data is set to 'no'.");
+  }
+  if (ClusterRouter* cluster = server_->cluster()) {
+    std::string refusal = cluster->ScriptAccess(*run_.caller, args, &run_.cluster_slot);
+    if (!refusal.empty()) return out.Error(refusal);
   }
   if (spec->flags & kWrite) run_.wrote = true;
   client_.reply = &out;

@@ -119,6 +119,9 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
     bool wrote = false;
     bool is_function = false;
     bool kill = false;
+    // Cluster mode: the slot the script's keys hash to so far (its declared
+    // keys' first; -1: none yet), ClusterRouter::ScriptAccess.
+    int cluster_slot = -1;
     int64_t start_ms = 0;
     std::string name;
     std::vector<std::string> command;

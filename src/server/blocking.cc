@@ -95,6 +95,23 @@ bool Server::UnblockClient(Client& c, bool error) {
   return true;
 }
 
+size_t Server::FailBlockedClients(const std::function<std::string(const Client&)>& refusal) {
+  std::vector<Client*> clients;
+  for (const auto& [key, queue] : blocked_) clients.insert(clients.end(), queue.begin(), queue.end());
+  std::sort(clients.begin(), clients.end());
+  clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
+  size_t n = 0;
+  for (Client* c : clients) {
+    if (!c->blocked.active) continue;
+    const std::string error = refusal(*c);
+    if (error.empty()) continue;
+    c->reply->Error(error);
+    Unblock(*c);
+    n++;
+  }
+  return n;
+}
+
 void Server::ServeReadyKeys() {
   // Serving a client may write keys others wait on: loop until quiet.
   for (int round = 0; round < 1000; round++) {

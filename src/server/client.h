@@ -124,6 +124,9 @@ struct Client {
   // READONLY lets reads run on a replica of the slot's master (flag 'r').
   bool asking = false;
   bool cluster_readonly = false;
+  // The command ASKING covered has been routed: the flag ends when the next
+  // one is (it stays set while that command runs: its script sees it).
+  bool asking_spent = false;
 
   int resp() const { return reply->version(); }
 };

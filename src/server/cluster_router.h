@@ -30,6 +30,17 @@ class ClusterRouter {
   virtual std::string Route(Client& c, const CommandSpec& spec,
                             std::span<const std::string_view> args) = 0;
 
+  // Asked for each command a script runs (redis.call / server.call), after
+  // its other checks, as Redis 7.0.15's scriptVerifyClusterState: the
+  // command must be served here, judged with the caller's ASKING / READONLY
+  // flags. Returns "" or the error to answer, with its "ERR " prefix. Not
+  // asked for a caller that is obeyed (the primary's stream, AOF).
+  // Redis 7.0.15 lets a script's commands touch different local slots
+  // (7.2 refuses that unless allow-cross-slot-keys); `script_slot` (-1: none
+  // yet) records the first slot touched, for that later rule.
+  virtual std::string ScriptAccess(const Client& caller, std::span<const std::string_view> args,
+                                   int* script_slot) = 0;
+
   // Whether this node is a cluster node (always true for an implementation;
   // lets code that holds a nullable pointer read clearly).
   virtual bool enabled() const { return true; }

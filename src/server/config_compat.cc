@@ -6,7 +6,7 @@
 //     replication, cluster, TLS details, threads, defragmentation, ...
 //     CONFIG GET shows the value set (Redis's default until then);
 //   - refused with a reason (refuse below) when running without its effect
-//     would be unsafe: Unix sockets, cluster mode;
+//     would be unsafe: Unix sockets;
 //   - accepted with a start-up warning (CompatWarnings) when its promise is
 //     not kept but running is still safe (maxmemory-clients, supervised, ...).
 // An entry whose name is already in the table (implemented in config.cc)
@@ -35,22 +35,12 @@ struct Compat {
   std::string (*refuse)(std::string_view value) = nullptr;
 };
 
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::string RefuseCluster(std::string_view v) {
-  return IEquals(v, "yes") ? "cluster mode is not implemented in rankd: cluster-enabled must be no"
-                           : "";
-}
-
 constexpr int64_t kIntMax = INT_MAX, kLongMax = LLONG_MAX;
 constexpr std::string_view kProtected = "no yes local";
 
 // Names, aliases, defaults, ranges and choices as Redis 7.0's config.c.
 const Compat kCompat[] = {
     // Security and safety: accepted only when their effect is not needed.
-    {"cluster-enabled", "", K::kBool, "no", 0, 0, true, "", &RefuseCluster},
     {"enable-module-command", "", K::kEnum, "no", 0, 0, true, kProtected},
     {"sanitize-dump-payload", "", K::kEnum, "no", 0, 0, false, "no yes clients"},
     // Persistence details: rankd's log always has a snapshot base and is
@@ -120,7 +110,8 @@ const Compat kCompat[] = {
     // is written / loaded, in microseconds (negative: nanoseconds).
     {"rdb-key-save-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
     {"key-load-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
-    // Cluster (not enabled: cluster-enabled above).
+    // Cluster mode (read by src/cluster: cluster_settings.h).
+    {"cluster-enabled", "", K::kBool, "no", 0, 0, true},
     {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
     {"cluster-port", "", K::kInt, "0", 0, 65535, true},
     {"cluster-node-timeout", "", K::kInt, "15000", 0, kLongMax},

@@ -119,7 +119,7 @@ TEST(ConfigTest, SettingsUnsafeToIgnoreAreRefusedWithAReason) {
   EXPECT_EQ(table.Set("replicaof", "10.0.0.1 6379", false), "can't set immutable config");
   EXPECT_EQ(table.Set("unixsocket", "/run/redis.sock", true), "");  // listened on now
   EXPECT_EQ(table.Set("unixsocketperm", "8", true), "argument couldn't be parsed as an octal number");
-  EXPECT_NE(table.Set("cluster-enabled", "yes", true), "");
+  EXPECT_EQ(table.Set("cluster-enabled", "yes", true), "");  // a cluster node (src/cluster)
   EXPECT_EQ(table.Set("min-replicas-to-write", "1", false), "");  // enforced now
   EXPECT_EQ(cfg.min_replicas_to_write, 1);
 }

@@ -62,6 +62,15 @@ bool PubSub::Subscribe(Client& c, Kind kind, std::string_view name) {
   return added;
 }
 
+size_t PubSub::UnsubscribeEveryone(Kind kind, std::string_view name) {
+  auto it = subs_[kind].find(name);
+  if (it == subs_[kind].end()) return 0;
+  const std::string keep(name);  // `name` may point into the map
+  const std::vector<Client*> clients = it->second;
+  for (Client* c : clients) Unsubscribe(*c, kind, keep, /*notify=*/true);
+  return clients.size();
+}
+
 bool PubSub::Unsubscribe(Client& c, Kind kind, std::string_view name, bool notify) {
   auto own = c.subscriptions[kind].find(name);
   const bool removed = own != c.subscriptions[kind].end();

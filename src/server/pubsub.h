@@ -48,6 +48,9 @@ class PubSub {
   // Removes every subscription of `kind`; with `notify` confirms each, or
   // once with a null name when there was none. Returns how many were removed.
   size_t UnsubscribeAll(Client& c, Kind kind, bool notify);
+  // Removes every client's subscription to `name`, confirming each (a shard
+  // channel whose slot left this node, cluster mode). Returns how many.
+  size_t UnsubscribeEveryone(Kind kind, std::string_view name);
   // Removes all of `c`'s subscriptions without replies (disconnect, RESET).
   void Forget(Client& c);
 

@@ -262,6 +262,12 @@ class Server : public ConnectionHandler {
   std::function<bool(const CommandSpec& spec, std::string_view full_name,
                      std::span<const std::string_view> args, std::vector<AclKeyRef>* keys)>
       find_acl_keys;
+  // Cluster routing (server_access.cc): the key positions of a command line
+  // as COMMAND GETKEYS finds them (find_acl_keys, else the spec's), and its
+  // spec through `*spec` (nullptr, and no keys, for a line that names no
+  // command or fails its arity).
+  std::vector<size_t> CommandKeys(std::span<const std::string_view> args,
+                                  const CommandSpec** spec) const;
   // After ACL LOAD / DELUSER (server/acl_clients.cc): re-points clients at
   // their users; a client whose user is gone is disconnected, and after ACL
   // LOAD (`reloaded`) so is every client of a user other than "default", as
@@ -305,6 +311,10 @@ class Server : public ConnectionHandler {
   // Ends a blocked client's wait (CLIENT UNBLOCK): with `error` it gets
   // -UNBLOCKED, else its command's timeout reply. False if not blocked.
   bool UnblockClient(Client& c, bool error);
+  // Cluster mode (blocking.cc): asks `refusal` about each blocked client and
+  // ends the wait of those it names an error for ("MOVED ...",
+  // "CLUSTERDOWN ..."), answering it. Returns how many were unblocked.
+  size_t FailBlockedClients(const std::function<std::string(const Client&)>& refusal);
 
   // MONITOR (server/monitor.cc): adds or removes a monitoring client, and
   // shows `args`, run by `c`, to every monitor.

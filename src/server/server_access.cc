@@ -67,6 +67,22 @@ bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
   return false;
 }
 
+std::vector<size_t> Server::CommandKeys(std::span<const std::string_view> args,
+                                       const CommandSpec** spec) const {
+  std::vector<size_t> out;
+  std::string_view name;
+  std::string error;
+  *spec = Resolve(args, &name, &error);
+  if (*spec == nullptr) return out;
+  std::vector<AclKeyRef> refs;
+  if (find_acl_keys && find_acl_keys(**spec, name, args, &refs)) {
+    for (const AclKeyRef& r : refs) out.push_back(r.pos);
+  } else {
+    for (size_t pos : KeyPositions(**spec, args)) out.push_back(pos);
+  }
+  return out;
+}
+
 AclRequest Server::MakeAclRequest(const CommandSpec& spec,
                                   std::span<const std::string_view> args,
                                   const AclUser& user) const {
