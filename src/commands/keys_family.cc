@@ -180,12 +180,12 @@ void Copy(CommandContext& ctx) {
       return ctx.reply.Error(err::kSyntax);
     }
   }
-  if (ctx.server.cluster() && dst_index.value_or(0) != 0) {
-    return ctx.reply.Error("ERR Copying to another database is not allowed in cluster mode");
-  }
   if (dst_index) {
     dst = DbByIndex(ctx, *dst_index);
     if (!dst) return ctx.reply.Error(err::kDbIndexOutOfRange);
+  }
+  if (ctx.server.cluster() && dst_index.value_or(0) != 0) {
+    return ctx.reply.Error("ERR Copying to another database is not allowed in cluster mode");
   }
   if (dst == &src && key == new_key) return ctx.reply.Error(kSameObject);
   Database::Entry* e = LookupRead(ctx, key);

@@ -81,11 +81,18 @@ bool ParseSort(CommandContext& ctx, bool readonly, SortArgs* a) {
       const std::string_view c_str = a->by->substr(0, a->by->find('\0'));
       if (c_str.find('*') == std::string_view::npos) {
         a->dontsort = true;
+      } else if (ctx.server.cluster()) {  // a pattern names keys of any slot
+        ctx.reply.Error("ERR BY option of SORT denied in Cluster mode.");
+        return false;
       } else if (!ctx.server.HasFullKeyRead(ctx.client, ctx.args)) {
         ctx.reply.Error("ERR BY option of SORT denied due to insufficient ACL permissions.");
         return false;
       }
     } else if (EqualsIgnoreCase(opt, "get") && left >= 1) {
+      if (ctx.server.cluster()) {
+        ctx.reply.Error("ERR GET option of SORT denied in Cluster mode.");
+        return false;
+      }
       if (!ctx.server.HasFullKeyRead(ctx.client, ctx.args)) {
         ctx.reply.Error("ERR GET option of SORT denied due to insufficient ACL permissions.");
         return false;

@@ -215,11 +215,9 @@ class Database {
   // stay with their database index and are touched.
   void SwapContents(Database& other);
 
-  // --- Keys by cluster slot (cluster mode: db/slot_index.h) ---
-  // Starts indexing keys by slot, indexing the keys present now. Each
-  // database keeps its own index through SwapContents (rebuilt there).
+  // Cluster mode: indexes keys by slot from now on (db/slot_index.h; null
+  // before), kept through SwapContents (rebuilt there).
   void EnableSlotIndex();
-  // The index, or nullptr when not enabled.
   const SlotIndex* slot_index() const { return slots_.get(); }
 
   // --- Modification signals ---
@@ -446,8 +444,7 @@ class Database {
     if (slots_) slots_->Remove(e);
     table_.RemoveNode(e);
   }
-  // table_.Insert, keeping the slot index in step.
-  void Link(Entry* e) {
+  void Link(Entry* e) {  // table_.Insert, keeping the slot index in step
     table_.Insert(e);
     if (slots_) slots_->Add(e);
   }
