@@ -215,8 +215,7 @@ class Database {
   // stay with their database index and are touched.
   void SwapContents(Database& other);
 
-  // Cluster mode: indexes keys by slot from now on (db/slot_index.h; null
-  // before), kept through SwapContents (rebuilt there).
+  // Cluster mode: keys indexed by slot from now on (db/slot_index.h).
   void EnableSlotIndex();
   const SlotIndex* slot_index() const { return slots_.get(); }
 
@@ -444,10 +443,7 @@ class Database {
     if (slots_) slots_->Remove(e);
     table_.RemoveNode(e);
   }
-  void Link(Entry* e) {  // table_.Insert, keeping the slot index in step
-    table_.Insert(e);
-    if (slots_) slots_->Add(e);
-  }
+  void Link(Entry* e) { table_.Insert(e); if (slots_) slots_->Add(e); }  // index kept in step
 
   int index_;
   ScanTable<Entry> table_;

@@ -314,22 +314,8 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
   if (error.empty() && c.monitor && (spec->flags & (kWrite | kReadOnly | kMayReplicate))) {
     error = "ERR Replica can't interact with the keyspace";
   }
-  if (error.empty() && cluster_ && !c.obeyed) {
-    // A redirection is no rejection of the command: EXEC ends the
-    // transaction and answers it plainly; a command inside MULTI dooms it.
-    std::string redirect = cluster_->Route(c, *spec, args);
-    if (!redirect.empty()) {
-      CountRejected(found, full_name);
-      if (EqualsIgnoreCase(args[0], "exec")) {
-        c.in_multi = false;
-        c.multi_error = false;
-        c.ClearQueued();
-        UnwatchAll(c);
-      } else if (c.in_multi) {
-        c.multi_error = true;
-      }
-      return reply.Error(redirect);
-    }
+  if (error.empty() && cluster_ && !c.obeyed && Redirected(c, *spec, found, full_name, args)) {
+    return;
   }
   if (error.empty() && config_.maxmemory > 0 && OutOfMemoryFor(c, *spec)) error = err::kOom;
   if (error.empty() && c.resp() == 2 && c.all_subscription_count() > 0 &&
@@ -386,13 +372,6 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     return reply.SimpleString("QUEUED");
   }
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
-}
-
-void Server::CountRejected(const CommandSpec* spec, std::string_view full_name) {
-  if (!spec) return;
-  ServerStats::CommandStat& stat = stats_.per_command[spec];
-  if (stat.name.empty()) stat.name.assign(full_name);
-  stat.rejected++;
 }
 
 void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_block) {

@@ -376,6 +376,10 @@ class Server : public ConnectionHandler {
                              const CommandSpec** found = nullptr) const;
   // Counts a command refused before it ran (INFO commandstats rejected_calls).
   void CountRejected(const CommandSpec* spec, std::string_view full_name);
+  // Cluster mode: asks the router; on a redirect answers it (ending EXEC's
+  // transaction, dooming a MULTI) and returns true (server_call_extras.cc).
+  bool Redirected(Client& c, const CommandSpec& spec, const CommandSpec* found,
+                  std::string_view full_name, std::span<const std::string_view> args);
   // Runs an accepted command: handler, stats, slowlog, propagation.
   // REQUIRES: the caller checked ReadOnlyRefusal (Dispatch, Execute and the
   // blocked-client retry each do, once).

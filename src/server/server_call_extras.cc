@@ -66,4 +66,30 @@ void Server::FlushEffects() {
   if (wrap) repl_->Feed(effects.back().db, kExec);
 }
 
+void Server::CountRejected(const CommandSpec* spec, std::string_view full_name) {
+  if (!spec) return;
+  ServerStats::CommandStat& stat = stats_.per_command[spec];
+  if (stat.name.empty()) stat.name.assign(full_name);
+  stat.rejected++;
+}
+
+bool Server::Redirected(Client& c, const CommandSpec& spec, const CommandSpec* found,
+                        std::string_view full_name, std::span<const std::string_view> args) {
+  std::string redirect = cluster_->Route(c, spec, args);
+  if (redirect.empty()) return false;
+  // A redirection is no rejection of the command: EXEC ends the transaction
+  // and answers it plainly; a command inside MULTI dooms it.
+  CountRejected(found, full_name);
+  if (EqualsIgnoreCase(args[0], "exec")) {
+    c.in_multi = false;
+    c.multi_error = false;
+    c.ClearQueued();
+    UnwatchAll(c);
+  } else if (c.in_multi) {
+    c.multi_error = true;
+  }
+  c.reply->Error(redirect);
+  return true;
+}
+
 }  // namespace rankd
