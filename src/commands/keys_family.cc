@@ -174,15 +174,15 @@ void Copy(CommandContext& ctx) {
     } else if (EqualsIgnoreCase(ctx.arg(i), "db") && i + 1 < ctx.argc()) {
       int index;
       if (!ParseIntOrReply(ctx, ctx.arg(i + 1), &index)) return;
+      // As Redis: an index out of range is refused as soon as it is read,
+      // before a later bad option's syntax error.
+      dst = DbByIndex(ctx, index);
+      if (!dst) return ctx.reply.Error(err::kDbIndexOutOfRange);
       dst_index = index;
       i++;
     } else {
       return ctx.reply.Error(err::kSyntax);
     }
-  }
-  if (dst_index) {
-    dst = DbByIndex(ctx, *dst_index);
-    if (!dst) return ctx.reply.Error(err::kDbIndexOutOfRange);
   }
   if (ctx.server.cluster() && dst_index.value_or(0) != 0) {
     return ctx.reply.Error("ERR Copying to another database is not allowed in cluster mode");
