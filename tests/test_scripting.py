@@ -249,3 +249,19 @@ def test_busy_script_and_script_kill(server_factory):
     finally:
         runner.close()
         other.close()
+
+
+def test_big_number_line_breaks_become_spaces(pair):
+    """A big number with CR/LF in its digits is sent with spaces, as Redis does: in RESP3
+    the line break would otherwise end the reply early and the next reply would be junk."""
+    script = "return {big_number='123\\r\\n123'}"
+    for c in (pair.a, pair.b):
+        c.execute("HELLO", "2")
+        assert c.execute("EVAL", script, "0") == b"123  123"
+        c.execute("HELLO", "3")
+        c.send_command("EVAL", script, "0")
+        c.send_command("PING")
+        data = b""
+        while not data.endswith(b"+PONG\r\n"):
+            data += c.sock.recv(4096)
+        assert data == b"(123  123\r\n+PONG\r\n"

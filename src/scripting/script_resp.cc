@@ -158,24 +158,33 @@ std::string_view ToView(lua_State* L, int idx) {
   return std::string_view(s, len);
 }
 
+// `s` with every CR and LF turned into a space (status and big-number lines).
+std::string OneLine(std::string_view s) {
+  std::string line(s);
+  for (char& ch : line) {
+    if (ch == '\r' || ch == '\n') ch = ' ';
+  }
+  return line;
+}
+
 void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
   if (GetTyped(L, "err", LUA_TSTRING)) {
     out.Error(ToView(L, -1));
   } else if (GetTyped(L, "ok", LUA_TSTRING)) {
-    std::string s(ToView(L, -1));
-    for (char& ch : s) {
-      if (ch == '\r' || ch == '\n') ch = ' ';
-    }
-    out.SimpleString(s);
+    out.SimpleString(OneLine(ToView(L, -1)));
   } else if (GetTyped(L, "double", LUA_TNUMBER)) {
     out.Double(lua_tonumber(L, -1));
   } else if (GetTyped(L, "big_number", LUA_TSTRING)) {
+    // A line break in the digits would end the RESP3 line early (and
+    // inject a reply): Redis turns each CR and LF into a space, in both
+    // protocols.
+    const std::string digits = OneLine(ToView(L, -1));
     if (out.resp3()) {
       out.Raw("(");
-      out.Raw(ToView(L, -1));
+      out.Raw(digits);
       out.Raw("\r\n");
     } else {
-      out.Bulk(ToView(L, -1));
+      out.Bulk(digits);
     }
   } else if (GetTyped(L, "map", LUA_TTABLE) || GetTyped(L, "set", LUA_TTABLE)) {
     lua_pushstring(L, "map");
