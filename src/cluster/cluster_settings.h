@@ -40,6 +40,10 @@ class ClusterSettings {
     return Str("cluster-preferred-endpoint-type", "ip");
   }
   bool require_full_coverage() const { return Bool("cluster-require-full-coverage", true); }
+  bool allow_reads_when_down() const { return Bool("cluster-allow-reads-when-down", false); }
+  bool allow_pubsubshard_when_down() const {
+    return Bool("cluster-allow-pubsubshard-when-down", true);
+  }
   bool allow_replica_migration() const { return Bool("cluster-allow-replica-migration", true); }
   bool replica_no_failover() const { return Bool("cluster-replica-no-failover", false); }
 

@@ -58,7 +58,8 @@ void ClusterState::RenameNode(ClusterNode* n, std::string id) {
 }
 
 ClusterNode* ClusterState::Find(std::string_view id) const {
-  auto it = nodes_.find(std::string(id));
+  // Heterogeneous lookup: no string is built per call (gossip looks up every entry).
+  auto it = nodes_.find(absl::string_view(id.data(), id.size()));
   return it == nodes_.end() ? nullptr : it->second.get();
 }
 

@@ -45,17 +45,8 @@ void Cluster::AddRouteKeys(std::span<const std::string_view> args, RouteInput* i
 }
 
 RouteSettings Cluster::RoutingSettings() {
-  RouteSettings s;
-  for (const auto& [name, value] : server_.config_table().Get(
-           {"cluster-allow-reads-when-down", "cluster-allow-pubsubshard-when-down",
-            "cluster-preferred-endpoint-type"})) {
-    if (name == "cluster-allow-reads-when-down") s.allow_reads_when_down = value == "yes";
-    if (name == "cluster-allow-pubsubshard-when-down") {
-      s.allow_pubsubshard_when_down = value == "yes";
-    }
-    if (name == "cluster-preferred-endpoint-type") s.endpoint_type = value;
-  }
-  return s;
+  const ClusterSettings cs = settings();
+  return {cs.allow_reads_when_down(), cs.allow_pubsubshard_when_down(), cs.preferred_endpoint()};
 }
 
 void Cluster::DropUnservedShardChannels() {
@@ -132,7 +123,6 @@ std::string Cluster::Route(Client& c, const CommandSpec& spec,
   in.readonly = c.cluster_readonly;
   in.migrate = EqualsIgnoreCase(name, "migrate");
   ExpireAsking(c, name);
-  std::vector<std::vector<std::string_view>> queued;
   if (EqualsIgnoreCase(name, "exec")) {
     if (!c.in_multi) return {};
     for (const std::vector<std::string>& q : c.queued) {
