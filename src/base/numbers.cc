@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/decimal.h"
+
 namespace rankd {
 namespace {
 
@@ -129,11 +131,11 @@ char* FormatDoubleTo(char* out, double d) {
   // prints them exactly, without exponent or rounding, as the integer
   // formatter does (several times faster; leaderboard scores are mostly
   // integers). -0 keeps its sign through the general path.
-  if (d > -1e17 && d < 1e17) {
-    const auto i = static_cast<int64_t>(d);
-    if (static_cast<double>(i) == d && (i != 0 || !std::signbit(d))) {
-      return std::to_chars(out, out + kMaxDoubleChars, i).ptr;
-    }
+  int64_t i;
+  if (DoubleAsInteger(d, &i)) {
+    if (i >= 0) return WriteDecimal(out, static_cast<uint64_t>(i));
+    *out++ = '-';
+    return WriteDecimal(out, 0 - static_cast<uint64_t>(i));
   }
   // std::to_chars with a precision is specified to print exactly as printf
   // "%.*g" does, and is ~5x faster than snprintf (numbers_test checks it

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "base/decimal.h"
 #include "base/numbers.h"
 
 namespace rankd {
@@ -20,10 +21,18 @@ constexpr size_t kMaxHeader = 24;
 constexpr size_t kSmallBulk = 64;
 
 // `type` then the integer and CRLF: a header ("*3", "$5") or an integer reply.
-template <class Int>
-char* PutHeader(char* p, char type, Int n) {
+char* PutHeader(char* p, char type, uint64_t n) {
   *p++ = type;
-  p = std::to_chars(p, p + 20, n).ptr;
+  p = WriteDecimal(p, n);
+  *p++ = '\r';
+  *p++ = '\n';
+  return p;
+}
+char* PutHeader(char* p, char type, int64_t v) {
+  if (v >= 0) return PutHeader(p, type, static_cast<uint64_t>(v));
+  *p++ = type;
+  *p++ = '-';
+  p = WriteDecimal(p, 0 - static_cast<uint64_t>(v));
   *p++ = '\r';
   *p++ = '\n';
   return p;
@@ -38,14 +47,32 @@ char* PutBytes(char* p, std::string_view s) {
 }
 
 // RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n". Writes at most kMaxDoubleReply bytes.
+// An integral score (most leaderboard scores) is written in place, its
+// length known from its digit count; others are formatted, then framed.
 constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
 char* PutDouble(char* p, double d, bool resp3) {
+  int64_t i;
+  if (DoubleAsInteger(d, &i)) {
+    const bool neg = i < 0;
+    const uint64_t u = neg ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
+    const int digits = DecimalDigits(u);
+    if (resp3) {
+      *p++ = ',';
+    } else {
+      p = PutHeader(p, '$', static_cast<uint64_t>(digits + neg));
+    }
+    if (neg) *p++ = '-';
+    p = WriteDecimal(p, u, digits);
+    *p++ = '\r';
+    *p++ = '\n';
+    return p;
+  }
   char num[kMaxDoubleChars];
   const std::string_view text(num, FormatDoubleTo(num, d) - num);
   if (resp3) {
     *p++ = ',';
   } else {
-    p = PutHeader(p, '$', text.size());
+    p = PutHeader(p, '$', static_cast<uint64_t>(text.size()));
   }
   return PutBytes(p, text);
 }

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace rankd {
 namespace {
@@ -142,6 +145,35 @@ TEST(ReplyBuilderTest, BatchWritesTheBuilderBytes) {
       }
     }
     EXPECT_EQ(batched.buffer(), direct.buffer()) << "RESP" << v;
+  }
+}
+
+// Integral scores are framed in place from their digit count; the bytes must
+// be those of printf "%.17g" in both protocol versions, edges included.
+TEST(ReplyBuilderTest, IntegralDoublesMatchPrintf) {
+  std::vector<double> cases = {0, -0.0, 1, -1, 9, 10, -10, 99, 100, 999999999, 1e9, -1e9,
+                               2147483647, 9007199254740992.0, -9007199254740993.0, 1e16,
+                               99999999999999984.0, -99999999999999984.0, 1e17, -1e17, 1e18};
+  std::mt19937_64 rng(34);
+  for (int i = 0; i < 20000; i++) {
+    const int64_t v = static_cast<int64_t>(rng() >> (rng() % 64));
+    cases.push_back(static_cast<double>(i % 2 ? -v : v));
+  }
+  for (double d : cases) {
+    char text[64];
+    const int n = snprintf(text, sizeof(text), "%.17g", d);
+    const std::string t(text, static_cast<size_t>(n));
+    ReplyBuilder r2(2), r3(3);
+    r2.Double(d);
+    r3.Double(d);
+    {
+      ReplyBatch b2(r2), b3(r3);
+      b2.Double(d);
+      b3.Double(d);
+    }
+    const std::string want2 = "$" + std::to_string(t.size()) + "\r\n" + t + "\r\n";
+    EXPECT_EQ(r2.buffer(), want2 + want2) << d;
+    EXPECT_EQ(r3.buffer(), "," + t + "\r\n," + t + "\r\n") << d;
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include "server/client.h"
 #include "server/server.h"
@@ -58,12 +60,36 @@ void ReplyHelp(ReplyBuilder& reply, std::string_view command,
   reply.SimpleString("    Prints this help.");
 }
 
+namespace {
+
+// Each byte of `x` that is an ASCII capital, lower-cased; others unchanged.
+// Per byte, without carries across bytes: the low seven bits plus a bias set
+// the byte's top bit when it is >= 'A' (resp. > 'Z'); bytes >= 0x80 never fold.
+uint64_t FoldAscii8(uint64_t x) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  const uint64_t low7 = x & (0x7f * kOnes);
+  const uint64_t ge_a = low7 + (0x80 - 'A') * kOnes;
+  const uint64_t gt_z = low7 + (0x80 - 'Z' - 1) * kOnes;
+  const uint64_t upper = ge_a & ~gt_z & ~x & (0x80 * kOnes);
+  return x | (upper >> 2);
+}
+
+}  // namespace
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   // ASCII folding, as tolower() in the "C" locale the server runs in, without
-  // a library call per byte (every option word of every command comes here).
+  // a library call per byte (every option word of every command comes here):
+  // eight bytes at a time, then the tail.
   if (a.size() != b.size()) return false;
+  size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (FoldAscii8(x) != FoldAscii8(y)) return false;
+  }
   auto fold = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; };
-  for (size_t i = 0; i < a.size(); i++) {
+  for (; i < a.size(); i++) {
     if (fold(a[i]) != fold(b[i])) return false;
   }
   return true;

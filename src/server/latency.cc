@@ -62,12 +62,13 @@ uint64_t FineTop(int index) {
 }  // namespace
 
 void LatencyHistogram::Add(int64_t ns) {
-  if (ns < 0) ns = 0;
-  const int64_t us = (ns + 999) / 1000;
-  int k = us <= 1 ? 0 : std::bit_width(static_cast<uint64_t>(us - 1));
+  const uint64_t v = ns > 0 ? static_cast<uint64_t>(ns) : 0;
+  // Bucket k holds d = ceil(v / 1000) us with 2^(k-1) < d <= 2^k, that is
+  // k = bit_width(d - 1), and d - 1 == (v - 1) / 1000 for v >= 1.
+  const int k = std::bit_width(v == 0 ? 0 : (v - 1) / 1000);
   buckets[k < kBuckets ? k : kBuckets - 1]++;
-  if (fine.empty()) fine.assign(kFine, 0);
-  fine[FineIndex(static_cast<uint64_t>(ns))]++;
+  if (fine.empty()) [[unlikely]] fine.assign(kFine, 0);
+  fine[FineIndex(v)]++;
   count++;
 }
 

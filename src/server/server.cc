@@ -454,8 +454,8 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
   if (spec.flags & kReadOnly) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
-  const uint64_t cycles = CycleNow() - start;
-  const int64_t duration = CyclesToUs(cycles);
+  const int64_t ns = CyclesToNs(CycleNow() - start);
+  const int64_t duration = ns / 1000;  // microseconds
   if (modifications_ != mods_before) {
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
@@ -472,7 +472,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
     stat.failed++;
   }
-  if (config_.latency_tracking) stat.latency.Add(CyclesToNs(cycles));
+  if (config_.latency_tracking) stat.latency.Add(ns);
   AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
   // A blocking command is logged when it answers: at once, or when a
   // blocked client is served (its original arguments, as Redis 7.0).
