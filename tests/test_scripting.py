@@ -139,14 +139,6 @@ def test_script_debug(pair):
         assert got[0] == got[1], (batch, got)
 
 
-@pytest.mark.skipif(target_is_redis(), reason="rankd has no Lua debugger")
-def test_script_debug_yes_and_sync_are_refused(pair):
-    for mode in ("yes", "SYNC"):
-        assert pair.a.execute("SCRIPT", "DEBUG", mode) == RespError(
-            "ERR SCRIPT DEBUG YES|SYNC is not supported: rankd has no Lua debugger")
-    assert pair.a.execute("EVAL", "return 1", 0) == 1  # scripts run as before
-
-
 # Pieces of random scripts: each is a Lua statement over KEYS[1] (a zset), KEYS[2] (a string).
 PIECES = [
     "redis.call('zadd', KEYS[1], {n}, '{m}')", "redis.call('zincrby', KEYS[1], {n}, '{m}')",

@@ -87,7 +87,7 @@ ScriptEngine::ScriptEngine(Server* server)
   poll_events_ = [this] { server_->loop().ProcessFileEvents(0); };
 }
 
-ScriptEngine::~ScriptEngine() = default;
+ScriptEngine::~ScriptEngine() { ReapDebugSessions(/*kill=*/true); }
 
 ScriptEngine& ScriptEngine::Of(Server& server) {
   if (!server.scripts()) server.set_scripts(std::make_unique<ScriptEngine>(&server));
@@ -148,6 +148,19 @@ void ScriptEngine::Execute(Client& caller, Run run, Body body) {
 void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_sha,
                         bool read_only, std::span<const std::string_view> keys,
                         std::span<const std::string_view> args) {
+  if (!debug_children_.empty()) ReapDebugSessions(false);
+  if (auto it = debug_modes_.find(caller.id); it != debug_modes_.end() && caller.conn) {
+    if (by_sha) return caller.reply->Error("ERR Please use EVAL instead of EVALSHA for debugging");
+    DebugMode mode = it->second;
+    debug_modes_.erase(it);
+    return EvalDebugged(caller, mode, script_or_sha, read_only, keys, args);
+  }
+  EvalNow(caller, script_or_sha, by_sha, read_only, keys, args);
+}
+
+void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool by_sha,
+                           bool read_only, std::span<const std::string_view> keys,
+                           std::span<const std::string_view> args) {
   ReplyBuilder& out = *caller.reply;
   std::string sha;
   if (by_sha) {
