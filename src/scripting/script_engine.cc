@@ -158,6 +158,14 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
   EvalNow(caller, script_or_sha, by_sha, read_only, keys, args);
 }
 
+// A script that declared its flags may write unless it said no-writes, so
+// under maxmemory it is refused before it starts unless it said allow-oom
+// (Redis 7.0 gives such a script the deny-oom flag), whatever it does.
+bool ScriptEngine::DeniedForOom(const Client& caller, bool no_writes, bool allow_oom) const {
+  return !no_writes && !allow_oom && !caller.obeyed && server_->config().maxmemory > 0 &&
+         server_->oom_before_command();
+}
+
 void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool by_sha,
                            bool read_only, std::span<const std::string_view> keys,
                            std::span<const std::string_view> args) {
@@ -171,6 +179,9 @@ void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool 
     if (!err.empty()) return out.Error(err);
   }
   const Script& script = scripts_[sha];
+  if (script.shebang && DeniedForOom(caller, script.no_writes, script.allow_oom)) {
+    return out.Error(err::kOom);
+  }
   if (read_only && script.shebang && !script.no_writes) {
     return out.Error("ERR Can not execute a script with write flag using *_ro command.");
   }
@@ -192,6 +203,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   std::string_view name = command[1];
   const FunctionLibraries::Function* fn = functions_.Find(name);
   if (!fn) return caller.reply->Error("ERR Function not found");
+  if (DeniedForOom(caller, fn->no_writes, fn->allow_oom)) return caller.reply->Error(err::kOom);
   if (read_only && !fn->no_writes) {
     return caller.reply->Error("ERR Can not execute a script with write flag using *_ro command.");
   }

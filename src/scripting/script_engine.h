@@ -148,6 +148,7 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   void ReapDebugSessions(bool kill);
   void EvalNow(Client& caller, std::string_view script_or_sha, bool by_sha, bool read_only,
                std::span<const std::string_view> keys, std::span<const std::string_view> args);
+  bool DeniedForOom(const Client& caller, bool no_writes, bool allow_oom) const;
   // Sets up run_ and the script client for `caller`, runs `body`, clears.
   template <class Body>
   void Execute(Client& caller, Run run, Body body);
