@@ -11,7 +11,9 @@
 set -u
 bin=$(realpath "$1"); out=$2; shift 2
 suite=${SUITE:-$(dirname "$0")/../../shared/redis-tests}
-suite=$(realpath "$suite")
+suite=$(realpath "$suite" 2>/dev/null)
+# A missing suite would make the copy below start at "/".
+[ -n "$suite" ] && [ -d "$suite/tests" ] || { echo "no Redis test suite at ${SUITE:-../shared/redis-tests}" >&2; exit 2; }
 units=("$@")
 if [ ${#units[@]} -eq 0 ]; then
   mapfile -t units < <(sed -n '/^set ::all_tests {/,/^}/p' "$suite/tests/test_helper.tcl" |

@@ -139,14 +139,6 @@ def test_script_debug(pair):
         assert got[0] == got[1], (batch, got)
 
 
-@pytest.mark.skipif(target_is_redis(), reason="rankd has no Lua debugger")
-def test_script_debug_yes_and_sync_are_refused(pair):
-    for mode in ("yes", "SYNC"):
-        assert pair.a.execute("SCRIPT", "DEBUG", mode) == RespError(
-            "ERR SCRIPT DEBUG YES|SYNC is not supported: rankd has no Lua debugger")
-    assert pair.a.execute("EVAL", "return 1", 0) == 1  # scripts run as before
-
-
 # Pieces of random scripts: each is a Lua statement over KEYS[1] (a zset), KEYS[2] (a string).
 PIECES = [
     "redis.call('zadd', KEYS[1], {n}, '{m}')", "redis.call('zincrby', KEYS[1], {n}, '{m}')",
@@ -265,3 +257,29 @@ def test_big_number_line_breaks_become_spaces(pair):
         while not data.endswith(b"+PONG\r\n"):
             data += c.sock.recv(4096)
         assert data == b"(123  123\r\n+PONG\r\n"
+
+
+def test_declared_scripts_under_maxmemory(pair):
+    """Over maxmemory a script that declared flags is refused before it runs unless it
+    said allow-oom or no-writes (Redis 7.0 gives it the deny-oom flag); a script without
+    a shebang runs, and only its deny-oom calls fail."""
+    pair.run("SET", "x", "123")
+    pair.run("FUNCTION", "LOAD", "#!lua name=oomlib\n"
+             "redis.register_function('plain', function() return 1 end)\n"
+             "redis.register_function{function_name='ro', callback=function() return 2 end,"
+             " flags={'no-writes'}}\n"
+             "redis.register_function{function_name='oomok', callback=function() return 3 end,"
+             " flags={'allow-oom'}}")
+    pair.run("CONFIG", "SET", "maxmemory", "1")
+    try:
+        pair.run("EVAL", "#!lua flags=\nreturn 1", 0)
+        pair.run("EVAL", "#!lua\nreturn 1", 0)
+        pair.run("EVAL", "#!lua flags=no-writes\nreturn redis.call('get', 'x')", 0)
+        pair.run("EVAL", "#!lua flags=allow-oom\nredis.call('set', 'x', 1) return 1", 0)
+        pair.run("EVAL", "return redis.call('get', 'x')", 0)
+        pair.run("EVAL", "return redis.call('set', 'x', 2)", 0)
+        pair.run("EVAL_RO", "#!lua\nreturn 1", 0)
+        for fn in ("plain", "ro", "oomok"):
+            pair.run("FCALL", fn, 0)
+    finally:
+        pair.run("CONFIG", "SET", "maxmemory", "0")

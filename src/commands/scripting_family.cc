@@ -110,11 +110,18 @@ void Script(CommandContext& ctx) {
       return ctx.reply.Error(err::kScriptDebugPipeline);
     }
     std::string_view mode = ctx.arg(2);
-    if (EqualsIgnoreCase(mode, "no")) return ctx.reply.Ok();  // nothing to leave
-    if (EqualsIgnoreCase(mode, "yes") || EqualsIgnoreCase(mode, "sync")) {
-      return ctx.reply.Error(err::kScriptDebugUnsupported);
+    ScriptEngine::DebugMode m;
+    if (EqualsIgnoreCase(mode, "no")) {
+      m = ScriptEngine::DebugMode::kOff;
+    } else if (EqualsIgnoreCase(mode, "yes")) {
+      m = ScriptEngine::DebugMode::kFork;
+    } else if (EqualsIgnoreCase(mode, "sync")) {
+      m = ScriptEngine::DebugMode::kSync;
+    } else {
+      return ctx.reply.Error(err::kScriptDebugMode);
     }
-    return ctx.reply.Error(err::kScriptDebugMode);
+    engine.SetDebugMode(ctx.client, m);
+    return ctx.reply.Ok();
   }
   if (EqualsIgnoreCase(sub, "help")) {
     return Help(ctx, {

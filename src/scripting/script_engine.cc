@@ -87,7 +87,7 @@ ScriptEngine::ScriptEngine(Server* server)
   poll_events_ = [this] { server_->loop().ProcessFileEvents(0); };
 }
 
-ScriptEngine::~ScriptEngine() = default;
+ScriptEngine::~ScriptEngine() { ReapDebugSessions(/*kill=*/true); }
 
 ScriptEngine& ScriptEngine::Of(Server& server) {
   if (!server.scripts()) server.set_scripts(std::make_unique<ScriptEngine>(&server));
@@ -148,6 +148,27 @@ void ScriptEngine::Execute(Client& caller, Run run, Body body) {
 void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_sha,
                         bool read_only, std::span<const std::string_view> keys,
                         std::span<const std::string_view> args) {
+  if (!debug_children_.empty()) ReapDebugSessions(false);
+  if (auto it = debug_modes_.find(caller.id); it != debug_modes_.end() && caller.conn) {
+    if (by_sha) return caller.reply->Error("ERR Please use EVAL instead of EVALSHA for debugging");
+    DebugMode mode = it->second;
+    debug_modes_.erase(it);
+    return EvalDebugged(caller, mode, script_or_sha, read_only, keys, args);
+  }
+  EvalNow(caller, script_or_sha, by_sha, read_only, keys, args);
+}
+
+// A script that declared its flags may write unless it said no-writes, so
+// under maxmemory it is refused before it starts unless it said allow-oom
+// (Redis 7.0 gives such a script the deny-oom flag), whatever it does.
+bool ScriptEngine::DeniedForOom(const Client& caller, bool no_writes, bool allow_oom) const {
+  return !no_writes && !allow_oom && !caller.obeyed && server_->config().maxmemory > 0 &&
+         server_->oom_before_command();
+}
+
+void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool by_sha,
+                           bool read_only, std::span<const std::string_view> keys,
+                           std::span<const std::string_view> args) {
   ReplyBuilder& out = *caller.reply;
   std::string sha;
   if (by_sha) {
@@ -158,6 +179,9 @@ void ScriptEngine::Eval(Client& caller, std::string_view script_or_sha, bool by_
     if (!err.empty()) return out.Error(err);
   }
   const Script& script = scripts_[sha];
+  if (script.shebang && DeniedForOom(caller, script.no_writes, script.allow_oom)) {
+    return out.Error(err::kOom);
+  }
   if (read_only && script.shebang && !script.no_writes) {
     return out.Error("ERR Can not execute a script with write flag using *_ro command.");
   }
@@ -179,6 +203,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   std::string_view name = command[1];
   const FunctionLibraries::Function* fn = functions_.Find(name);
   if (!fn) return caller.reply->Error("ERR Function not found");
+  if (DeniedForOom(caller, fn->no_writes, fn->allow_oom)) return caller.reply->Error(err::kOom);
   if (read_only && !fn->no_writes) {
     return caller.reply->Error("ERR Can not execute a script with write flag using *_ro command.");
   }

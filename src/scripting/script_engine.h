@@ -62,6 +62,17 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   // (EVAL) or a sha (EVALSHA, any case). Writes the reply to caller.reply.
   void Eval(Client& caller, std::string_view script_or_sha, bool by_sha, bool read_only,
             std::span<const std::string_view> keys, std::span<const std::string_view> args);
+  // SCRIPT DEBUG YES|SYNC|NO: the next EVAL of the client runs under the
+  // Lua debugger, in a forked copy of the server (kFork, YES) or holding
+  // the server (kSync, SYNC).
+  enum class DebugMode { kOff, kFork, kSync };
+  void SetDebugMode(const Client& caller, DebugMode mode) {
+    if (mode == DebugMode::kOff) {
+      debug_modes_.erase(caller.id);
+    } else {
+      debug_modes_[caller.id] = mode;
+    }
+  }
   // FCALL / FCALL_RO. `command` is the whole command as the client sent it
   // (FUNCTION STATS shows it).
   void FCall(Client& caller, std::span<const std::string_view> command, bool read_only,
@@ -126,6 +137,18 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
     std::string name;
     std::vector<std::string> command;
   };
+  // EVAL under the Lua debugger (script_debug.cc): a SYNC session holds
+  // the server and talks to the client directly; a YES session does the
+  // same in a fork()ed copy of the server while the server closes the
+  // client. The connection is closed once the session ends.
+  void EvalDebugged(Client& caller, DebugMode mode, std::string_view script, bool read_only,
+                    std::span<const std::string_view> keys,
+                    std::span<const std::string_view> args);
+  // Waits for forked debugging sessions that ended (kill: ends them all).
+  void ReapDebugSessions(bool kill);
+  void EvalNow(Client& caller, std::string_view script_or_sha, bool by_sha, bool read_only,
+               std::span<const std::string_view> keys, std::span<const std::string_view> args);
+  bool DeniedForOom(const Client& caller, bool no_writes, bool allow_oom) const;
   // Sets up run_ and the script client for `caller`, runs `body`, clears.
   template <class Body>
   void Execute(Client& caller, Run run, Body body);
@@ -148,6 +171,10 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   bool busy_ = false;
   bool shutdown_pending_ = false;
   std::function<void()> poll_events_;
+  std::vector<int> debug_children_;  // pids of forked debugging sessions
+  // SCRIPT DEBUG YES / SYNC by client id, until the client's next EVAL
+  // (its session ends with the connection) or SCRIPT DEBUG NO.
+  absl::flat_hash_map<uint64_t, DebugMode> debug_modes_;
 };
 
 }  // namespace rankd

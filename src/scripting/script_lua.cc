@@ -20,6 +20,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "scripting/script_debugger.h"
 #include "scripting/script_libs.h"
 #include "scripting/script_lua_api.h"
 #include "scripting/script_readonly.h"
@@ -146,6 +147,10 @@ constexpr const char* kAllowedGlobals[] = {
 }  // namespace
 
 void PushLuaError(lua_State* L, std::string_view msg) {
+  // While the debugger steps, each error a script function raises is logged.
+  if (LuaDebugger* d = SandboxOf(L)->debugger(); d && d->stepping()) {
+    d->Log("<error> " + std::string(msg));
+  }
   std::string code = "ERR";
   std::string text(msg);
   if (!text.empty() && text[0] == '-') {
@@ -287,7 +292,11 @@ void LuaSandbox::Run(std::string_view name, std::span<const std::string_view> ke
   }
   resp_ = 2;
   running_ = true;
-  lua_sethook(L_, KillHook, LUA_MASKCOUNT, kHookInstructions);
+  if (debugger_) {
+    lua_sethook(L_, LuaDebugger::Hook, LUA_MASKLINE | LUA_MASKCOUNT, kHookInstructions);
+  } else {
+    lua_sethook(L_, KillHook, LUA_MASKCOUNT, kHookInstructions);
+  }
   int rc = lua_pcall(L_, nargs, 1, handler);
   lua_sethook(L_, nullptr, 0, 0);
   running_ = false;

@@ -32,6 +32,8 @@ struct lua_State;
 
 namespace rankd {
 
+class LuaDebugger;
+
 // What a running script reaches through redis.call and its run-time hook.
 class ScriptHost {
  public:
@@ -93,6 +95,12 @@ class LuaSandbox {
   int resp() const { return resp_; }
   void set_resp(int v) { resp_ = v; }
 
+  // The Lua debugger of the run in progress (script_debugger.h), or
+  // nullptr. While set, Run() installs the debugger's hook instead of the
+  // busy-script one.
+  LuaDebugger* debugger() const { return debugger_; }
+  void set_debugger(LuaDebugger* d) { debugger_ = d; }
+
  private:
   void OpenLibraries();
   void ProtectGlobals();
@@ -102,6 +110,7 @@ class LuaSandbox {
   const Kind kind_;
   int resp_ = 2;
   bool running_ = false;
+  LuaDebugger* debugger_ = nullptr;
 };
 
 // Redis's redis.call argument and error helpers, shared with FUNCTION LOAD.

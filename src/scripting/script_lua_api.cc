@@ -18,6 +18,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "scripting/script_debugger.h"
 #include "scripting/script_lua.h"
 #include "scripting/script_resp.h"
 #include "scripting/script_sha1.h"
@@ -169,8 +170,15 @@ bool CallAndPush(lua_State* L, bool* arg_error) {
   }
   std::vector<std::string_view> views(args.begin(), args.end());
   LuaSandbox* sb = SandboxOf(L);
+  LuaDebugger* debugger = sb->debugger();
+  if (debugger && debugger->stepping()) debugger->LogCommand(views);
   ReplyBuilder reply(sb->resp());
   sb->host()->Call(views, reply);
+  if (debugger && debugger->stepping()) {
+    const std::string& r = reply.buffer();
+    if (!r.empty() && r[0] == '-') debugger->Log("<error> " + r.substr(0, r.find("\r\n")));
+    debugger->LogReply(r);
+  }
   size_t pos = 0;
   if (!PushReplyAsLua(L, reply.buffer(), &pos)) {
     PushLuaError(L, "ERR bad reply from command");
@@ -210,6 +218,29 @@ int RedisPCall(lua_State* L) {
   bool arg_error = false;
   CallAndPush(L, &arg_error);
   return 1;
+}
+
+// redis.breakpoint(): under the debugger, stop at the next line (true);
+// otherwise nothing (false).
+int RedisBreakpoint(lua_State* L) {
+  LuaDebugger* d = SandboxOf(L)->debugger();
+  if (d) d->RequestBreak();
+  lua_pushboolean(L, d != nullptr);
+  return 1;
+}
+
+// redis.debug(v...): under the debugger, logs "<debug> line N: v1, v2".
+int RedisDebug(lua_State* L) {
+  LuaDebugger* d = SandboxOf(L)->debugger();
+  if (!d) return 0;
+  std::string line = "<debug> line " + std::to_string(d->current_line()) + ": ";
+  int argc = lua_gettop(L);
+  for (int i = 1; i <= argc; i++) {
+    if (i > 1) line += ", ";
+    line += DebugValueText(L, i);
+  }
+  d->Log(std::move(line));
+  return 0;
 }
 
 int RaiseMsg(lua_State* L, const char* msg) {
@@ -296,13 +327,6 @@ int RedisTrue(lua_State* L) {
   return 1;
 }
 
-int RedisFalse(lua_State* L) {
-  lua_pushboolean(L, 0);
-  return 1;
-}
-
-int RedisNoop(lua_State* L) { return 0; }
-
 }  // namespace
 
 // __redis__err__handler: turns any error into {err=, source=, line=} with
@@ -385,8 +409,8 @@ void InstallRedisTable(lua_State* L, bool eval_api) {
   SetFunction(L, "acl_check_cmd", RedisAclCheckCmd);
   if (eval_api) {
     SetFunction(L, "replicate_commands", RedisTrue);
-    SetFunction(L, "breakpoint", RedisFalse);
-    SetFunction(L, "debug", RedisNoop);
+    SetFunction(L, "breakpoint", RedisBreakpoint);
+    SetFunction(L, "debug", RedisDebug);
   }
   SetNumber(L, "LOG_DEBUG", 0);
   SetNumber(L, "LOG_VERBOSE", 1);

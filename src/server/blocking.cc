@@ -124,7 +124,10 @@ void Server::ServeReadyKeys() {
         if (it == blocked_.end()) continue;
         std::vector<Client*> waiting(it->second.begin(), it->second.end());
         for (Client* c : waiting) {
-          if (!c->blocked.active || (!c->blocked.wake_on_delete && !dbp->Peek(key))) continue;
+          if (!c->blocked.active) continue;
+          // As Redis's write lookup: a key whose deadline passed meanwhile
+          // is deleted here (and its DEL replicated), and the client waits on.
+          if (!c->blocked.wake_on_delete && !dbp->Find(key, /*touch_access=*/false)) continue;
           std::vector<std::string> saved = c->blocked.args;
           std::vector<std::string_view> args(saved.begin(), saved.end());
           const CommandSpec* spec = FindCommand(args[0]);
