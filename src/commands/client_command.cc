@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/numbers.h"
 #include "commands/server_handlers.h"
+#include "server/client_eviction.h"
 #include "server/errors.h"
 #include "server/server.h"
 
@@ -85,8 +86,7 @@ std::string DescribeClient(Client& c, std::span<const std::string_view> argv) {
   num("obl", std::min(pending, kReplyChunk));
   num("oll", (omem + kReplyChunk - 1) / kReplyChunk);
   num("omem", omem);
-  num("tot-mem", static_cast<int64_t>(sizeof(Client) + sizeof(Connection)) + qcap + ocap +
-                     argv_mem + multi_mem);
+  num("tot-mem", ClientMemory(c) + argv_mem);
   field("events", pending > 0 ? "rw" : "r");
   field("cmd", c.last_command.empty() ? "NULL" : c.last_command);
   field("user", c.user_name);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/server_handlers.h"
+#include "server/client_eviction.h"
 #include "server/config_rewrite.h"
 #include "server/errors.h"
 #include "server/protected_action.h"
@@ -73,6 +74,7 @@ void ConfigCmd(CommandContext& ctx) {
     s.per_command.clear();
     s.errors = ErrorCounts();
     ctx.server.evictor().reset_stats();
+    ResetEvictedClients();
     ctx.server.slowlog().Reset();
     ctx.server.replication().ResetStats();
     return r.Ok();

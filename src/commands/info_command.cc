@@ -23,6 +23,7 @@
 #include "commands/persist_family.h"
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
+#include "server/client_eviction.h"
 #include "server/server.h"
 #include "server/repl_buffers.h"
 #include "server/shutdown.h"
@@ -269,7 +270,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("expired_time_cap_reached_count", 0);
   w.Field("expire_cycle_cpu_milliseconds", 0);
   w.Field("evicted_keys", n(s.evictor().evicted_keys()));
-  w.Field("evicted_clients", 0);
+  w.Field("evicted_clients", n(EvictedClients()));
   w.Field("total_eviction_exceeded_time", 0);
   w.Field("current_eviction_exceeded_time", 0);
   w.Field("keyspace_hits", n(st.keyspace_hits));

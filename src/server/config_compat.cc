@@ -8,7 +8,7 @@
 //   - refused with a reason (refuse below) when running without its effect
 //     would be unsafe: Unix sockets;
 //   - accepted with a start-up warning (CompatWarnings) when its promise is
-//     not kept but running is still safe (maxmemory-clients, supervised, ...).
+//     not kept but running is still safe (supervised, ...).
 // An entry whose name is already in the table (implemented in config.cc)
 // is skipped, so implementing a setting there retires its entry here.
 // docs/configuration.md lists them all; keep both in step.
@@ -82,6 +82,7 @@ const Compat kCompat[] = {
     {"io-threads-do-reads", "", K::kBool, "no", 0, 0, true},
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
+    // Enforced by server/client_eviction.h (read from compat_strings).
     {"maxmemory-clients", "", K::kString, "0", 0, 0, false, "", &RefuseMemoryOrPercent},
     {"activerehashing", "", K::kBool, "yes"},
     {"activedefrag", "", K::kBool, "no"},
@@ -173,10 +174,6 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
     auto it = cfg.compat_strings.find(name);
     return it == cfg.compat_strings.end() ? "" : it->second;
   };
-  if (std::string v = str("maxmemory-clients"); !v.empty() && v != "0") {
-    out.push_back("maxmemory-clients " + v + " is not enforced: clients are bounded only by "
-                  "client-output-buffer-limit and client-query-buffer-limit");
-  }
   if (std::string v = str("supervised"); !v.empty() && v != "no") {
     out.push_back("supervised " + v + " is not implemented: rankd does not notify its "
                   "supervisor (use Type=simple in a systemd unit)");

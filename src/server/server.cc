@@ -11,6 +11,7 @@
 #include "base/logging.h"
 #include "base/memory.h"
 #include "base/numbers.h"
+#include "server/client_eviction.h"
 #include "server/errors.h"
 #include "server/notify.h"
 #include "server/redis_commands.h"
@@ -273,6 +274,14 @@ void Server::BeforeFlush() {
   if (!current_client_) board_watch_.Flush();
   tracking_.Flush(config_.tracking_table_max_keys);
   if (effect_log_) effect_log_->BeforeFlush();
+  // maxmemory-clients: after this iteration's reads, commands and pushes
+  // (not while a busy script serves the loop).
+  if (!current_client_) {
+    auto it = config_.compat_strings.find("maxmemory-clients");
+    if (it != config_.compat_strings.end() && it->second != "0") {
+      EvictClients(*this, ClientEvictionLimit(it->second, config_.maxmemory));
+    }
+  }
 }
 
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
