@@ -212,8 +212,11 @@ def missing(node, keys):
         if c.execute_command("ROLE")[0] == b"slave":
             c.execute_command("READONLY")
         got = []
-        for i in range(0, len(keys), 500):
-            got += c.mget(keys[i:i + 500])
+        for i in range(0, len(keys), 500):      # GETs, pipelined: keys of many slots
+            pipe = c.pipeline(transaction=False)
+            for k in keys[i:i + 500]:
+                pipe.get(k)
+            got += pipe.execute()
         return [k for k, v in zip(keys, got) if v is None]
     finally:
         c.close()
@@ -228,5 +231,16 @@ def assert_values(node, tag, numbers):
             vals = c.mget(keys[i:i + 500])
             for n, v in zip(numbers[i:i + 500], vals):
                 assert v == str(n).encode(), "{%s}:%d is %r" % (tag, n, v)
+    finally:
+        c.close()
+
+
+def read_call(node, *args):
+    """One read command on `node` after READONLY (so a replica answers for its master's
+    slots); returns the raw reply."""
+    c = redis.Redis(host=node.host, port=node.port, socket_timeout=30)
+    try:
+        c.execute_command("READONLY")
+        return c.execute_command(*args)
     finally:
         c.close()
