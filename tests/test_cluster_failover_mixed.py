@@ -66,7 +66,7 @@ def failover_to(cluster, master, replica):
 
 
 def test_rankd_replica_takes_over_a_redis_server_master(mixed):
-    master = mixed.masters()[0]
+    master = mixed.nodes[0]                     # created as the redis-server master
     assert master.kind == "redis"
     key, want = write_board(master, mixed)
     replica = add_replica(mixed, master, "rankd")
@@ -80,9 +80,10 @@ def test_rankd_replica_takes_over_a_redis_server_master(mixed):
 
 
 def test_redis_server_replica_takes_over_a_rankd_master(mixed):
-    master = mixed.masters()[1]
+    master = mixed.nodes[1]                     # created as the rankd master
     if not target_is_redis():
         assert master.kind == "rankd"
+    assert master.alive() and master.call("ROLE")[0] == b"master"
     key, want = write_board(master, mixed)
     replica = add_replica(mixed, master, "redis")
     writer = failover_to(mixed, master, replica)
