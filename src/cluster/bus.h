@@ -72,8 +72,15 @@ class ClusterBus {
   // Closes every link (CLUSTER RESET).
   void CloseAllLinks();
   // Sends a PONG to every connected node now, so they learn a change (new
-  // slots, epoch, role) without waiting for the cron.
-  void BroadcastPong();
+  // slots, epoch, role) without waiting for the cron; `my_shard_replicas`:
+  // only to the other replicas of myself's master (an election's rank).
+  void BroadcastPong(bool my_shard_replicas = false);
+  // A message with only the header (FAILOVER_AUTH_ACK, MFSTART) or a PING
+  // to `n` over the link to it; nothing when there is none.
+  void SendTo(ClusterNode* n, uint16_t type);
+  // FAILOVER_AUTH_REQUEST to every connected node; `force`: the FORCEACK
+  // flag (a manual failover: voters need not see the master failed).
+  void BroadcastAuthRequest(bool force);
 
   // Every 100 ms (cluster.cc's timer).
   void Cron();

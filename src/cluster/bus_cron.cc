@@ -14,6 +14,7 @@
 #include "base/logging.h"
 #include "cluster/bus.h"
 #include "cluster/cluster.h"
+#include "cluster/failover.h"
 
 namespace rankd {
 
@@ -46,6 +47,7 @@ void ClusterBus::Cron() {
       r.ReplicaOf(me->primary->ip, me->primary->port);
     }
   }
+  cluster_.failover().Cron();
   s.Todo(ClusterState::kTodoUpdateState);
 }
 

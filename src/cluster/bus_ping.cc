@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "cluster/bus.h"
 #include "cluster/cluster.h"
+#include "cluster/failover.h"
 
 namespace rankd {
 
@@ -34,6 +35,7 @@ BusMsg ClusterBus::Header(uint16_t type) const {
   if (me->is_replica() && me->primary) m.primary = me->primary->id;
   m.offset = cluster_.ReplOffset();
   m.mflags0 = kMsgFlagExtData;
+  if (me->is_master() && cluster_.failover().master_paused()) m.mflags0 |= kMsgFlagPaused;
   return m;
 }
 
@@ -89,11 +91,30 @@ void ClusterBus::SendPing(ClusterLink* link, uint16_t type) {
   Send(link, m);
 }
 
-void ClusterBus::BroadcastPong() {
+void ClusterBus::BroadcastPong(bool my_shard_replicas) {
+  const ClusterNode* me = cluster_.state().myself();
   for (ClusterNode* n : cluster_.state().nodes()) {
     if (n->is_myself() || n->in_handshake() || !n->link || n->link->connecting) continue;
+    if (my_shard_replicas && !(n->is_replica() && me->primary && n->primary == me->primary)) {
+      continue;
+    }
     SendPing(n->link, kMsgPong);
   }
+}
+
+void ClusterBus::SendTo(ClusterNode* n, uint16_t type) {
+  if (!n->link || n->link->connecting) return;
+  if (type == kMsgPing || type == kMsgPong) {
+    SendPing(n->link, type);
+  } else {
+    Send(n->link, Header(type));
+  }
+}
+
+void ClusterBus::BroadcastAuthRequest(bool force) {
+  BusMsg m = Header(kMsgAuthRequest);
+  if (force) m.mflags0 |= kMsgFlagForceAck;
+  Broadcast(m);
 }
 
 void ClusterBus::SendUpdate(ClusterLink* link, const ClusterNode* n) {

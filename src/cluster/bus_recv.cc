@@ -15,6 +15,7 @@
 #include "base/logging.h"
 #include "cluster/bus.h"
 #include "cluster/cluster.h"
+#include "cluster/failover.h"
 #include "server/pubsub.h"
 
 namespace rankd {
@@ -68,6 +69,7 @@ void ClusterBus::Process(ClusterLink* link, const BusMsg& m) {
     }
     sender->repl_offset = m.offset;
     sender->repl_offset_time_ms = WallMs();
+    cluster_.failover().OnHeader(sender, m);
   }
   switch (m.type) {
     case kMsgPing:
@@ -96,17 +98,27 @@ void ClusterBus::Process(ClusterLink* link, const BusMsg& m) {
       if (!sender) return;
       ClusterNode* n = s.Find(m.node);
       if (!n || n->config_epoch >= m.update_epoch) return;
-      if (n->is_replica()) {
+      if (n->is_replica()) {  // promoted: a master that had replicas
         s.SetPrimary(n, nullptr);
-        n->flags = static_cast<uint16_t>((n->flags & ~kNodeReplica) | kNodeMaster);
+        n->flags = static_cast<uint16_t>((n->flags & ~kNodeReplica) | kNodeMaster |
+                                         kNodeMigrateTo);
       }
       n->config_epoch = m.update_epoch;
       UpdateSlots(n, m.update_epoch, m.update_slots);
       s.Todo(kSave);
       return;
     }
+    case kMsgAuthRequest:
+      if (sender) cluster_.failover().OnAuthRequest(sender, m);
+      return;
+    case kMsgAuthAck:
+      if (sender) cluster_.failover().OnAuthAck(sender, m);
+      return;
+    case kMsgMfStart:
+      if (sender) cluster_.failover().OnMfStart(sender);
+      return;
     default:
-      return;  // failover messages: issue 30
+      return;
   }
 }
 
@@ -232,9 +244,10 @@ void ClusterBus::LearnMyIp(ClusterLink* link) {
 void ClusterBus::UpdateRole(ClusterNode* sender, const BusMsg& m) {
   ClusterState& s = cluster_.state();
   if (m.primary.empty()) {
-    if (sender->is_replica()) {
+    if (sender->is_replica()) {  // promoted: a master that had replicas
       s.SetPrimary(sender, nullptr);
-      sender->flags = static_cast<uint16_t>((sender->flags & ~kNodeReplica) | kNodeMaster);
+      sender->flags = static_cast<uint16_t>((sender->flags & ~kNodeReplica) | kNodeMaster |
+                                            kNodeMigrateTo);
       s.Todo(kSave);
     }
     return;
@@ -258,24 +271,35 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
   ClusterNode* me = s.myself();
   if (sender == me) return;
   ClusterNode* my_master = me->is_replica() && me->primary ? me->primary : me;
-  const int had = my_master->slot_count;
   ClusterNode* new_primary = nullptr;
+  int sender_slots = 0, taken_from_mine = 0;
   for (int slot = 0; slot < kClusterSlots; slot++) {
     if (!slots.test(slot)) continue;
+    sender_slots++;
     ClusterNode* owner = s.owner(slot);
     if (owner == sender || s.importing_from(slot)) continue;
     if (owner && owner->config_epoch >= epoch) continue;
-    if (owner == my_master) new_primary = sender;
+    if (owner == my_master) {
+      new_primary = sender;
+      taken_from_mine++;
+    }
     s.SetOwner(slot, sender);
     s.Todo(kSave);
   }
-  // Every slot of my shard moved to the sender: follow it (as a replica),
-  // as Redis does after a failover or when a master was emptied.
-  if (new_primary && had > 0 && my_master->slot_count == 0 &&
-      (me->is_replica() || cluster_.settings().allow_replica_migration())) {
-    LOG_NOTICE("Configuration change detected. Reconfiguring myself as a replica of %s",
-               new_primary->id.c_str());
+  // Every slot of my shard went to the sender: follow it as a replica, as
+  // Redis 7.0 does — after a failover (the sender took exactly my shard's
+  // slots), else only with cluster-allow-replica-migration.
+  if (new_primary && my_master->slot_count == 0 &&
+      (cluster_.settings().allow_replica_migration() || sender_slots == taken_from_mine)) {
+    LOG_WARNING("Configuration change detected. Reconfiguring myself as a replica of %.40s",
+                new_primary->id.c_str());
     cluster_.SetMyPrimary(new_primary);
+  } else if (me->primary && me->primary->primary && me->primary->primary != me) {
+    // My master turned replica when it lost its last slot: replicate from
+    // its master instead (never a replica of a replica).
+    LOG_WARNING("I'm a sub-replica! Reconfiguring myself as a replica of grandmaster %.40s",
+                me->primary->primary->id.c_str());
+    cluster_.SetMyPrimary(me->primary->primary);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "cluster/bus.h"
+#include "cluster/failover.h"
 #include "cluster/nodes_conf.h"
 #include "server/replication.h"
 
@@ -31,7 +33,9 @@ void ScheduleCron(Cluster* c) {
 }  // namespace
 
 Cluster::Cluster(Server& server)
-    : server_(server), bus_(std::make_unique<ClusterBus>(*this)) {}
+    : server_(server),
+      bus_(std::make_unique<ClusterBus>(*this)),
+      failover_(std::make_unique<FailoverControl>(*this)) {}
 
 Cluster::~Cluster() = default;
 
@@ -75,7 +79,15 @@ Status Cluster::Start(Server& server) {
 
 void Cluster::BeforeSleep() {
   bus_->Reap();
-  const uint32_t todo = state_.TakeTodo();
+  uint32_t todo = state_.TakeTodo();
+  // A vote or the paused master's offset arrived: the election moves on
+  // now rather than at the next cron.
+  if (todo & (ClusterState::kTodoHandleFailover | ClusterState::kTodoHandleManualFailover)) {
+    if (todo & ClusterState::kTodoHandleManualFailover) failover_->HandleManual();
+    failover_->HandleElection();
+    todo |= state_.TakeTodo() & ~(ClusterState::kTodoHandleFailover |
+                                   ClusterState::kTodoHandleManualFailover);
+  }
   if (todo & ClusterState::kTodoUpdateState) {
     UpdateState();
     AfterSlotChanges();  // router.cc
@@ -87,6 +99,12 @@ void Cluster::BeforeSleep() {
 // cluster-require-full-coverage), or when this node sees fewer than a
 // majority of the slot-serving masters.
 void Cluster::UpdateState() {
+  constexpr int64_t kWritableDelayMs = 2000, kMinRejoinMs = 500, kMaxRejoinMs = 5000;
+  const int64_t now = WallMs();
+  if (first_update_ms_ == 0) first_update_ms_ = now;
+  if (state_.myself()->is_master() && !state_.ok() && now - first_update_ms_ < kWritableDelayMs) {
+    return;
+  }
   bool ok = true;
   if (settings().require_full_coverage()) {
     for (int slot = 0; slot < kClusterSlots && ok; slot++) {
@@ -100,8 +118,15 @@ void Cluster::UpdateState() {
     size++;
     if (n->flags & (kNodeFail | kNodePFail)) unreachable++;
   }
-  if (ok && size > 0 && size - unreachable < size / 2 + 1) ok = false;
-  if (ok != state_.ok()) LOG_NOTICE("Cluster state changed: %s", ok ? "ok" : "fail");
+  if (size - unreachable < size / 2 + 1) {
+    ok = false;
+    minority_since_ms_ = now;
+  }
+  if (ok == state_.ok()) return;
+  const int64_t rejoin =
+      std::clamp(settings().node_timeout_ms(), kMinRejoinMs, kMaxRejoinMs);
+  if (ok && state_.myself()->is_master() && now - minority_since_ms_ < rejoin) return;
+  LOG_WARNING("Cluster state changed: %s", ok ? "ok" : "fail");
   state_.set_ok(ok);
 }
 
@@ -137,6 +162,10 @@ bool Cluster::RefreshMyself() {
   set(me->port, st.announced_port());
   set(me->cport, st.announced_bus_port());
   set(me->hostname, st.announce_hostname());
+  // A replica that may not fail over says so in its flags.
+  const bool no_failover = me->is_replica() && st.replica_no_failover();
+  set(me->flags, static_cast<uint16_t>(no_failover ? me->flags | kNodeNoFailover
+                                                   : me->flags & ~kNodeNoFailover));
   if (std::string ip = st.announce_ip(); !ip.empty()) set(me->ip, ip);
   return changed;
 }
@@ -145,6 +174,7 @@ uint64_t Cluster::ReplOffset() { return server_.replication().offset(); }
 
 void Cluster::SetMyPrimary(ClusterNode* primary) {
   ClusterNode* me = state_.myself();
+  failover_->ResetManual();
   if (primary) {
     for (int slot = 0; slot < kClusterSlots; slot++) {
       if (state_.owner(slot) == me) state_.SetOwner(slot, nullptr);

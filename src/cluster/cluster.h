@@ -30,7 +30,8 @@
 
 namespace rankd {
 
-class ClusterBus;  // bus_*.h
+class ClusterBus;       // bus_*.h
+class FailoverControl;  // failover.h
 
 class Cluster : public ClusterRouter {
  public:
@@ -52,6 +53,7 @@ class Cluster : public ClusterRouter {
   ClusterSettings settings() const { return ClusterSettings(server_.config()); }
   ClusterState& state() { return state_; }
   ClusterBus& bus() { return *bus_; }
+  FailoverControl& failover() { return *failover_; }
 
   // --- routing (router.cc) ---
   std::string Route(Client& c, const CommandSpec& spec,
@@ -77,7 +79,10 @@ class Cluster : public ClusterRouter {
   // --- state upkeep (cluster.cc) ---
   // Recomputes cluster_state ok/fail from slot coverage and reachable
   // masters, as Redis 7.0 (cluster-require-full-coverage; a minority
-  // partition turns to fail after the node timeout).
+  // partition turns to fail after the node timeout). A master stays `fail`
+  // for its first 2 s after start-up, and one that was in a minority
+  // returns to `ok` only after the rejoin delay (the node timeout, within
+  // 0.5..5 s), so it does not take writes before it learns a failover.
   void UpdateState();
   // Writes nodes.conf atomically (temp file, fsync, rename). Returns false
   // (and logs) on an I/O error.
@@ -105,6 +110,9 @@ class Cluster : public ClusterRouter {
   Server& server_;
   ClusterState state_;
   std::unique_ptr<ClusterBus> bus_;
+  std::unique_ptr<FailoverControl> failover_;
+  int64_t first_update_ms_ = 0;   // UpdateState's first call
+  int64_t minority_since_ms_ = 0; // last time a majority was unreachable
 };
 
 }  // namespace rankd

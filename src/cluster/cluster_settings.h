@@ -46,6 +46,10 @@ class ClusterSettings {
   }
   bool allow_replica_migration() const { return Bool("cluster-allow-replica-migration", true); }
   bool replica_no_failover() const { return Bool("cluster-replica-no-failover", false); }
+  int64_t replica_validity_factor() const {
+    return Int("cluster-replica-validity-factor", 10);
+  }
+  int64_t migration_barrier() const { return Int("cluster-migration-barrier", 1); }
 
  private:
   int64_t Int(std::string_view name, int64_t dflt) const { return c_.CompatInt(name, dflt); }

@@ -70,6 +70,9 @@ void ClusterState::SetPrimary(ClusterNode* replica, ClusterNode* primary) {
   }
   replica->primary = primary;
   if (primary) {
+    // A master that has had replicas may receive a migrating one when it is
+    // orphaned (replica_migration.cc), as Redis's MIGRATE_TO flag says.
+    primary->flags |= kNodeMigrateTo;
     // Sorted by id, as Redis keeps them, so every node lists a master's
     // replicas (CLUSTER SLOTS, SHARDS, REPLICAS) in the same order.
     auto& list = primary->replicas;

@@ -93,6 +93,7 @@ class ClusterState {
     kTodoUpdateState = 2,
     kTodoFsyncConfig = 4,
     kTodoHandleFailover = 8,
+    kTodoHandleManualFailover = 16,
   };
 
   ClusterState();

@@ -10,6 +10,7 @@
 #include "base/numbers.h"
 #include "cluster/bus.h"
 #include "cluster/cluster.h"
+#include "cluster/failover.h"
 #include "cluster/nodes_conf.h"
 #include "commands/cluster_handlers.h"
 
@@ -269,11 +270,16 @@ void ClusterFailover(CommandContext& ctx) {
       !EqualsIgnoreCase(ctx.arg(2), "takeover")) {
     ctx.reply.Error("ERR syntax error");
   } else if (ctx.argc() > 3) {
-    ctx.reply.Error("ERR syntax error");
-  } else if (c->state().myself()->is_master()) {
-    ctx.reply.Error("ERR You should send CLUSTER FAILOVER to a replica");
+    SubcommandSyntaxError(ctx);
   } else {
-    ctx.reply.Error("ERR CLUSTER FAILOVER is not supported by rankd yet (issue 30)");
+    const bool takeover = ctx.argc() == 3 && EqualsIgnoreCase(ctx.arg(2), "takeover");
+    const bool force = takeover || (ctx.argc() == 3 && EqualsIgnoreCase(ctx.arg(2), "force"));
+    const std::string err = c->failover().StartManual(force, takeover);
+    if (err.empty()) {
+      ctx.reply.Ok();
+    } else {
+      ctx.reply.Error(err);
+    }
   }
 }
 

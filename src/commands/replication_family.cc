@@ -145,6 +145,10 @@ void Wait(CommandContext& ctx) {
 // FAILOVER [TO host port [FORCE]] [TIMEOUT ms] | FAILOVER ABORT, parsed as
 // Redis 7.0 parses it (each option once, TO needs both words).
 void Failover(CommandContext& ctx) {
+  if (ctx.server.cluster()) {
+    return ctx.reply.Error(
+        "ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.");
+  }
   Replication::FailoverRequest req;
   bool to = false, abort = false;
   for (size_t i = 1; i < ctx.args.size(); i++) {
