@@ -3,8 +3,8 @@
 While it is stopped the others flag it failed (failure reports counted by CLUSTER
 COUNT-FAILURE-REPORTS) and its replica takes its slots; once resumed it must learn that
 it lost them, become a replica of the new master and resync, dropping what it accepted
-meanwhile. A writer on one connection to it counts what it accepted after it was
-stopped: writes acknowledged but not on the new master. With a rankd build the same
+meanwhile. A writer on one connection to it counts what it accepted that the new master
+does not have (acknowledged, then lost when it rejoined). With a rankd build the same
 experiment runs on a redis-server cluster too and rankd may not accept more than it
 (plus a margin for scheduling).
 """
@@ -84,11 +84,11 @@ def test_sigstopped_master_rejoins_as_a_replica():
         lost, after_cont, error = partition_experiment(c)
     print("accepted and lost: %d (after SIGCONT: %d), then %s"
           % (len(lost), len(after_cont), error))
-    # Whatever it acknowledged after SIGCONT went into its own history only: lost.
-    assert set(after_cont) <= set(lost)
+    # (A reply read after SIGCONT may be for a write made and replicated before
+    # SIGSTOP, so the replies after SIGCONT are shown, not compared with the losses.)
     if not target_is_redis():
         with failover_cluster(kinds=["redis"] * 6) as ref:
             ref_lost, ref_after, _ = partition_experiment(ref)
         print("redis-server: accepted and lost %d (after SIGCONT %d)"
               % (len(ref_lost), len(ref_after)))
-        assert len(after_cont) <= len(ref_after) + MARGIN
+        assert len(lost) <= len(ref_lost) + MARGIN
