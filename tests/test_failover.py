@@ -205,3 +205,30 @@ def test_replicaof_is_refused_while_failing_over(lagging):
     with pytest.raises(redis.ResponseError, match="FAILOVER already in progress."):
         a.execute_command("FAILOVER")
     a.execute_command("FAILOVER", "ABORT")
+
+
+def test_two_replicas_one_stopped_failover_picks_the_one_in_sync(server_factory):
+    # Without TO the primary hands over to a replica that reached its offset: with one
+    # replica stopped behind, the other. The stopped one, resumed, stays a replica of
+    # the old primary (now itself a replica) and gets the new primary's writes through it.
+    nodes, (a, b, c) = start(server_factory, 3)
+    replicate(b, nodes[0])
+    replicate(c, nodes[0])
+    os.kill(nodes[2].pid, signal.SIGSTOP)
+    try:
+        for i in range(100):
+            a.zadd("board", {"m%d" % i: i})
+        assert a.execute_command("WAIT", 1, 5000) >= 1
+        assert a.execute_command("FAILOVER", "TIMEOUT", 10000) == b"OK"
+        wait_for(lambda: state(a) == "no-failover", what="the failover's end")
+        assert b.execute_command("ROLE")[0] == b"master"
+        assert a.execute_command("ROLE")[0] == b"slave"
+    finally:
+        os.kill(nodes[2].pid, signal.SIGCONT)
+    wait_for(lambda: link_up(a), what="the old primary's link")
+    b.zadd("board", {"after": 1000})
+    wait_for(lambda: c.zcard("board") == 101, what="the write through the old primary")
+    assert c.execute_command("ROLE")[1] == b"127.0.0.1" and \
+        c.execute_command("ROLE")[2] == nodes[0].port
+    wait_for(lambda: synced_offsets(b, a) and digest(a) == digest(b) == digest(c),
+             what="all three identical")
