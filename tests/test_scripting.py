@@ -283,3 +283,24 @@ def test_declared_scripts_under_maxmemory(pair):
             pair.run("FCALL", fn, 0)
     finally:
         pair.run("CONFIG", "SET", "maxmemory", "0")
+
+
+def test_exec_of_declared_scripts_on_a_replica(pair):
+    """A queued script that declared flags counts as a write in EXEC unless it said
+    no-writes: EXEC is refused once the server became a read-only replica."""
+    replies = []
+    for c in (pair.a, pair.b):
+        other = RespClient("127.0.0.1", c.port)
+        try:
+            got = []
+            for body in ("#!lua\nreturn 1", "#!lua flags=no-writes\nreturn 2", "return 3"):
+                got += [c.execute("MULTI"), c.execute("EVAL", body, 0)]
+                other.execute("REPLICAOF", "127.0.0.1", "1")
+                got.append(c.execute("EXEC"))
+                other.execute("REPLICAOF", "NO", "ONE")
+            replies.append(got)
+        finally:
+            other.execute("REPLICAOF", "NO", "ONE")
+            other.close()
+    assert replies[0] == replies[1]
+    assert isinstance(replies[0][2], RespError)
