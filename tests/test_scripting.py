@@ -304,3 +304,18 @@ def test_exec_of_declared_scripts_on_a_replica(pair):
             other.close()
     assert replies[0] == replies[1]
     assert isinstance(replies[0][2], RespError)
+
+
+def test_stream_reads_with_block_from_scripts(pair):
+    """XREAD / XREADGROUP with BLOCK are refused inside scripts (Redis names the command as
+    the script wrote it); inside EXEC the same read simply does not block."""
+    pair.run("XADD", "s", "1-1", "f", "v")
+    pair.run("XGROUP", "CREATE", "s", "g", "$")
+    pair.run("EVAL", "return redis.pcall('xread','BLOCK',0,'STREAMS','s','$')", 1, "s")
+    pair.run("EVAL", "return redis.pcall('XREAD','BLOCK','x','STREAMS','s','$')", 1, "s")
+    pair.run("EVAL", "return redis.pcall('xreadgroup','group','g','c','BLOCK',0,'STREAMS','s','>')",
+             1, "s")
+    pair.run("EVAL", "return redis.pcall('xread','COUNT',1,'STREAMS','s','0')", 1, "s")
+    pair.run("MULTI")
+    pair.run("XREAD", "BLOCK", 0, "STREAMS", "s", "$")
+    pair.run("EXEC")
