@@ -319,3 +319,22 @@ def test_stream_reads_with_block_from_scripts(pair):
     pair.run("MULTI")
     pair.run("XREAD", "BLOCK", 0, "STREAMS", "s", "$")
     pair.run("EXEC")
+
+
+def test_verbatim_reply_through_a_script(pair):
+    """A RESP3 verbatim reply a script got from redis.call goes back out as one: a verbatim
+    string to a RESP3 caller of a RESP3 script, a bulk otherwise."""
+    pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1")
+    try:
+        for client_resp in (2, 3):
+            for c in (pair.a, pair.b):
+                c.execute("HELLO", client_resp)
+            for script_resp in (2, 3):
+                pair.run("EVAL", f"redis.setresp({script_resp});"
+                         "return redis.call('debug', 'protocol', 'verbatim')", 0)
+            pair.run("EVAL", "return {verbatim_string={format='mkd', string='# hi'}}", 0)
+            pair.run("EVAL", "return {verbatim_string={format=1}}", 0)
+    finally:
+        for c in (pair.a, pair.b):
+            c.execute("HELLO", 2)
+        pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0")
