@@ -338,3 +338,14 @@ def test_verbatim_reply_through_a_script(pair):
         for c in (pair.a, pair.b):
             c.execute("HELLO", 2)
         pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0")
+
+
+def test_subcommands_not_allowed_from_scripts(pair):
+    """A subcommand flagged noscript (CLUSTER RESET, CONFIG SET, ...) is refused from a
+    script with Redis's text even where its container is allowed."""
+    for args in (("cluster", "reset"), ("config", "set", "maxmemory", "0"),
+                 ("config", "get", "maxmemory"), ("client", "list")):
+        quoted = ", ".join(f"'{a}'" for a in args)
+        pair.run("EVAL", f"return type(redis.pcall({quoted}))", 0)
+        pair.run("EVAL", f"local r = redis.pcall({quoted}) if type(r) == 'table' and r.err "
+                 "then return r.err end return 'ok'", 0)

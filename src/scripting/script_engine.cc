@@ -223,7 +223,13 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (!ArityAccepts(spec->arity, args.size())) {
     return out.Error("ERR Wrong number of args calling Redis command from script");
   }
-  if ((spec->flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
+  uint32_t flags = spec->flags;
+  if (args.size() > 1) {  // a container's subcommand has flags of its own (CLUSTER RESET)
+    for (const CommandSpec& sub : spec->subcommands) {
+      if (EqualsIgnoreCase(sub.name, args[1])) flags |= sub.flags & kNoScript;
+    }
+  }
+  if ((flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
   if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
