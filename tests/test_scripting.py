@@ -283,3 +283,69 @@ def test_declared_scripts_under_maxmemory(pair):
             pair.run("FCALL", fn, 0)
     finally:
         pair.run("CONFIG", "SET", "maxmemory", "0")
+
+
+def test_exec_of_declared_scripts_on_a_replica(pair):
+    """A queued script that declared flags counts as a write in EXEC unless it said
+    no-writes: EXEC is refused once the server became a read-only replica."""
+    replies = []
+    for c in (pair.a, pair.b):
+        other = RespClient("127.0.0.1", c.port)
+        try:
+            got = []
+            for body in ("#!lua\nreturn 1", "#!lua flags=no-writes\nreturn 2", "return 3"):
+                got += [c.execute("MULTI"), c.execute("EVAL", body, 0)]
+                other.execute("REPLICAOF", "127.0.0.1", "1")
+                got.append(c.execute("EXEC"))
+                other.execute("REPLICAOF", "NO", "ONE")
+            replies.append(got)
+        finally:
+            other.execute("REPLICAOF", "NO", "ONE")
+            other.close()
+    assert replies[0] == replies[1]
+    assert isinstance(replies[0][2], RespError)
+
+
+def test_stream_reads_with_block_from_scripts(pair):
+    """XREAD / XREADGROUP with BLOCK are refused inside scripts (Redis names the command as
+    the script wrote it); inside EXEC the same read simply does not block."""
+    pair.run("XADD", "s", "1-1", "f", "v")
+    pair.run("XGROUP", "CREATE", "s", "g", "$")
+    pair.run("EVAL", "return redis.pcall('xread','BLOCK',0,'STREAMS','s','$')", 1, "s")
+    pair.run("EVAL", "return redis.pcall('XREAD','BLOCK','x','STREAMS','s','$')", 1, "s")
+    pair.run("EVAL", "return redis.pcall('xreadgroup','group','g','c','BLOCK',0,'STREAMS','s','>')",
+             1, "s")
+    pair.run("EVAL", "return redis.pcall('xread','COUNT',1,'STREAMS','s','0')", 1, "s")
+    pair.run("MULTI")
+    pair.run("XREAD", "BLOCK", 0, "STREAMS", "s", "$")
+    pair.run("EXEC")
+
+
+def test_verbatim_reply_through_a_script(pair):
+    """A RESP3 verbatim reply a script got from redis.call goes back out as one: a verbatim
+    string to a RESP3 caller of a RESP3 script, a bulk otherwise."""
+    pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1")
+    try:
+        for client_resp in (2, 3):
+            for c in (pair.a, pair.b):
+                c.execute("HELLO", client_resp)
+            for script_resp in (2, 3):
+                pair.run("EVAL", f"redis.setresp({script_resp});"
+                         "return redis.call('debug', 'protocol', 'verbatim')", 0)
+            pair.run("EVAL", "return {verbatim_string={format='mkd', string='# hi'}}", 0)
+            pair.run("EVAL", "return {verbatim_string={format=1}}", 0)
+    finally:
+        for c in (pair.a, pair.b):
+            c.execute("HELLO", 2)
+        pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0")
+
+
+def test_subcommands_not_allowed_from_scripts(pair):
+    """A subcommand flagged noscript (CLUSTER RESET, CONFIG SET, ...) is refused from a
+    script with Redis's text even where its container is allowed."""
+    for args in (("cluster", "reset"), ("config", "set", "maxmemory", "0"),
+                 ("config", "get", "maxmemory"), ("client", "list")):
+        quoted = ", ".join(f"'{a}'" for a in args)
+        pair.run("EVAL", f"return type(redis.pcall({quoted}))", 0)
+        pair.run("EVAL", f"local r = redis.pcall({quoted}) if type(r) == 'table' and r.err "
+                 "then return r.err end return 'ok'", 0)

@@ -52,6 +52,12 @@ std::string ParseReadArgs(CommandContext& ctx, ReadArgs* a) {
     const size_t more = ctx.argc() - i - 1;
     std::string_view o = ctx.arg(i);
     if (EqualsIgnoreCase(o, "block") && more) {
+      // A script's client (no connection, not replication's): Redis refuses
+      // BLOCK there outright, where EXEC treats it as a non-blocking read.
+      if (!ctx.client.conn && !ctx.client.obeyed) {
+        return "ERR " + std::string(ctx.arg(0)) +
+               " command is not allowed with BLOCK option from scripts";
+      }
       if (std::string_view e = ParseTimeoutMs(ctx.arg(++i), &a->timeout_ms); !e.empty()) {
         return std::string(e);
       }

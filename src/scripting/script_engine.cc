@@ -223,7 +223,13 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
   if (!ArityAccepts(spec->arity, args.size())) {
     return out.Error("ERR Wrong number of args calling Redis command from script");
   }
-  if ((spec->flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
+  uint32_t flags = spec->flags;
+  if (args.size() > 1) {  // a container's subcommand has flags of its own (CLUSTER RESET)
+    for (const CommandSpec& sub : spec->subcommands) {
+      if (EqualsIgnoreCase(sub.name, args[1])) flags |= sub.flags & kNoScript;
+    }
+  }
+  if ((flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
     return out.Error("ERR This Redis command is not allowed from script");
   }
   if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
@@ -246,9 +252,18 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
     std::string refusal = cluster->ScriptAccess(*run_.caller, args, &run_.cluster_slot);
     if (!refusal.empty()) return out.Error(refusal);
   }
+  // Once a script has written it must be able to finish (Redis
+  // scriptVerifyWriteCommandAllow): a later write is not refused because
+  // the replication state changed meanwhile (replicas dropped below
+  // min-replicas-to-write, the server became a read-only replica). The
+  // script client then passes as one replication obeys, for this call only.
+  const bool keep_writing = (spec->flags & kWrite) && run_.wrote && !client_.obeyed &&
+                            !server_->replication().Refusal(client_, true, false).empty();
   if (spec->flags & kWrite) run_.wrote = true;
   client_.reply = &out;
+  client_.obeyed = keep_writing;
   server_->Execute(client_, args, /*no_block=*/true);
+  client_.obeyed = false;
   client_.reply = nullptr;
 }
 

@@ -167,6 +167,33 @@ std::string OneLine(std::string_view s) {
   return line;
 }
 
+// {verbatim_string={format=, string=}} (what a RESP3 verbatim reply
+// becomes in Lua): a verbatim string again in RESP3, a bulk in RESP2.
+// Returns false, leaving the stack as it was, for any other table.
+bool WriteVerbatim(lua_State* L, ReplyBuilder& out) {
+  if (!GetTyped(L, "verbatim_string", LUA_TTABLE)) return false;
+  bool written = false;
+  if (GetTyped(L, "format", LUA_TSTRING)) {
+    std::string format(ToView(L, -1).substr(0, 3));
+    format.resize(3, ' ');
+    lua_pop(L, 1);
+    if (GetTyped(L, "string", LUA_TSTRING)) {
+      std::string_view text = ToView(L, -1);
+      if (out.resp3()) {
+        out.Raw("=" + std::to_string(text.size() + 4) + "\r\n" + format + ":");
+        out.Raw(text);
+        out.Raw("\r\n");
+      } else {
+        out.Bulk(text);
+      }
+      written = true;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return written;
+}
+
 void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
   if (GetTyped(L, "err", LUA_TSTRING)) {
     out.Error(ToView(L, -1));
@@ -186,6 +213,7 @@ void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
     } else {
       out.Bulk(digits);
     }
+  } else if (WriteVerbatim(L, out)) {
   } else if (GetTyped(L, "map", LUA_TTABLE) || GetTyped(L, "set", LUA_TTABLE)) {
     lua_pushstring(L, "map");
     lua_rawget(L, -3);

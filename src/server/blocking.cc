@@ -88,6 +88,10 @@ bool Server::UnblockClient(Client& c, bool error) {
   if (!c.blocked.active) return false;
   if (error) {
     c.reply->Error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+    // The blocked call ends failed (its call was counted when it blocked).
+    if (!c.blocked.args.empty()) {
+      if (const CommandSpec* spec = FindCommand(c.blocked.args[0])) stats_.per_command[spec].failed++;
+    }
   } else {
     c.reply->NullArray();  // the blocking commands' timeout reply
   }

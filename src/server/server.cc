@@ -378,6 +378,14 @@ void Server::Dispatch(Client& c, std::span<const std::string_view> args) {
     c.queued.emplace_back(args.begin(), args.end());
     c.queued_flags |= spec->flags;
     if (!(spec->flags & kStale)) c.queued_deny_stale = true;
+    // A script that declared flags counts as what it declared (EXEC is then
+    // refused on a read-only replica when it may write), as Redis 7.0.
+    if ((spec->flags & kSkipMonitor) && scripts_) {
+      if (ScriptRuntime::DeclaredFlags d = scripts_->Declared(args); d.declared) {
+        if (d.writes) c.queued_flags |= kWrite;
+        if (!d.allow_stale) c.queued_deny_stale = true;
+      }
+    }
     return reply.SimpleString("QUEUED");
   }
   Call(c, *spec, full_name, args, /*no_block=*/false, /*retrying=*/false);
