@@ -101,3 +101,13 @@ def test_lazyfree_lazy_user_del_makes_del_lazy(server_factory):
         _zset(c, "b", 1000)
         assert c.execute("DEL", "b") == 1
         wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == 1)
+
+
+def test_config_resetstat_zeroes_lazyfreed_objects(server_factory):
+    srv = server_factory()
+    with srv.raw() as c:
+        _zset(c, "big", 1000)
+        assert c.execute("UNLINK", "big") == 1
+        wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == 1)
+        assert c.execute("CONFIG", "RESETSTAT") == b"OK"
+        assert int(_mem(c)["lazyfreed_objects"]) == 0

@@ -10,6 +10,7 @@
 #include "server/client_eviction.h"
 #include "server/config_rewrite.h"
 #include "server/errors.h"
+#include "server/lazyfree_stats.h"
 #include "server/protected_action.h"
 #include "server/server.h"
 
@@ -75,6 +76,7 @@ void ConfigCmd(CommandContext& ctx) {
     s.errors = ErrorCounts();
     ctx.server.evictor().reset_stats();
     ResetEvictedClients();
+    ResetLazyfreed(ctx.server.lazy_free());
     ctx.server.slowlog().Reset();
     ctx.server.replication().ResetStats();
     return r.Ok();

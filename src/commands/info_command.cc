@@ -24,6 +24,7 @@
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
 #include "server/client_eviction.h"
+#include "server/lazyfree_stats.h"
 #include "server/server.h"
 #include "server/repl_buffers.h"
 #include "server/shutdown.h"
@@ -196,7 +197,7 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_allocator", AllocatorName());
   w.Field("active_defrag_running", 0);
   w.Field("lazyfree_pending_objects", static_cast<int64_t>(s.lazy_free().pending_objects()));
-  w.Field("lazyfreed_objects", static_cast<int64_t>(s.lazy_free().freed_objects()));
+  w.Field("lazyfreed_objects", static_cast<int64_t>(LazyfreedSinceReset(s.lazy_free())));
 }
 
 // Redis 7.0's persistence fields with the values it shows when no save,
