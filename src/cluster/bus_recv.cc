@@ -260,11 +260,13 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
   ClusterNode* my_master = me->is_replica() && me->primary ? me->primary : me;
   const int had = my_master->slot_count;
   ClusterNode* new_primary = nullptr;
+  std::vector<int> lost;  // my slots taken over: their keys go ("dirty slots")
   for (int slot = 0; slot < kClusterSlots; slot++) {
     if (!slots.test(slot)) continue;
     ClusterNode* owner = s.owner(slot);
     if (owner == sender || s.importing_from(slot)) continue;
     if (owner && owner->config_epoch >= epoch) continue;
+    if (owner == me) lost.push_back(slot);
     if (owner == my_master) new_primary = sender;
     s.SetOwner(slot, sender);
     s.Todo(kSave);
@@ -276,6 +278,9 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
     LOG_NOTICE("Configuration change detected. Reconfiguring myself as a replica of %s",
                new_primary->id.c_str());
     cluster_.SetMyPrimary(new_primary);
+  }
+  if (me->is_master()) {
+    for (int slot : lost) cluster_.DeleteKeysInSlot(slot);
   }
 }
 
