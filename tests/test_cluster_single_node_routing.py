@@ -143,3 +143,35 @@ def test_readonly_flag_in_client_list(pair):
             info = c.execute("CLIENT", "INFO")
             info = info.decode() if isinstance(info, bytes) else str(info)
             assert " flags=r " in info, info
+
+
+CROSS_SLOT_BODY = "redis.call('set', 'foo', 'bar')\nreturn redis.call('set', 'bar', 'foo')"
+
+
+def test_scripts_with_flags_keep_to_one_slot(pair):
+    """A script with a shebang, or a function, may not touch keys of a second slot (nor
+    of a slot other than its declared keys'), unless flagged allow-cross-slot-keys; a
+    plain EVAL may (Redis 7.0)."""
+    library = ("#!lua name=crossslot\n"
+               "redis.register_function('plain', function(k, a) %s end)\n"
+               "redis.register_function{function_name='free', callback=function(k, a) %s end, "
+               "flags={'allow-cross-slot-keys'}}\n"
+               "redis.register_function{function_name='solo', callback=function(k, a) "
+               "return 1 end, flags={'no-cluster'}}" % (CROSS_SLOT_BODY, CROSS_SLOT_BODY))
+    same(pair, [("FUNCTION", "FLUSH"),
+                ("EVAL", "#!lua\n" + CROSS_SLOT_BODY, "0"),
+                ("EVAL", "#!lua\nreturn redis.call('set', 'foo', 'bar')", "1", "bar"),
+                ("EVAL", "#!lua\nreturn redis.pcall('set', 'foo', 'bar')", "1", "bar"),
+                ("EVAL", "#!lua\nreturn redis.call('set', '{bar}x', 'bar')", "1", "bar"),
+                ("EVAL", "#!lua\nredis.call('ping')\nredis.call('get', 'foo')\n"
+                 "return redis.call('mset', '{x}1', 'a', '{x}2', 'b')", "0"),
+                ("EVAL", "#!lua\nreturn redis.call('mset', '{x}1', 'a', 'b', 'c')", "0"),
+                ("EVAL", CROSS_SLOT_BODY, "0"),
+                ("EVAL", "return redis.call('set', 'foo', 'bar')", "1", "bar"),
+                ("EVAL", "#!lua flags=allow-cross-slot-keys\n" + CROSS_SLOT_BODY, "1", "bar"),
+                ("EVAL", "#!lua flags=no-cluster\nreturn 1", "0"),
+                ("EVAL", "#!lua flags=no-cluster,no-writes\nreturn 1", "0"),
+                ("FUNCTION", "LOAD", library),
+                ("FCALL", "plain", "0"), ("FCALL", "plain", "1", "foo"),
+                ("FCALL", "free", "0"), ("FCALL", "solo", "0"), ("FCALL_RO", "solo", "0"),
+                ("FUNCTION", "FLUSH")])

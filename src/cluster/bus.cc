@@ -245,6 +245,28 @@ void ClusterBus::KillLinks(ClusterNode* n, bool to, bool from) {
 
 void ClusterBus::Reap() { closed_.clear(); }
 
+void ClusterBus::FreeLinksOverLimit(size_t limit) {
+  if (limit == 0) return;
+  for (size_t i = 0; i < links_.size();) {
+    ClusterLink* link = links_[i].get();
+    if (link->out.capacity() <= limit) {
+      i++;
+      continue;
+    }
+    LOG_VERBOSE("Freeing cluster link to node %s: its send buffer (%zu bytes) is over "
+                "cluster-link-sendbuf-limit",
+                link->node ? link->node->id.c_str() : "(unknown)", link->out.capacity());
+    links_over_limit_++;
+    FreeLink(link);  // moves it out of links_
+  }
+}
+
+size_t ClusterBus::LinksMemory() const {
+  size_t bytes = 0;
+  for (const auto& l : links_) bytes += sizeof(ClusterLink) + l->out.capacity() + l->in.capacity();
+  return bytes;
+}
+
 void ClusterBus::CloseAllLinks() {
   while (!links_.empty()) FreeLink(links_.back().get());
 }

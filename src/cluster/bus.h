@@ -84,6 +84,13 @@ class ClusterBus {
 
   // Every 100 ms (cluster.cc's timer).
   void Cron();
+  // cluster-link-sendbuf-limit (bytes; 0: none): frees every link whose send
+  // buffer takes more (the cron reconnects), counting each
+  // (total_cluster_links_buffer_limit_exceeded). Called by Cron.
+  void FreeLinksOverLimit(size_t limit);
+  uint64_t links_over_limit() const { return links_over_limit_; }
+  // The memory the links take (INFO mem_cluster_links).
+  size_t LinksMemory() const;
   // Frees links closed since the last call (before sleep).
   void Reap();
 
@@ -132,6 +139,7 @@ class ClusterBus {
   absl::flat_hash_map<std::string, int64_t> blacklist_;  // id -> expiry (wall ms)
   std::array<uint64_t, kMsgTypeCount> sent_{}, received_{};
   uint64_t iteration_ = 0;
+  uint64_t links_over_limit_ = 0;
 };
 
 }  // namespace rankd

@@ -35,6 +35,7 @@ void ClusterBus::Cron() {
     if (!n->link && !Connect(n) && n->ping_sent_ms == 0) n->ping_sent_ms = now;
   }
   if (iteration_ % 10 == 0) PingOldest();
+  FreeLinksOverLimit(static_cast<size_t>(cluster_.settings().link_sendbuf_limit()));
   for (ClusterNode* n : s.nodes()) {
     if (n->is_myself() || (n->flags & kNodeNoAddr) || n->in_handshake()) continue;
     CheckNode(n, now);

@@ -273,12 +273,14 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
   ClusterNode* my_master = me->is_replica() && me->primary ? me->primary : me;
   ClusterNode* new_primary = nullptr;
   int sender_slots = 0, taken_from_mine = 0;
+  std::vector<int> lost;  // my slots taken over: their keys go ("dirty slots")
   for (int slot = 0; slot < kClusterSlots; slot++) {
     if (!slots.test(slot)) continue;
     sender_slots++;
     ClusterNode* owner = s.owner(slot);
     if (owner == sender || s.importing_from(slot)) continue;
     if (owner && owner->config_epoch >= epoch) continue;
+    if (owner == me) lost.push_back(slot);
     if (owner == my_master) {
       new_primary = sender;
       taken_from_mine++;
@@ -300,6 +302,9 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
     LOG_WARNING("I'm a sub-replica! Reconfiguring myself as a replica of grandmaster %.40s",
                 me->primary->primary->id.c_str());
     cluster_.SetMyPrimary(me->primary->primary);
+  }
+  if (me->is_master()) {
+    for (int slot : lost) cluster_.DeleteKeysInSlot(slot);
   }
 }
 

@@ -101,6 +101,9 @@ class Cluster : public ClusterRouter {
   void Reset(bool hard);
   // The path of nodes.conf (under dir).
   std::string ConfigPath() const;
+  // Deletes the keys of `slot`, a slot this master lost to a newer
+  // configuration (dirty_slots.cc).
+  void DeleteKeysInSlot(int slot);
 
  private:
   void BeforeSleep();

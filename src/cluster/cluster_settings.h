@@ -45,6 +45,7 @@ class ClusterSettings {
     return Bool("cluster-allow-pubsubshard-when-down", true);
   }
   bool allow_replica_migration() const { return Bool("cluster-allow-replica-migration", true); }
+  int64_t link_sendbuf_limit() const { return Int("cluster-link-sendbuf-limit", 0); }
   bool replica_no_failover() const { return Bool("cluster-replica-no-failover", false); }
   int64_t replica_validity_factor() const {
     return Int("cluster-replica-validity-factor", 10);

@@ -107,7 +107,12 @@ std::string Cluster::ScriptAccess(const Client& caller, std::span<const std::str
     }
     return "ERR Script attempted to access a non local key in a cluster node";
   }
-  if (*script_slot < 0) *script_slot = slot;
+  if (slot < 0 || script_slot == nullptr) return {};
+  if (*script_slot < 0) {
+    *script_slot = slot;
+  } else if (*script_slot != slot) {
+    return "ERR Script attempted to access keys that do not hash to the same slot";
+  }
   return {};
 }
 

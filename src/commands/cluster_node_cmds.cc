@@ -82,7 +82,7 @@ void ClusterInfo(CommandContext& ctx) {
     InfoLine(&out, sent ? "cluster_stats_messages_sent" : "cluster_stats_messages_received",
              total);
   }
-  InfoLine(&out, "total_cluster_links_buffer_limit_exceeded", 0);
+  InfoLine(&out, "total_cluster_links_buffer_limit_exceeded", c->bus().links_over_limit());
   ctx.reply.Verbatim(out);
 }
 

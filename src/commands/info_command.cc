@@ -18,6 +18,8 @@
 #include "base/clock.h"
 #include "base/memory.h"
 #include "base/numbers.h"
+#include "cluster/bus.h"
+#include "cluster/cluster.h"
 #include "commands/dump_handlers.h"
 #include "commands/info_writer.h"
 #include "commands/persist_family.h"
@@ -27,6 +29,7 @@
 #include "server/lazyfree_stats.h"
 #include "server/server.h"
 #include "server/repl_buffers.h"
+#include "server/repl_divergence.h"
 #include "server/shutdown.h"
 
 extern "C" {
@@ -192,7 +195,8 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_total_replication_buffers", repl_buffers);
   w.Field("mem_clients_slaves", repl_buffers);
   w.Field("mem_clients_normal", static_cast<int64_t>(clients));
-  w.Field("mem_cluster_links", 0);
+  Cluster* cluster = Cluster::Of(s);
+  w.Field("mem_cluster_links", cluster ? static_cast<int64_t>(cluster->bus().LinksMemory()) : 0);
   w.Field("mem_aof_buffer", 0);
   w.Field("mem_allocator", AllocatorName());
   w.Field("active_defrag_running", 0);
@@ -291,7 +295,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("tracking_total_keys", static_cast<int64_t>(s.tracking().table_keys()));
   w.Field("tracking_total_items", static_cast<int64_t>(s.tracking().table_items()));
   w.Field("tracking_total_prefixes", static_cast<int64_t>(s.tracking().prefixes()));
-  w.Field("unexpected_error_replies", 0);
+  w.Field("unexpected_error_replies", static_cast<int64_t>(UnexpectedErrorReplies()));
   w.Field("total_error_replies", n(st.errors.total));
   w.Field("dump_payload_sanitizations", 0);
   w.Field("total_reads_processed", n(st.total_commands));

@@ -29,13 +29,16 @@ extern const std::string_view kBusyFunction =
 
 namespace {
 
+// A script or function flagged no-cluster, on a cluster node.
+constexpr std::string_view kNoCluster = "ERR Can not run script on cluster, 'no-cluster' flag is set.";
+
 // Parses "#!lua [flags=a,b]" (Redis evalExtractShebangFlags). Returns "" or
 // the error; *body_offset is where the code starts (the newline is kept so
 // line numbers match the original text).
-std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes, bool* allow_oom,
-                         bool* allow_stale,
-                         size_t* body_offset) {
-  *shebang = false, *no_writes = false, *allow_oom = false, *allow_stale = false, *body_offset = 0;
+std::string ParseShebang(std::string_view body, ScriptFlags* flags_out, size_t* body_offset) {
+  ScriptFlags& out = *flags_out;
+  out = ScriptFlags{};
+  *body_offset = 0;
   if (body.substr(0, 2) != "#!") return "";
   size_t eol = body.find('\n');
   if (eol == std::string_view::npos) return "ERR Invalid script shebang";
@@ -43,7 +46,7 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes, 
   std::optional<std::vector<std::string>> parts = SplitArgs(body.substr(0, eol));
   if (!parts || parts->empty()) return "ERR Invalid engine in script shebang";
   if ((*parts)[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + (*parts)[0];
-  *shebang = true;
+  out.shebang = true;
   for (size_t i = 1; i < parts->size(); i++) {
     std::string_view part = (*parts)[i];
     if (part.substr(0, 6) != "flags=") return "ERR Unknown lua shebang option: " + std::string(part);
@@ -53,13 +56,16 @@ std::string ParseShebang(std::string_view body, bool* shebang, bool* no_writes, 
       size_t b = std::min(flags.find(',', a), flags.size());
       std::string_view f = flags.substr(a, b - a);
       if (f == "no-writes") {
-        *no_writes = true;
+        out.no_writes = true;
       } else if (f == "allow-oom") {
-        *allow_oom = true;
+        out.allow_oom = true;
       } else if (f == "allow-stale") {
-        *allow_stale = true;
-      } else if (f != "allow-stale" && f != "no-cluster" &&
-                 f != "allow-cross-slot-keys") {
+        out.allow_stale = true;
+      } else if (f == "no-cluster") {
+        out.no_cluster = true;
+      } else if (f == "allow-cross-slot-keys") {
+        out.allow_cross_slot = true;
+      } else {
         return "ERR Unexpected flag in script shebang: " + std::string(f);
       }
       a = b + 1;
@@ -99,8 +105,7 @@ std::string ScriptEngine::LoadScript(std::string_view body, std::string* sha) {
   if (scripts_.count(*sha)) return "";
   Script script;
   size_t offset = 0;
-  std::string err = ParseShebang(body, &script.shebang, &script.no_writes, &script.allow_oom,
-                                 &script.allow_stale, &offset);
+  std::string err = ParseShebang(body, &script, &offset);
   if (!err.empty()) return err;
   std::string error;
   if (!eval_->Compile(body.substr(offset), &error)) {
@@ -179,6 +184,7 @@ void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool 
     if (!err.empty()) return out.Error(err);
   }
   const Script& script = scripts_[sha];
+  if (script.shebang && script.no_cluster && server_->cluster()) return out.Error(kNoCluster);
   if (script.shebang && DeniedForOom(caller, script.no_writes, script.allow_oom)) {
     return out.Error(err::kOom);
   }
@@ -188,6 +194,8 @@ void ScriptEngine::EvalNow(Client& caller, std::string_view script_or_sha, bool 
   Run run;
   run.read_only = read_only || script.no_writes;
   run.allow_oom = script.allow_oom;
+  // Scripts without a shebang keep EVAL's old freedom (Redis 7.0).
+  run.allow_cross_slot = !script.shebang || script.allow_cross_slot;
   run.name = sha;
   if (!keys.empty()) run.cluster_slot = KeySlot(keys[0]);
   int ref = script.ref;
@@ -203,6 +211,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   std::string_view name = command[1];
   const FunctionLibraries::Function* fn = functions_.Find(name);
   if (!fn) return caller.reply->Error("ERR Function not found");
+  if (fn->no_cluster && server_->cluster()) return caller.reply->Error(kNoCluster);
   if (DeniedForOom(caller, fn->no_writes, fn->allow_oom)) return caller.reply->Error(err::kOom);
   if (read_only && !fn->no_writes) {
     return caller.reply->Error("ERR Can not execute a script with write flag using *_ro command.");
@@ -210,6 +219,7 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
   Run run;
   run.read_only = read_only || fn->no_writes;
   run.allow_oom = fn->allow_oom;
+  run.allow_cross_slot = fn->allow_cross_slot;
   run.is_function = true;
   run.name = fn->name;
   if (!keys.empty()) run.cluster_slot = KeySlot(keys[0]);
@@ -249,7 +259,8 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
                      "down and replica-serve-stale-data is set to 'no'.");
   }
   if (ClusterRouter* cluster = server_->cluster()) {
-    std::string refusal = cluster->ScriptAccess(*run_.caller, args, &run_.cluster_slot);
+    std::string refusal = cluster->ScriptAccess(
+        *run_.caller, args, run_.allow_cross_slot ? nullptr : &run_.cluster_slot);
     if (!refusal.empty()) return out.Error(refusal);
   }
   // Once a script has written it must be able to finish (Redis
@@ -334,8 +345,7 @@ ScriptRuntime::DeclaredFlags ScriptEngine::Declared(std::span<const std::string_
   Script s;
   if (EqualsIgnoreCase(cmd, "eval") || EqualsIgnoreCase(cmd, "eval_ro")) {
     size_t offset = 0;
-    if (!ParseShebang(args[1], &s.shebang, &s.no_writes, &s.allow_oom, &s.allow_stale, &offset)
-             .empty()) {
+    if (!ParseShebang(args[1], &s, &offset).empty()) {
       return d;
     }
   } else if (EqualsIgnoreCase(cmd, "evalsha") || EqualsIgnoreCase(cmd, "evalsha_ro")) {

@@ -40,6 +40,16 @@ namespace rankd {
 
 class Server;
 
+// What a script's "#!lua flags=..." line declares.
+struct ScriptFlags {
+  bool shebang = false;           // starts with "#!lua"
+  bool no_writes = false;         // flags=no-writes
+  bool allow_oom = false;         // flags=allow-oom
+  bool allow_stale = false;       // flags=allow-stale
+  bool no_cluster = false;        // flags=no-cluster: refused on a cluster node
+  bool allow_cross_slot = false;  // flags=allow-cross-slot-keys
+};
+
 // -BUSY for clients while a FUNCTION runs too long (err::kBusy is EVAL's).
 extern const std::string_view kBusyFunction;
 
@@ -131,8 +141,11 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
     bool is_function = false;
     bool kill = false;
     // Cluster mode: the slot the script's keys hash to so far (its declared
-    // keys' first; -1: none yet), ClusterRouter::ScriptAccess.
+    // keys' first; -1: none yet), ClusterRouter::ScriptAccess; commands on
+    // keys of another slot are refused unless allow_cross_slot (EVAL without
+    // a shebang, flag allow-cross-slot-keys).
     int cluster_slot = -1;
+    bool allow_cross_slot = false;
     int64_t start_ms = 0;
     std::string name;
     std::vector<std::string> command;
@@ -156,12 +169,8 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   Server* const server_;
   std::unique_ptr<LuaSandbox> eval_;  // replaced by SCRIPT FLUSH
   FunctionLibraries functions_;
-  struct Script {
-    int ref = 0;             // Lua registry reference of the compiled body
-    bool shebang = false;    // starts with "#!lua"
-    bool no_writes = false;  // #!lua flags=no-writes
-    bool allow_oom = false;  // #!lua flags=allow-oom
-    bool allow_stale = false;  // #!lua flags=allow-stale
+  struct Script : ScriptFlags {
+    int ref = 0;  // Lua registry reference of the compiled body
   };
   absl::flat_hash_map<std::string, Script> scripts_;  // by lower-case sha
   Client client_;   // the script client

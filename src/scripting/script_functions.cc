@@ -155,6 +155,8 @@ const char* Register(lua_State* L) {
     if (flag == "no-writes") f.no_writes = true;
     if (flag == "allow-oom") f.allow_oom = true;
     if (flag == "allow-stale") f.allow_stale = true;
+    if (flag == "no-cluster") f.no_cluster = true;
+    if (flag == "allow-cross-slot-keys") f.allow_cross_slot = true;
   }
   f.ref = luaL_ref(L, LUA_REGISTRYINDEX);
   g_pending->push_back(std::move(f));

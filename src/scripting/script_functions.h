@@ -38,6 +38,8 @@ class FunctionLibraries {
     bool no_writes = false;
     bool allow_oom = false;
     bool allow_stale = false;
+    bool no_cluster = false;        // refused in cluster mode
+    bool allow_cross_slot = false;  // may touch keys of several slots
     int ref = 0;  // Lua registry reference of the callback
   };
   struct Library {

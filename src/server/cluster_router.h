@@ -35,9 +35,9 @@ class ClusterRouter {
   // command must be served here, judged with the caller's ASKING / READONLY
   // flags. Returns "" or the error to answer, with its "ERR " prefix. Not
   // asked for a caller that is obeyed (the primary's stream, AOF).
-  // Redis 7.0.15 lets a script's commands touch different local slots
-  // (7.2 refuses that unless allow-cross-slot-keys); `script_slot` (-1: none
-  // yet) records the first slot touched, for that later rule.
+  // `script_slot`: the script's slot so far (-1: none); a command on keys of
+  // another slot is refused ("...keys that do not hash to the same slot").
+  // nullptr: the script may touch several slots (no shebang; cross-slot flag).
   virtual std::string ScriptAccess(const Client& caller, std::span<const std::string_view> args,
                                    int* script_slot) = 0;
 

@@ -3,8 +3,8 @@
 // Replication, replica side: the link to the primary. A non-blocking
 // connection on the event loop runs the handshake one command at a time
 // (PING, AUTH, REPLCONF listening-port, REPLCONF capa, PSYNC), reads the
-// snapshot bulk, loads it, then applies the command stream through the
-// master client and sends REPLCONF ACK every second.
+// snapshot bulk, loads it, then applies the command stream through the master
+// client (errors: repl_divergence.h) and sends REPLCONF ACK every second.
 
 #include <netdb.h>
 #include <sys/epoll.h>
@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "server/repl_divergence.h"
 #include "server/replication.h"
 #include "server/server.h"
 
@@ -465,11 +466,11 @@ void Replication::ApplyStream() {
     }
     const size_t end = in_pos_;
     server_->Execute(*master_client_, args_, /*no_block=*/true);
+    ReportPrimaryErrors(*server_, *master_client_, args_, master_reply_.buffer());
     master_reply_.buffer().clear();
     if (fd_ < 0) return;  // the command dropped the link (an ACK failed)
-    // As Redis's commandProcessed: the bytes count once applied (after the
-    // command, so an ACK it sent (GETACK) excludes it; after EXEC for a
-    // transaction), and the exact bytes go on to our backlog and replicas.
+    // As Redis's commandProcessed: the bytes count once applied (after the command, so
+    // a GETACK's ACK excludes it; after EXEC), then go on to our backlog and replicas.
     const std::string_view bytes = std::string_view(in_).substr(start, end - start);
     if (unapplied_.empty() && !master_client_->in_multi) {
       AppendStream(bytes);
