@@ -82,6 +82,10 @@ class ClusterBus {
   // flag (a manual failover: voters need not see the master failed).
   void BroadcastAuthRequest(bool force);
 
+  // DEBUG DROP-CLUSTER-PACKET-FILTER: received messages of this type are
+  // dropped (counted, then ignored); -1: none.
+  void set_drop_filter(int64_t type) { drop_filter_ = type; }
+
   // Every 100 ms (cluster.cc's timer).
   void Cron();
   // cluster-link-sendbuf-limit (bytes; 0: none): frees every link whose send
@@ -140,6 +144,7 @@ class ClusterBus {
   std::array<uint64_t, kMsgTypeCount> sent_{}, received_{};
   uint64_t iteration_ = 0;
   uint64_t links_over_limit_ = 0;
+  int64_t drop_filter_ = -1;
 };
 
 }  // namespace rankd

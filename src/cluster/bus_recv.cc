@@ -51,6 +51,10 @@ std::string SenderIp(const ClusterLink* link, const BusMsg& m) {
 void ClusterBus::Process(ClusterLink* link, const BusMsg& m) {
   ClusterState& s = cluster_.state();
   if (m.type < kMsgTypeCount) received_[m.type]++;
+  if (m.type == drop_filter_) {
+    LOG_WARNING("Dropping packet that matches debug drop filter");
+    return;
+  }
   if (m.sender == s.myself()->id) return;  // our own message looped back
   ClusterNode* sender = s.Find(m.sender);
   if (sender && link->inbound && link->node != sender) {

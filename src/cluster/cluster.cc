@@ -16,6 +16,7 @@
 #include "cluster/bus.h"
 #include "cluster/failover.h"
 #include "cluster/nodes_conf.h"
+#include "db/database.h"
 #include "server/replication.h"
 
 namespace rankd {
@@ -194,7 +195,11 @@ void Cluster::SetMyPrimary(ClusterNode* primary) {
 
 void Cluster::Reset(bool hard) {
   ClusterNode* me = state_.myself();
-  if (me->is_replica()) SetMyPrimary(nullptr);
+  if (me->is_replica()) {
+    // A replica's data was its master's: a reset node starts empty (Redis).
+    SetMyPrimary(nullptr);
+    for (int i = 0; i < server_.db_count(); i++) server_.db(i).Clear(nullptr);
+  }
   for (int slot = 0; slot < kClusterSlots; slot++) {
     state_.SetOwner(slot, nullptr);
     state_.SetImporting(slot, nullptr);

@@ -28,6 +28,9 @@ bool ServerHasKeys(Server& s);
 // cluster_node_cmds.cc
 // DEBUG CLUSTERLINK KILL <to|from|all> <node-id> (debug_command.cc's row).
 void DebugClusterLink(CommandContext& ctx);
+// DEBUG DROP-CLUSTER-PACKET-FILTER <type>: the bus drops received messages of
+// that type (-1: none); OK outside cluster mode too, as Redis.
+void DebugDropClusterPackets(CommandContext& ctx);
 void ClusterInfo(CommandContext& ctx);
 void ClusterMyId(CommandContext& ctx);
 void ClusterNodes(CommandContext& ctx);

@@ -283,6 +283,15 @@ void ClusterFailover(CommandContext& ctx) {
   }
 }
 
+void DebugDropClusterPackets(CommandContext& ctx) {
+  int64_t type = 0;
+  if (!ParseInt64(ctx.arg(2), &type)) {
+    return ctx.reply.Error("ERR value is not an integer or out of range");
+  }
+  if (Cluster* c = Cluster::Of(ctx.server)) c->bus().set_drop_filter(type);
+  ctx.reply.Ok();
+}
+
 void DebugClusterLink(CommandContext& ctx) {
   Cluster* c = Cluster::Of(ctx.server);
   if (!c) {

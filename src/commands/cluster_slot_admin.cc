@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/logging.h"
 #include "cluster/cluster.h"
 #include "commands/cluster_handlers.h"
 #include "db/database.h"
@@ -116,7 +117,15 @@ void SetSlotNode(CommandContext& ctx, Cluster& c, int slot, ClusterNode* n) {
     }
     s.SetImporting(slot, nullptr);
   }
+  const bool was_mine = s.owner(slot) == me;
   s.SetOwner(slot, n);
+  // A master that gave away its last slot replicates the new owner (when
+  // replica migration is allowed), as Redis 7.0.
+  if (was_mine && n != me && me->slot_count == 0 && c.settings().allow_replica_migration()) {
+    LOG_WARNING("Configuration change detected. Reconfiguring myself as a replica of %.40s",
+                n->id.c_str());
+    c.SetMyPrimary(n);
+  }
   s.Todo(kSaveAndUpdate | ClusterState::kTodoFsyncConfig);
   ctx.reply.Ok();
 }

@@ -249,6 +249,9 @@ void DebugCmd(CommandContext& ctx) {
   if (EqualsIgnoreCase(sub, "CLUSTERLINK") && argc == 5 && EqualsIgnoreCase(ctx.arg(2), "KILL")) {
     return DebugClusterLink(ctx);
   }
+  if (EqualsIgnoreCase(sub, "DROP-CLUSTER-PACKET-FILTER") && argc == 3) {
+    return DebugDropClusterPackets(ctx);
+  }
   if (EqualsIgnoreCase(sub, "HELP")) {
     return ReplyHelp(
         ctx.reply, "debug",

@@ -111,6 +111,7 @@ const Compat kCompat[] = {
     // is written / loaded, in microseconds (negative: nanoseconds).
     {"rdb-key-save-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
     {"key-load-delay", "", K::kInt, "0", -kIntMax - 1, kIntMax},
+    {"loading-process-events-interval-bytes", "", K::kInt, "2097152", 1024, kIntMax},
     // Cluster mode (read by src/cluster: cluster_settings.h).
     {"cluster-enabled", "", K::kBool, "no", 0, 0, true},
     {"cluster-config-file", "", K::kString, "nodes.conf", 0, 0, true},
