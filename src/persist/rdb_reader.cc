@@ -279,6 +279,7 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           }
           return c.status();
         }
+        if (opts.replace_existing) db->DeleteSync(key);  // DEBUG RELOAD ... MERGE
         if (empty || (expire_ms >= 0 && expire_ms <= opts.now_ms)) {
           stats->keys_expired++;
         } else if (db->Peek(key) || db->IsExpiredButPresent(key)) {
