@@ -263,7 +263,7 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           if (!c.Bytes(8, &s)) return c.status();
           const uint64_t want = coding::DecodeFixed64(s.data());
           if (want != 0 && Crc64Redis(0, data.substr(0, end)) != want) {
-            return Status::Corruption("RDB: checksum mismatch");
+            return Status::Corruption("RDB: checksum mismatch (RDB CRC error)");
           }
         }
         if (opts.progress) opts.progress(c.pos(), data.size(), stats->keys_loaded);
