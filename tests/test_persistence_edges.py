@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from server_process import rankd_binary, target_is_redis
-from test_persistence import crash, dump, incr_logs, start, start_fails
+from test_persistence import RANKD_FORMAT, crash, dump, incr_logs, start, start_fails
 from util import wait_until
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="rankd's own file formats")
@@ -33,7 +33,7 @@ def check_aof(*args):
 
 @pytest.mark.parametrize("where", ["crc", "length", "type", "payload", "last byte"])
 def test_flipped_byte_in_the_last_record_stops_startup(server_factory, tmp_path, where):
-    p = start(server_factory, tmp_path)
+    p = start(server_factory, tmp_path, *RANKD_FORMAT)
     c = p.client()
     for i in range(5):
         c.zadd("lb", {"m%d" % i: i})  # each acknowledged, fsynced: one record each
@@ -46,7 +46,7 @@ def test_flipped_byte_in_the_last_record_stops_startup(server_factory, tmp_path,
     data[pos] ^= 0x01
     open(log, "wb").write(bytes(data))
 
-    error = start_fails(server_factory, tmp_path)
+    error = start_fails(server_factory, tmp_path, *RANKD_FORMAT)
     assert os.path.basename(log) in error and "offset %d" % last in error, error
     assert "not a torn write" in error or "length damaged" in error, error
     check = check_aof(tmp_path / "appendonlydir")
@@ -54,7 +54,7 @@ def test_flipped_byte_in_the_last_record_stops_startup(server_factory, tmp_path,
     assert os.path.getsize(log) == len(data)  # start-up and the check changed nothing
     fix = check_aof("--fix", tmp_path / "appendonlydir")
     assert fix.returncode == 0, fix.stdout
-    q = start(server_factory, tmp_path)
+    q = start(server_factory, tmp_path, *RANKD_FORMAT)
     assert q.client().zrange("lb", 0, -1) == [b"m0", b"m1", b"m2", b"m3"]
 
 
@@ -64,17 +64,17 @@ def append_torn_record(log):
 
 
 def test_aof_load_truncated_no_refuses_a_torn_tail(server_factory, tmp_path):
-    p = start(server_factory, tmp_path)
+    p = start(server_factory, tmp_path, *RANKD_FORMAT)
     p.client().zadd("lb", {"a": 1, "b": 2})
     before = dump(p)
     crash(p)
     log = incr_logs(tmp_path)[-1]
     good = os.path.getsize(log)
     append_torn_record(log)
-    error = start_fails(server_factory, tmp_path, "--aof-load-truncated", "no")
+    error = start_fails(server_factory, tmp_path, *RANKD_FORMAT, "--aof-load-truncated", "no")
     assert "Unexpected end of file" in error and "aof-load-truncated" in error, error
     assert os.path.getsize(log) == good + 16  # not truncated
-    q = start(server_factory, tmp_path, "--aof-load-truncated", "yes")
+    q = start(server_factory, tmp_path, *RANKD_FORMAT, "--aof-load-truncated", "yes")
     assert dump(q) == before
     assert os.path.getsize(log) == good
     assert q.client().config_get("aof-load-truncated") == {"aof-load-truncated": "yes"}

@@ -110,16 +110,22 @@ def test_redis_files_round_trip_through_rankd(server_factory, tmp_path):
     p2 = start(server_factory, tmp_path)
     assert dump(p2) == after
 
-    # A rewrite moves to rankd's own checksummed format and drops Redis's files.
+    # A rewrite writes Redis's files too (an RDB base, a RESP incr) and drops
+    # the old ones; redis-server and rankd both read the result.
     assert p2.client().bgrewriteaof()
     wait_until(lambda: p2.client().info("persistence")["aof_rewrite_in_progress"] == 0 and
                p2.client().info("persistence")["aof_rewrites"] == 1)
+    p2.client().set("after-rankd-rewrite", "1")
+    after = dump(p2)
     lines = manifest_lines(tmp_path)
-    assert lines[0].endswith("type b") and ".base.snap" in lines[0], lines
-    assert ".incr.log" in lines[-1], lines
-    wait_until(lambda: not [n for n in os.listdir(tmp_path / "appendonlydir")
-                            if n.endswith((".aof", ".rdb"))])
+    assert lines[0].endswith("type b") and lines[0].split()[1].endswith(".base.rdb"), lines
+    assert lines[-1].split()[1].endswith(".incr.aof"), lines
+    names = os.listdir(tmp_path / "appendonlydir")
+    assert len([n for n in names if n.endswith((".aof", ".rdb"))]) == len(lines), names
     p2.stop()
+    r3 = run_redis(tmp_path)
+    assert dump(r3) == after
+    r3.stop()
     assert dump(start(server_factory, tmp_path)) == after
 
 

@@ -17,6 +17,7 @@
 #include "base/logging.h"
 #include "durability/persist_manager.h"
 #include "persist/key_delay.h"
+#include "persist/rdb_file.h"
 #include "persist/snapshot.h"
 #include "scripting/script_engine.h"
 #include "server/oom_score.h"
@@ -31,7 +32,7 @@ std::vector<Database*> AllDbs(Server& server) {
 }
 
 std::string TempName(bool rewrite, const std::string& aof_dir, pid_t pid) {
-  if (rewrite) return JoinPath(aof_dir, "temp-rewriteaof-bg-" + std::to_string(pid) + ".snap");
+  if (rewrite) return JoinPath(aof_dir, "temp-rewriteaof-bg-" + std::to_string(pid) + ".aof");
   return "temp-" + std::to_string(pid) + ".rdb";
 }
 
@@ -68,6 +69,17 @@ SnapshotAux PersistManager::MakeSnapshotAux() const {
   return aux;
 }
 
+Status PersistManager::WriteRdbFile(const std::string& path, const std::string& tmp_path,
+                                    std::span<Database* const> dbs, SnapshotWriteStats* stats,
+                                    bool aof_base) {
+  const Config& cfg = server_->config();
+  const DumpOptions values{cfg.rdbcompression, cfg.list_max_listpack_size};
+  SnapshotAux aux = MakeSnapshotAux();
+  if (!RedisFormat()) return WriteSnapshot(env_, path, tmp_path, dbs, stats, aux);
+  if (aof_base) aux.emplace_back("aof-base", "1");
+  return WriteRedisRdbFile(env_, path, tmp_path, dbs, aux, values, stats);
+}
+
 Status PersistManager::Save() {
   if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica) {
     return Status::InvalidArgument("Background save already in progress");
@@ -79,8 +91,7 @@ Status PersistManager::SaveSync(const std::string& path) {
   SnapshotWriteStats stats;
   std::vector<Database*> dbs = AllDbs(*server_);
   SetKeySaveDelay(server_->config().CompatInt("rdb-key-save-delay"));
-  Status s = WriteSnapshot(env_, path, TempName(false, "", getpid()), dbs, &stats,
-                           MakeSnapshotAux());
+  Status s = WriteRdbFile(path, TempName(false, "", getpid()), dbs, &stats);
   SetKeySaveDelay(0);
   if (!s.ok()) {
     LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
@@ -188,8 +199,8 @@ bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
     CloseSocketsInChild();
     SnapshotWriteStats stats;
     std::vector<Database*> dbs = AllDbs(*server_);
-    Status s = WriteSnapshot(env_, final_path, TempName(rewrite, AofDir(), getpid()), dbs, &stats,
-                             MakeSnapshotAux());
+    const std::string tmp = TempName(rewrite, AofDir(), getpid());
+    Status s = WriteRdbFile(final_path, tmp, dbs, &stats, /*aof_base=*/rewrite);
     if (!s.ok()) {
       LOG_WARNING("Write error saving DB on disk: %s", s.message().c_str());
       _exit(1);
@@ -259,21 +270,21 @@ Status PersistManager::StartLogging() {
   Status s = env_->CreateDir(dir);
   if (!s.ok()) return s;
   if (child_ == ChildKind::kRewrite) KillChild();
-  const uint64_t seq = manifest_.max_seq() + 1;
+  const uint64_t base_seq = manifest_.max_base_seq() + 1, incr_seq = manifest_.max_incr_seq() + 1;
   Manifest next;
-  next.files = {{BaseFileName(cfg.appendfilename, seq), seq, true},
-                {IncrFileName(cfg.appendfilename, seq), seq, false}};
+  const bool redis = RedisFormat();
+  next.files = {{BaseFileName(cfg.appendfilename, base_seq, redis), base_seq, true},
+                {IncrFileName(cfg.appendfilename, incr_seq, redis), incr_seq, false}};
   SnapshotWriteStats stats;
   std::vector<Database*> dbs = AllDbs(*server_);
   const std::string base_path = JoinPath(dir, next.files[0].name);
-  s = WriteSnapshot(env_, base_path, TempName(true, dir, getpid()), dbs, &stats,
-                    MakeSnapshotAux());
+  s = WriteRdbFile(base_path, TempName(true, dir, getpid()), dbs, &stats, /*aof_base=*/true);
   FsyncPolicy policy = FsyncPolicy::kEverySec;
   (void)ParseFsyncPolicy(cfg.appendfsync, &policy);
   std::unique_ptr<AppendLog> log;
   const std::string incr_path = JoinPath(dir, next.files[1].name);
   if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
-  if (s.ok()) s = AppendLog::Open(env_, incr_path, policy, &log);
+  if (s.ok()) s = AppendLog::Open(env_, incr_path, policy, &log, redis);
   if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
   if (!s.ok()) return s;
   LOG_NOTICE("Creating AOF base file %s (%llu keys) and incr file %s", next.files[0].name.c_str(),
@@ -314,14 +325,15 @@ Status PersistManager::StartRewrite() {
   }
   // Effects from now on go to a new incremental log; the manifest lists it
   // after the old files, so the set stays complete whatever happens next.
-  const uint64_t seq = manifest_.max_seq() + 1;
+  const uint64_t seq = manifest_.max_incr_seq() + 1;
   Manifest next = manifest_;
-  next.files.push_back({IncrFileName(cfg.appendfilename, seq), seq, false});
+  const bool redis = RedisFormat();
+  next.files.push_back({IncrFileName(cfg.appendfilename, seq, redis), seq, false});
   FsyncPolicy policy = log_ ? log_->policy() : FsyncPolicy::kEverySec;
   std::unique_ptr<AppendLog> log;
   const std::string incr_path = JoinPath(dir, next.files.back().name);
   if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
-  s = AppendLog::Open(env_, incr_path, policy, &log);
+  s = AppendLog::Open(env_, incr_path, policy, &log, redis);
   if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
   if (!s.ok()) return s;
   manifest_ = next;
@@ -329,8 +341,10 @@ Status PersistManager::StartRewrite() {
     incr_history_bytes_ += log_->size();
     log_ = std::move(log);
   }
-  rewrite_seq_ = seq;
-  if (!ForkChild(ChildKind::kRewrite, JoinPath(dir, BaseFileName(cfg.appendfilename, seq)))) {
+  rewrite_seq_ = manifest_.max_base_seq() + 1;
+  rewrite_incr_seq_ = seq;
+  rewrite_base_name_ = BaseFileName(cfg.appendfilename, rewrite_seq_, redis);
+  if (!ForkChild(ChildKind::kRewrite, JoinPath(dir, rewrite_base_name_))) {
     return Status::IOError("fork", strerror(errno));
   }
   LOG_NOTICE("Background append only file rewriting started by pid %d",
@@ -343,9 +357,9 @@ void PersistManager::FinishRewrite(bool ok) {
   const std::string dir = AofDir();
   Manifest next;
   if (ok) {
-    next.files.push_back({BaseFileName(cfg.appendfilename, rewrite_seq_), rewrite_seq_, true});
+    next.files.push_back({rewrite_base_name_, rewrite_seq_, true});
     for (const Manifest::File& f : manifest_.files) {
-      if (!f.base && f.seq >= rewrite_seq_) next.files.push_back(f);
+      if (!f.base && f.seq >= rewrite_incr_seq_) next.files.push_back(f);
     }
     Status s = WriteManifest(env_, dir, cfg.appendfilename, next);
     if (!s.ok()) {
@@ -355,7 +369,7 @@ void PersistManager::FinishRewrite(bool ok) {
   }
   if (!ok) {
     LOG_WARNING("Background AOF rewrite terminated with error");
-    (void)env_->RemoveFile(JoinPath(dir, BaseFileName(cfg.appendfilename, rewrite_seq_)));
+    (void)env_->RemoveFile(JoinPath(dir, rewrite_base_name_));
     last_rewrite_ok_ = false;
     rewrite_failures_++;
     last_rewrite_fail_ms_ = MonoMs();

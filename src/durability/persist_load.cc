@@ -78,7 +78,6 @@ Status PersistManager::LoadDataSet() {
     return s;
   }
   NoteRedisRdbSkipped(DumpPath());
-  if (StartsWithRedisMagic(DumpPath())) return LoadRedisRdbFile(DumpPath());
   std::vector<Database*> dbs;
   for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
   // The snapshot alone is the data set here, so the replication history it
@@ -147,6 +146,7 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   opts.replace_existing = merge_load_;
   opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
   bool have_id = false, have_offset = false, have_db = false;
+  bool functions_flushed = load_over_;  // (or replaced by what the file holds)
   opts.on_aux = [&](std::string_view key, std::string_view value) {
     if (key == "repl-stream-db") {  // the stream's database (repl_snapshot.cc)
       int64_t db = 0;
@@ -177,18 +177,41 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
       return Status::OK();
     }
     if (key != "functions") return Status::OK();
+    functions_flushed = true;
     std::string err = ScriptEngine::Of(*server_).functions().Restore(
         value, !load_over_ ? "FLUSH" : merge_load_ ? "REPLACE" : "APPEND");
     if (err.empty()) return Status::OK();
     return Status::Corruption(path + ": the function libraries cannot be restored: " + err);
   };
+  // A Redis RDB's function libraries (rankd's files are RDBs now; its old
+  // snapshots carry them in the "functions" field above).
+  opts.on_function = [&](std::string_view code) {
+    FunctionLibraries& functions = ScriptEngine::Of(*server_).functions();
+    if (!functions_flushed) functions.Flush();
+    functions_flushed = true;
+    std::string name, err = functions.Load(code, /*replace=*/!load_over_ || merge_load_, &name);
+    if (err.empty()) return Status::OK();
+    return Status::Corruption(path + ": the function libraries cannot be restored: " + err);
+  };
   SnapshotLoadStats stats;
   loading_ = true;
-  Status s = LoadSnapshot(
-      env_, path, [&](int i) { return i < static_cast<int>(dbs.size()) ? dbs[i] : nullptr; },
-      opts, &stats);
+  auto db_for = [&](int i) { return i < static_cast<int>(dbs.size()) ? dbs[i] : nullptr; };
+  Status s;
+  if (StartsWithRedisMagic(path)) {
+    std::string data;
+    s = ReadFileToString(env_, path, &data);
+    if (s.ok()) s = LoadRedisRdb(data, db_for, opts, &stats);
+    if (!s.ok() && s.code() != Status::Code::kIOError) {
+      s = Status::Corruption(path + ": " + s.message() + ". Run 'rankd-check " + path +
+                             "' for a report.");
+    }
+  } else {
+    s = LoadSnapshot(env_, path, db_for, opts, &stats);  // rankd's format before RDB
+  }
   loading_ = false;
   if (!s.ok()) return s;
+  // The file replaced the data set: functions too, even when it has none.
+  if (!functions_flushed) ScriptEngine::Of(*server_).functions().Flush();
   last_load_keys_ = stats.keys_loaded;
   last_load_expired_ = stats.keys_expired;
   LOG_NOTICE("Done loading RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 ".",
@@ -360,16 +383,7 @@ Status PersistManager::DebugReload(bool save, bool flush, bool merge) {
     Status s = SaveSync(DumpPath());
     if (!s.ok()) return s;
   }
-  Status s;
-  if (flush && StartsWithRedisMagic(DumpPath())) {
-    // A Redis RDB put there (redis-cli --rdb): loaded as a replica loads
-    // one, its function libraries replacing the server's.
-    std::string rdb;
-    s = ReadFileToString(env_, DumpPath(), &rdb);
-    if (s.ok()) s = ReplaceDataSetFromRedisRdb(rdb);
-  } else {
-    s = flush ? ReplaceDataSet(DumpPath()) : LoadOverDataSet(DumpPath(), merge);
-  }
+  Status s = flush ? ReplaceDataSet(DumpPath()) : LoadOverDataSet(DumpPath(), merge);
   if (!s.ok()) return s;
   LOG_NOTICE("DB reloaded by DEBUG RELOAD");
   return Status::OK();

@@ -9,8 +9,9 @@
 // fails. One per Server, created by main(); commands find it with Of().
 //
 // Files, relative to `dir` (the process's working directory):
-//   <dbfilename>                      snapshot (SAVE, BGSAVE, save points)
-//   <appenddirname>/<appendfilename>.manifest, .N.base.snap, .N.incr.log
+//   <dbfilename>                      snapshot (SAVE, BGSAVE, save points):
+//                                     a Redis RDB (persist/rdb_file.h)
+//   <appenddirname>/<appendfilename>.manifest, .N.base.rdb, .M.incr.aof
 //                                     the append-only log (persist/manifest.h)
 // Loading: with appendonly yes and a manifest, base + incremental logs;
 // otherwise the snapshot if present. Turning appendonly on (at start-up or by
@@ -181,6 +182,15 @@ class PersistManager : public EffectLog {
   Status WriteReplicaRdb(const int* pipe_fds, const std::string& path,
                          std::span<Database* const> dbs, SnapshotWriteStats* stats);
   Status SaveSync(const std::string& path);
+  // Crash-safe through `tmp_path`: dump.rdb and the log's base.
+  // persist-format: whether new files are Redis's (else rankd's own).
+  bool RedisFormat() const { return server_->config().persist_format != "rankd"; }
+  // `dbs` as persist-format says (a Redis RDB with rankd's extras,
+  // persist/rdb_file.h, or rankd's snapshot). `aof_base`: the RDB's aux
+  // field "aof-base" says 1, as in Redis's bases.
+  Status WriteRdbFile(const std::string& path, const std::string& tmp_path,
+                      std::span<Database* const> dbs, SnapshotWriteStats* stats,
+                      bool aof_base = false);
   Status StartLogging();  // a new generation from the data in memory
   void StopLogging();
   Status StartRewrite();
@@ -222,6 +232,8 @@ class PersistManager : public EffectLog {
   int64_t child_start_ms_ = 0;
   uint64_t dirty_at_fork_ = 0;
   uint64_t rewrite_seq_ = 0;  // seq of the new base a rewrite child writes
+  uint64_t rewrite_incr_seq_ = 0;  // ... and of the incr opened when it forked
+  std::string rewrite_base_name_;  // the base's file name
   bool bgsave_scheduled_ = false;
   bool rewrite_scheduled_ = false;
   bool rewrite_start_pending_ = false;  // start at the next batch boundary

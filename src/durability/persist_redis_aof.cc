@@ -41,16 +41,9 @@ Status PersistManager::AdoptOldRedisAof(Manifest* m) {
 
 Manifest::File PersistManager::FirstIncr(const Manifest& m) const {
   const std::string& name = server_->config().appendfilename;
-  const Manifest::File* base = m.base_file();
-  if (!base || !IsRedisAofFileName(base->name)) {
-    return {IncrFileName(name, m.max_seq() + 1), m.max_seq() + 1, false};
-  }
   // Redis numbers incrs apart from bases: the first incr is 1.
-  uint64_t seq = 1;
-  for (const Manifest::File& f : m.files) {
-    if (!f.base) seq = std::max(seq, f.seq + 1);
-  }
-  return {name + "." + std::to_string(seq) + ".incr.aof", seq, false};
+  const uint64_t seq = m.max_incr_seq() + 1;
+  return {IncrFileName(name, seq, RedisFormat()), seq, false};
 }
 
 Status PersistManager::LoadBaseFile(const std::string& path) {
@@ -146,8 +139,10 @@ Status PersistManager::ReplayRedisAof(const std::string& path, bool last) {
     if (!s.ok()) return s;
     LOG_WARNING("AOF %s loaded anyway because aof-load-truncated is enabled", path.c_str());
   }
-  LOG_NOTICE("DB loaded from Redis append only file %s: %.3f seconds, %" PRIu64 " commands",
-             path.c_str(), (MonoMs() - start_ms) / 1000.0, end.commands);
+  // Redis's line: "base file" or "incr file".
+  const bool base = path.find(".base.") != std::string::npos;
+  LOG_NOTICE("DB loaded from %s file %s: %.3f seconds, %" PRIu64 " commands",
+             base ? "base" : "incr", path.c_str(), (MonoMs() - start_ms) / 1000.0, end.commands);
   return Status::OK();
 }
 

@@ -13,6 +13,7 @@
 #include "persist/log_reader.h"
 #include "persist/manifest.h"
 #include "persist/rdb_reader.h"
+#include "persist/redis_aof.h"
 #include "persist/snapshot.h"
 
 namespace rankd {
@@ -152,6 +153,59 @@ Result CheckLog(Env* env, const std::string& path, bool fix, FILE* out) {
   return kClean;
 }
 
+// A Redis AOF file (".aof": an optional RDB preamble, then RESP commands):
+// whole commands counted; a torn tail truncated with --fix. For
+// bad bytes in the middle, redis-check-aof --fix is the tool.
+Result CheckRedisAof(Env* env, const std::string& path, bool fix, FILE* out) {
+  std::string data;
+  Status s = ReadFileToString(env, path, &data);
+  if (!s.ok()) {
+    fprintf(out, "%s: %s\n", path.c_str(), s.message().c_str());
+    return kError;
+  }
+  size_t start = 0;
+  if (IsRedisRdb(data)) {
+    SnapshotLoadOptions opts;
+    opts.progress = [&](uint64_t done, uint64_t, uint64_t) { start = done; };
+    opts.on_function = [](std::string_view) { return Status::OK(); };
+    std::map<int, std::unique_ptr<Database>> dbs;
+    SnapshotLoadStats stats;
+    s = LoadRedisRdb(
+        data,
+        [&](int i) -> Database* {
+          auto& db = dbs[i];
+          if (!db) db = std::make_unique<Database>(i);
+          return db.get();
+        },
+        opts, &stats);
+    if (!s.ok()) {
+      fprintf(out, "%s: CORRUPT: RDB preamble: %s\n", path.c_str(), s.message().c_str());
+      return kDamaged;
+    }
+  }
+  RedisAofEnd end;
+  s = ReadRedisAofCommands(
+      data, start, [](std::span<const std::string_view>, uint64_t) { return Status::OK(); },
+      &end);
+  if (!s.ok()) return kError;
+  fprintf(out, "%s: Redis AOF, %zu bytes, %" PRIu64 " commands\n", path.c_str(), data.size(),
+          end.commands);
+  if (end.kind == RedisAofEnd::Kind::kClean) return kClean;
+  const uint64_t cut = end.valid_size;
+  if (end.kind == RedisAofEnd::Kind::kBadFormat) {
+    fprintf(out, "%s: CORRUPT: not RESP at offset %" PRIu64 " (redis-check-aof --fix repairs)\n",
+            path.c_str(), cut);
+    return kDamaged;
+  }
+  fprintf(out, "%s: torn tail at offset %" PRIu64 " (%zu bytes)\n", path.c_str(), cut,
+          static_cast<size_t>(data.size() - cut));
+  if (!fix) return kDamaged;
+  s = env->TruncateFile(path, cut);
+  if (!s.ok()) return kError;
+  fprintf(out, "%s: truncated at offset %" PRIu64 "\n", path.c_str(), cut);
+  return kClean;
+}
+
 Result CheckManifest(Env* env, const std::string& path, bool fix, FILE* out) {
   std::string text;
   Status s = ReadFileToString(env, path, &text);
@@ -165,7 +219,15 @@ Result CheckManifest(Env* env, const std::string& path, bool fix, FILE* out) {
   Result worst = kClean;
   for (const Manifest::File& f : m.files) {
     const std::string p = JoinPath(dir, f.name);
-    Result r = f.base ? CheckSnapshot(env, p, out) : CheckLog(env, p, fix, out);
+    Result r;
+    const bool rdb = f.name.size() > 4 && f.name.compare(f.name.size() - 4, 4, ".rdb") == 0;
+    if (rdb && StartsWith(env, p, "REDIS")) {
+      r = CheckRedisRdb(env, p, out);
+    } else if (IsRedisAofFileName(f.name)) {
+      r = CheckRedisAof(env, p, fix, out);
+    } else {
+      r = f.base ? CheckSnapshot(env, p, out) : CheckLog(env, p, fix, out);
+    }
     worst = std::max(worst, r);
   }
   return worst;

@@ -111,7 +111,13 @@ constexpr uint8_t kFlagHasExpiry = 0x01;
 
 // ---- Multi-part log (appenddirname) ----
 constexpr std::string_view kManifestSuffix = ".manifest";
+// rankd's own log files (sections 1 and 2): written under persist-format
+// rankd (rankd's default before it wrote Redis's formats), always read.
 constexpr std::string_view kBaseSuffix = ".base.snap";
 constexpr std::string_view kIncrSuffix = ".incr.log";
+// What rankd writes now, as Redis 7.0 (persist/redis_aof.h): a base is a
+// Redis RDB (persist/rdb_file.h), an incremental log RESP commands.
+constexpr std::string_view kRedisBaseSuffix = ".base.rdb";
+constexpr std::string_view kRedisIncrSuffix = ".incr.aof";
 
 }  // namespace rankd::format

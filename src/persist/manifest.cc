@@ -12,9 +12,17 @@
 
 namespace rankd {
 
-uint64_t Manifest::max_seq() const {
+uint64_t Manifest::max_seq() const { return std::max(max_base_seq(), max_incr_seq()); }
+
+uint64_t Manifest::max_base_seq() const {
   uint64_t m = 0;
-  for (const File& f : files) m = std::max(m, f.seq);
+  for (const File& f : files) m = f.base ? std::max(m, f.seq) : m;
+  return m;
+}
+
+uint64_t Manifest::max_incr_seq() const {
+  uint64_t m = 0;
+  for (const File& f : files) m = f.base ? m : std::max(m, f.seq);
   return m;
 }
 
@@ -166,12 +174,14 @@ Status Manifest::Parse(const std::string& name, std::string_view text, Manifest*
   return Status::OK();
 }
 
-std::string BaseFileName(const std::string& appendfilename, uint64_t seq) {
-  return appendfilename + "." + std::to_string(seq) + std::string(format::kBaseSuffix);
+std::string BaseFileName(const std::string& appendfilename, uint64_t seq, bool redis) {
+  return appendfilename + "." + std::to_string(seq) +
+         std::string(redis ? format::kRedisBaseSuffix : format::kBaseSuffix);
 }
 
-std::string IncrFileName(const std::string& appendfilename, uint64_t seq) {
-  return appendfilename + "." + std::to_string(seq) + std::string(format::kIncrSuffix);
+std::string IncrFileName(const std::string& appendfilename, uint64_t seq, bool redis) {
+  return appendfilename + "." + std::to_string(seq) +
+         std::string(redis ? format::kRedisIncrSuffix : format::kIncrSuffix);
 }
 
 std::string ManifestFileName(const std::string& appendfilename) {

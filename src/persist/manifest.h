@@ -3,10 +3,13 @@
 // The append-only log is several files in `appenddirname`, as in Redis 7's
 // multi-part AOF, listed by a manifest:
 //
-//   appendonly.aof.3.base.snap   a snapshot: the dataset when rewrite 3 forked
-//   appendonly.aof.3.incr.log    every effect after that moment
-//   appendonly.aof.manifest      "file appendonly.aof.3.base.snap seq 3 type b"
-//                                "file appendonly.aof.3.incr.log seq 3 type i"
+//   appendonly.aof.3.base.rdb    a snapshot: the dataset when rewrite 3 forked
+//   appendonly.aof.5.incr.aof    every effect after that moment
+//   appendonly.aof.manifest      "file appendonly.aof.3.base.rdb seq 3 type b"
+//                                "file appendonly.aof.5.incr.aof seq 5 type i"
+//
+// The names and formats are Redis 7.0's (bases and incrs numbered apart);
+// rankd's older ".base.snap" / ".incr.log" files are still read.
 //
 // The dataset is the base (if any) followed by every incremental log in
 // order. A rewrite opens incr N+1 at the moment it forks, so the child's base
@@ -36,6 +39,10 @@ struct Manifest {
 
   // The highest sequence number in use (0 when empty).
   uint64_t max_seq() const;
+  // The highest of the bases' / of the incrs' numbers (Redis numbers them
+  // apart; 0 when there is none).
+  uint64_t max_base_seq() const;
+  uint64_t max_incr_seq() const;
   const File* base_file() const;
   // The incremental log appended to now (the last one), or nullptr.
   const File* last_incr() const;
@@ -46,8 +53,10 @@ struct Manifest {
 };
 
 // File names for `appendfilename` and sequence `seq`.
-std::string BaseFileName(const std::string& appendfilename, uint64_t seq);
-std::string IncrFileName(const std::string& appendfilename, uint64_t seq);
+// `redis`: Redis's names (".base.rdb", ".incr.aof"), else rankd's own
+// (".base.snap", ".incr.log").
+std::string BaseFileName(const std::string& appendfilename, uint64_t seq, bool redis = true);
+std::string IncrFileName(const std::string& appendfilename, uint64_t seq, bool redis = true);
 std::string ManifestFileName(const std::string& appendfilename);
 
 // Reads dir/ManifestFileName(). NotFound if it does not exist.

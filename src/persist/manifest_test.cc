@@ -11,16 +11,21 @@ namespace {
 TEST(ManifestTest, SerializeParseRoundTrip) {
   Manifest m;
   m.files = {{BaseFileName("appendonly.aof", 3), 3, true},
-             {IncrFileName("appendonly.aof", 3), 3, false},
-             {IncrFileName("appendonly.aof", 4), 4, false}};
+             {IncrFileName("appendonly.aof", 5), 5, false},
+             {IncrFileName("appendonly.aof", 6), 6, false}};
   std::string text = m.Serialize();
-  EXPECT_EQ(text.substr(0, text.find('\n')), "file appendonly.aof.3.base.snap seq 3 type b");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "file appendonly.aof.3.base.rdb seq 3 type b");
   Manifest back;
   ASSERT_TRUE(Manifest::Parse("m", text, &back).ok());
   ASSERT_EQ(back.files.size(), 3u);
-  EXPECT_EQ(back.base_file()->name, "appendonly.aof.3.base.snap");
-  EXPECT_EQ(back.last_incr()->name, "appendonly.aof.4.incr.log");
-  EXPECT_EQ(back.max_seq(), 4u);
+  EXPECT_EQ(back.base_file()->name, "appendonly.aof.3.base.rdb");
+  EXPECT_EQ(back.last_incr()->name, "appendonly.aof.6.incr.aof");
+  EXPECT_EQ(back.max_seq(), 6u);
+  EXPECT_EQ(back.max_base_seq(), 3u);  // Redis numbers bases and incrs apart
+  EXPECT_EQ(back.max_incr_seq(), 6u);
+  // rankd's own names (persist-format rankd).
+  EXPECT_EQ(BaseFileName("appendonly.aof", 3, false), "appendonly.aof.3.base.snap");
+  EXPECT_EQ(IncrFileName("appendonly.aof", 4, false), "appendonly.aof.4.incr.log");
 }
 
 TEST(ManifestTest, RejectsMalformedLines) {

@@ -14,13 +14,17 @@
 //   per non-empty database:
 //     SELECTDB (254) <index>  RESIZEDB (251) <keys> <keys with a deadline>
 //     per live key: [EXPIRETIME_MS (252) <8 bytes LE>] <value type> <key> <value>
+//       [AUX "rankd-entry" <the key as a one-key rankd snapshot>]
 //   EOF (255)  <CRC64 of everything before it: 8 bytes LE>
 //
-// Values are DUMP's encodings (persist/rdb_writer.h PutValue), so what DUMP
-// leaves out is left out here too: a leaderboard is a plain sorted set of
-// its members and scores (no tie order, policy or periods), member
+// Values are DUMP's encodings (persist/rdb_writer.h PutValue): a
+// leaderboard is a plain sorted set of its members and scores, member
 // deadlines and metadata of sorted sets and field deadlines of hashes are
-// not carried. rankd's own snapshot (persist/snapshot.h) keeps all of it.
+// not in the value. For such a key (HasRankdExtras) an auxiliary field
+// "rankd-entry" follows its value, holding the whole key in rankd's
+// snapshot format (persist/snapshot.h EncodeEntrySnapshot): redis-server and
+// redis-check-rdb skip it (an unknown AUX field), rankd's reader loads it
+// over the plain value (persist/rdb_reader.h), so nothing is lost either way.
 
 #pragma once
 
@@ -48,5 +52,15 @@ inline constexpr int kRdbFileVersion = 10;
 Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
                            const SnapshotAux& aux, const DumpOptions& values,
                            SnapshotWriteStats* stats);
+
+// The name of the auxiliary field that carries a key's rankd-only state.
+inline constexpr std::string_view kRankdEntryAux = "rankd-entry";
+
+// The same as a file, crash-safe: written to `tmp_path`, fsynced, renamed
+// over `path`, the directory fsynced; on error `tmp_path` is removed and
+// `path` untouched (SAVE, BGSAVE, the append-only log's base).
+Status WriteRedisRdbFile(Env* env, const std::string& path, const std::string& tmp_path,
+                         std::span<Database* const> dbs, const SnapshotAux& aux,
+                         const DumpOptions& values, SnapshotWriteStats* stats);
 
 }  // namespace rankd

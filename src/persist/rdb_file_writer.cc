@@ -47,12 +47,13 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
   PutAux(&buf, "redis-bits", "64");
   PutAux(&buf, "ctime", std::to_string(now / 1000));
   PutAux(&buf, "used-mem", "0");
-  std::string_view functions;
+  std::string_view functions, aof_base = "0";
   for (const auto& [key, value] : aux) {
     if (key == "functions") functions = value;
+    else if (key == "aof-base") aof_base = value;
     else PutAux(&buf, key, value);
   }
-  PutAux(&buf, "aof-base", "0");
+  PutAux(&buf, "aof-base", aof_base);
   PutAux(&buf, "rankd-ver", "0.1.0");
   // A FUNCTION DUMP payload is the function records plus a 10-byte footer.
   if (functions.size() > 10) buf.append(functions.substr(0, functions.size() - 10));
@@ -80,6 +81,11 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
       std::string key;
       rdb::PutString(&key, e->key());
       buf.insert(at + 1, key);
+      // What the plain value lost, for rankd's own reload (redis-server
+      // skips auxiliary fields it does not know).
+      if (HasRankdExtras(e->value)) {
+        PutAux(&buf, kRankdEntryAux, EncodeEntrySnapshot(static_cast<int>(i), *e, expire_ms));
+      }
       stats->keys++;
       s = sink.MaybeFlush();
       KeyDelay(KeySaveDelay());
@@ -93,6 +99,24 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
     return trailer;
   });
   stats->bytes = sink.bytes();
+  return s;
+}
+
+Status WriteRedisRdbFile(Env* env, const std::string& path, const std::string& tmp_path,
+                         std::span<Database* const> dbs, const SnapshotAux& aux,
+                         const DumpOptions& values, SnapshotWriteStats* stats) {
+  std::unique_ptr<WritableFile> file;
+  Status s = env->NewWritableFile(tmp_path, &file);
+  if (!s.ok()) return s;
+  s = WriteRedisRdbStream(file.get(), dbs, aux, values, stats);
+  if (s.ok()) s = file->Sync();
+  if (s.ok()) s = file->Close();
+  if (s.ok()) s = env->RenameFile(tmp_path, path);
+  if (s.ok()) s = env->SyncDir(DirName(path));
+  if (!s.ok()) {
+    (void)file->Close();
+    (void)env->RemoveFile(tmp_path);
+  }
   return s;
 }
 

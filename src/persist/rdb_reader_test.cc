@@ -175,7 +175,7 @@ TEST(RdbReaderTest, ErrorsNameTheProblem) {
   EXPECT_EQ(stream.status.code(), Status::Code::kCorruption);
   std::string good = Rdb(B({0x00}) + Str("k") + Str("v"));
   good[13] = 'w';
-  EXPECT_EQ(Load(good).status.message(), "RDB: checksum mismatch");
+  EXPECT_EQ(Load(good).status.message(), "RDB: checksum mismatch (RDB CRC error)");
   EXPECT_TRUE(Load(Rdb(B({0x00}) + Str("k") + Str("v"), /*crc=*/false)).status.ok());
   EXPECT_FALSE(Load("REDIS0010" + B({0x00}) + Str("k")).status.ok());  // truncated
   EXPECT_FALSE(Load(Rdb(B({0xFE, 9}))).status.ok());                   // db out of range

@@ -91,6 +91,22 @@ Status LoadSnapshot(Env* env, const std::string& path,
                     const std::function<Database*(int index)>& db_for,
                     const SnapshotLoadOptions& options, SnapshotLoadStats* stats);
 
+// The same from bytes in memory; `name` stands for the path in messages.
+Status LoadSnapshotBytes(std::string_view data, const std::string& name,
+                         const std::function<Database*(int index)>& db_for,
+                         const SnapshotLoadOptions& options, SnapshotLoadStats* stats);
+
+// Whether `v` holds state a Redis RDB value cannot: a leaderboard (policy,
+// tie stamps, periods, views), member deadlines or metadata of a sorted set,
+// field deadlines of a hash. O(1).
+bool HasRankdExtras(const Value& v);
+
+// One key as a whole snapshot of this format (database `db` holding only
+// that entry, its extra items included): what rankd's RDB files carry in a
+// "rankd-entry" auxiliary field after the key's plain RDB value
+// (persist/rdb_file.h), so a rankd reload loses nothing.
+std::string EncodeEntrySnapshot(int db, const Database::Entry& e, int64_t expire_ms);
+
 // Checks a snapshot without loading it: structure and checksum. Counts keys.
 Status VerifySnapshot(Env* env, const std::string& path, SnapshotLoadStats* stats);
 

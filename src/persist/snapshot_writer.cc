@@ -257,7 +257,49 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const Snapsh
   return s;
 }
 
+// Collects the bytes in memory (a one-key snapshot, EncodeEntrySnapshot).
+class StringFile : public WritableFile {
+ public:
+  explicit StringFile(std::string* out) : out_(out) {}
+  Status Append(std::string_view data) override {
+    out_->append(data);
+    return Status::OK();
+  }
+  Status Sync() override { return Status::OK(); }
+  Status Truncate(uint64_t size) override {
+    out_->resize(size);
+    return Status::OK();
+  }
+  Status Close() override { return Status::OK(); }
+
+ private:
+  std::string* out_;
+};
+
 }  // namespace
+
+bool HasRankdExtras(const Value& v) {
+  if (v.type() == ValueType::kHash) return v.hash().has_field_deadlines();
+  if (v.type() != ValueType::kZSet) return false;
+  const SortedSet& z = v.zset();
+  return z.board() || z.MembersWithExpire() > 0 || z.MembersWithMeta() > 0;
+}
+
+std::string EncodeEntrySnapshot(int db, const Database::Entry& e, int64_t expire_ms) {
+  std::string out;
+  StringFile file(&out);
+  SnapshotSink sink(&file);
+  std::string& buf = sink.buf();
+  buf.append(format::kSnapshotMagic);
+  coding::PutFixed32(&buf, format::kSnapshotVersion);
+  buf.push_back(static_cast<char>(format::kOpDb));
+  coding::PutVarint64(&buf, static_cast<uint64_t>(db));
+  coding::PutVarint64(&buf, 1);
+  Status s = WriteEntry(sink, e, expire_ms);  // memory: cannot fail
+  buf.push_back(static_cast<char>(format::kOpEof));
+  s = sink.Finish();
+  return out;
+}
 
 Status WriteSnapshotStream(WritableFile* file, std::span<Database* const> dbs,
                            SnapshotWriteStats* stats, const SnapshotAux& aux) {

@@ -142,6 +142,7 @@ ConfigTable::ConfigTable(Config* c) : cfg_(c) {
       {"aof-load-truncated", "", K::kBool, &c->aof_load_truncated},
       {"dbfilename", "", K::kString, &c->dbfilename},
       {"load-redis-rdb", "", K::kString, &c->load_redis_rdb, 0, 0, true},
+      {"persist-format", "", K::kEnum, &c->persist_format, 0, 0, false, {"redis", "rankd"}},
       {"save", "", K::kSave, &c->save},
       {"stop-writes-on-bgsave-error", "", K::kBool, &c->stop_writes_on_bgsave_error},
       {"rdbcompression", "", K::kBool, &c->rdbcompression},

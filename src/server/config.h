@@ -119,6 +119,11 @@ struct Config {
   std::string dbfilename = "dump.rdb";
   // A Redis dump.rdb loaded at start into an empty data set (migration).
   std::string load_redis_rdb;
+  // The files SAVE, BGSAVE and the append-only log write from now on:
+  // "redis" (Redis 7.0's RDB and multi-part AOF, rankd's extras in RDB aux
+  // fields) or "rankd" (rankd's checksummed formats, persist/format.h).
+  // Both are always read (docs/persistence.md).
+  std::string persist_format = "redis";
   std::vector<std::pair<int64_t, int64_t>> save = {{3600, 1}, {300, 100}, {60, 10000}};
   bool stop_writes_on_bgsave_error = true;
   bool rdbcompression = true;
