@@ -13,12 +13,10 @@
 // How: AllocHuge allocates through malloc (so used_memory, maxmemory and
 // the per-thread counters see it, as any other allocation), aligned to
 // 2 MiB from that size up. Once the caller has filled the memory,
-// AdviseHuge marks every whole 2 MiB page in it MADV_HUGEPAGE and queues it
-// for a background thread of ours that merges it at once (MADV_COLLAPSE,
-// Linux 6.1+; khugepaged alone would take 16 MB per 10 s, 40 minutes for a
-// 10^8-member board). The server thread waits on that thread only in
-// FreeHuge, for the one page being merged inside the range freed; a forked
-// child merges nothing. Nothing else waits: advising memory before it is touched would make the first touch
+// AdviseHuge marks every whole 2 MiB page in it MADV_HUGEPAGE, and the
+// kernel's khugepaged thread merges them into huge pages in the background
+// (at its own pace: by default 16 MB per 10 s). Nothing waits on this
+// thread: advising memory before it is touched would make the first touch
 // of each 2 MiB fault in a whole huge page, which measured 7-12 ms per
 // fault on this VM (zeroing plus compaction), a latency spike per 80,000
 // inserts. A tail shorter than 2 MiB stays in 4 KiB pages; nothing is
