@@ -26,6 +26,9 @@ PNG plot (matplotlib) from everything in the output folder.
                        [--requests 200000]
   RANKD_BIN [build/rankd], REDIS_SERVER_BIN [/usr/bin/redis-server]
   bench/scale_curve.py --report-only --out bench/scale    (table and plot only)
+  bench/scale_curve.py --from-rdb DIR --sizes 6,8 --servers rankd [--tests ZINCRBY,ZREVRANK]
+      the board read from an RDB (bench/zset_rdb.py) instead of loaded, CPU per request
+      only, JSON lines on stdout; ROUNDS [1] alternating rounds, SETTLE [30]
 """
 
 import argparse
@@ -242,6 +245,39 @@ def measure(kind, n, port, requests):
     return r
 
 
+def measure_from_rdb(kind, n, port, requests, rdb_dir, only, settle):
+    """CPU per request only, on a board read from an RDB that bench/zset_rdb.py wrote (the
+    same board as load(); minutes instead of the ZADD load's half hour at 10^8)."""
+    import zset_rdb
+    e = len(str(n)) - 1
+    rdb = os.path.join(rdb_dir, "zset-%d.rdb" % e)
+    if not os.path.exists(rdb):
+        zset_rdb.write(rdb + ".tmp", n)
+        os.rename(rdb + ".tmp", rdb)
+    d = tempfile.mkdtemp(prefix="scale-%s-" % kind, dir=os.environ.get("SCALE_TMP", "/tmp"))
+    os.symlink(rdb, os.path.join(d, "dump.rdb"))
+    s = Server(kind, port, d)
+    r = {"server": kind, "n": n, "loadavg": os.getloadavg()[0], "from_rdb": True}
+    try:
+        r["restart_s"] = s.start()
+        r["restart_cpu_s"] = cpu_ns(s.proc.pid) / 1e9
+        time.sleep(settle)  # rankd merges its huge pages in the background meanwhile
+        r["rss_per_elem"] = rss(s.proc.pid) / n
+        out = {}
+        for name, cmd in tests(n):
+            if name in only:
+                c0 = cpu_ns(s.proc.pid)
+                subprocess.run(["redis-benchmark", "-p", str(s.port), "-c", "50", "-n",
+                                str(requests), "-P", "16", "-r", str(n), "-q"] + cmd,
+                               stdout=subprocess.DEVNULL, check=True)
+                out[name] = (cpu_ns(s.proc.pid) - c0) / requests / 1000.0
+        r["cpu_us"] = out
+    finally:
+        s.stop()
+        shutil.rmtree(d, ignore_errors=True)
+    return r
+
+
 def report(out_dir):
     rows = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(out_dir, "*.json")))]
     rows.sort(key=lambda r: (r["n"], r["server"]))
@@ -301,8 +337,23 @@ def main():
     ap.add_argument("--servers", default="rankd,redis")
     ap.add_argument("--requests", type=int, default=200000)
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--from-rdb", metavar="DIR",
+                    help="start each server on DIR/zset-E.rdb (written if missing) and "
+                         "measure only --tests' CPU per request, SETTLE s [30] after start")
+    ap.add_argument("--tests", default="ZINCRBY,ZREVRANK")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.from_rdb:
+        port = 27940
+        for rnd in range(int(os.environ.get("ROUNDS", "1"))):
+            for e in [int(x) for x in a.sizes.split(",")]:
+                for kind in a.servers.split(","):
+                    port += 1
+                    r = measure_from_rdb(kind, 10 ** e, port, a.requests, a.from_rdb,
+                                         a.tests.split(","), float(os.environ.get("SETTLE", "30")))
+                    r["round"] = rnd
+                    print(json.dumps(r), flush=True)
+        return
     if not a.report_only:
         port = 27900
         for e in [int(x) for x in a.sizes.split(",")]:

@@ -14,10 +14,12 @@
 
 namespace rankd {
 
-// Number of decimal digits of v (1 for 0).
+// Number of decimal digits of v (1 for 0). Compares first, four digits per
+// divide after: headers ("$16", "*20") cost one or two compares. (A bit-width
+// estimate with a power-of-ten table measured more instructions per reply.)
 inline int DecimalDigits(uint64_t v) {
   int n = 1;
-  for (;;) {  // four digits per step: at most five steps for 2^64
+  for (;;) {
     if (v < 10) return n;
     if (v < 100) return n + 1;
     if (v < 1000) return n + 2;

@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+"""Fork and copy-on-write at scale (issue 34): BGSAVE, then a replica's full sync, of one
+large sorted set while writes go on, rankd against redis-server, servers alternating.
+
+Per server and round: the server starts on an RDB written by bench/zset_rdb.py (key "lb",
+16-byte members, random integer scores; the same file for both servers), waits SETTLE
+seconds, then starts
+  - a writer: redis-benchmark -c 2 ZINCRBY lb 1 m:00__rand_int__ (random members, no
+    pipeline) for as long as the round lasts, and
+  - a pinger: one connection sending PING every millisecond, timing each round trip;
+and runs two phases, one after the other:
+  1. BGSAVE, until INFO persistence says it is done;
+  2. a full sync: a replica (the same server binary) started with --replicaof, until the
+     replica reports master_link_status:up.
+For each phase it records the wall time, the writes done, the worst and 99.9th percentile
+PING round trip, and memory sampled every 20 ms: the primary's RSS plus its forked child's
+private memory (smaps_rollup Private_Clean + Private_Dirty: the pages no longer shared,
+that is the copy-on-write), the peak of that over the RSS before the phase ("COW peak"),
+and the peak RSS of the primary itself.
+
+  bench/fork_cow_bench.py [--exp 7] [--servers rankd,redis] [--rounds 2] [--out FILE.json]
+  RANKD_BIN [build/rankd], REDIS_SERVER_BIN [/usr/bin/redis-server], SETTLE [15],
+  FORK_TMP [/tmp] (where the RDB and the servers' folders go)
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import scale_curve as sc  # noqa: E402  (Conn, rss, cpu helpers)
+import zset_rdb  # noqa: E402
+
+RANKD = os.environ.get("RANKD_BIN", os.path.join(HERE, "..", "build", "rankd"))
+REDIS = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
+TMP = os.environ.get("FORK_TMP", "/tmp")
+
+
+def start(kind, port, d, extra=()):
+    binary = RANKD if kind == "rankd" else REDIS
+    argv = [binary, "--port", str(port), "--dir", d, "--dbfilename", "dump.rdb",
+            "--save", "", "--appendonly", "no"] + list(extra)
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            if sc.Conn(port).call("DBSIZE").startswith(b":"):
+                return p
+        except OSError:
+            pass
+        if p.poll() is not None:
+            raise RuntimeError("%s exited" % kind)
+        time.sleep(0.05)
+
+
+def stop(p):
+    if p and p.poll() is None:
+        p.terminate()
+        p.wait(600)
+
+
+def child_private(pid):
+    """Private bytes of `pid`'s forked children (the copy-on-write they hold)."""
+    total = 0
+    try:
+        kids = open("/proc/%d/task/%d/children" % (pid, pid)).read().split()
+    except OSError:
+        return 0
+    for k in kids:
+        try:
+            for line in open("/proc/%s/smaps_rollup" % k):
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+class Pinger(threading.Thread):
+    """PING every millisecond; keeps each round trip (s) while `window` is set."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.s = socket.create_connection(("127.0.0.1", port))
+        self.s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.samples, self.window, self.done = [], False, False
+
+    def run(self):
+        while not self.done:
+            t0 = time.perf_counter()
+            self.s.sendall(b"PING\r\n")
+            buf = b""
+            while not buf.endswith(b"\r\n"):
+                buf += self.s.recv(64)
+            if self.window:
+                self.samples.append(time.perf_counter() - t0)
+            time.sleep(0.001)
+
+
+class Sampler(threading.Thread):
+    """Every 20 ms: the primary's RSS and RSS plus its child's private memory."""
+
+    def __init__(self, pid):
+        super().__init__(daemon=True)
+        self.pid, self.done = pid, False
+        self.peak_total = self.peak_rss = 0
+
+    def run(self):
+        while not self.done:
+            r = sc.rss(self.pid)
+            self.peak_rss = max(self.peak_rss, r)
+            self.peak_total = max(self.peak_total, r + child_private(self.pid))
+            time.sleep(0.02)
+
+
+def calls(c, name):
+    info = c.call("INFO", "commandstats").decode()
+    for line in info.split("\r\n"):
+        if line.startswith("cmdstat_%s:" % name):
+            return int(line.split("calls=")[1].split(",")[0])
+    return 0
+
+
+def phase(primary, port, pinger, run_until_done):
+    c = sc.Conn(port)
+    base = sc.rss(primary.pid)
+    w0 = calls(c, "zincrby")
+    s = Sampler(primary.pid)
+    s.start()
+    pinger.samples = []
+    pinger.window = True
+    t0 = time.monotonic()
+    run_until_done(c)
+    dt = time.monotonic() - t0
+    pinger.window = False
+    s.done = True
+    s.join()
+    lat = sorted(pinger.samples) or [0.0]
+    return {"s": dt, "writes": calls(c, "zincrby") - w0, "rss_before_mb": base / 1e6,
+            "cow_peak_mb": max(0, s.peak_total - base) / 1e6, "peak_rss_mb": s.peak_rss / 1e6,
+            "ping_max_ms": lat[-1] * 1e3, "ping_p999_ms": lat[int(len(lat) * 0.999)] * 1e3,
+            "pings": len(pinger.samples)}
+
+
+def run_round(kind, n, rdb, port, settle):
+    d = tempfile.mkdtemp(prefix="forkcow-%s-" % kind, dir=TMP)
+    rd = tempfile.mkdtemp(prefix="forkcow-%s-replica-" % kind, dir=TMP)
+    os.link(rdb, os.path.join(d, "dump.rdb")) if os.stat(rdb).st_dev == os.stat(d).st_dev \
+        else shutil.copy(rdb, os.path.join(d, "dump.rdb"))
+    primary = replica = writer = pinger = None
+    r = {"server": kind, "n": n, "loadavg": os.getloadavg()[0]}
+    try:
+        t0 = time.monotonic()
+        primary = start(kind, port, d)
+        r["start_s"] = time.monotonic() - t0
+        r["rss_mb"] = sc.rss(primary.pid) / 1e6
+        os.unlink(os.path.join(d, "dump.rdb"))  # BGSAVE writes its own
+        time.sleep(settle)
+        writer = subprocess.Popen(["redis-benchmark", "-p", str(port), "-c", "2", "-n",
+                                   "1000000000", "-r", str(n), "-q", "ZINCRBY", "lb", "1",
+                                   "m:00__rand_int__"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        pinger = Pinger(port)
+        pinger.start()
+        time.sleep(2)  # the writer warms up
+
+        def bgsave(c):
+            last = c.call("LASTSAVE")
+            if not c.call("BGSAVE").startswith(b"+"):
+                raise RuntimeError("BGSAVE refused")
+            while True:
+                time.sleep(0.02)
+                info = c.call("INFO", "persistence").decode()
+                if "rdb_bgsave_in_progress:0" in info and c.call("LASTSAVE") != last:
+                    return
+
+        r["bgsave"] = phase(primary, port, pinger, bgsave)
+        time.sleep(1)
+
+        def full_sync(c):
+            nonlocal replica
+            binary_port = port + 1
+            replica = subprocess.Popen(
+                [RANKD if kind == "rankd" else REDIS, "--port", str(binary_port), "--dir", rd,
+                 "--save", "", "--appendonly", "no", "--replicaof", "127.0.0.1", str(port)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            while True:
+                time.sleep(0.05)
+                try:
+                    info = sc.Conn(binary_port).call("INFO", "replication").decode()
+                except OSError:
+                    continue
+                if "master_link_status:up" in info:
+                    return
+
+        r["full_sync"] = phase(primary, port, pinger, full_sync)
+    finally:
+        if pinger:
+            pinger.done = True
+        if writer and writer.poll() is None:
+            writer.terminate()
+            writer.wait()
+        stop(replica)
+        stop(primary)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(rd, ignore_errors=True)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exp", type=int, default=7)
+    ap.add_argument("--servers", default="rankd,redis")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    n = 10 ** a.exp
+    rdb = os.path.join(TMP, "forkcow-%d.rdb" % a.exp)
+    if not os.path.exists(rdb):
+        t0 = time.monotonic()
+        zset_rdb.write(rdb + ".tmp", n)
+        os.rename(rdb + ".tmp", rdb)
+        print("RDB of %d members written in %.0f s" % (n, time.monotonic() - t0), flush=True)
+    results = []
+    port = 27960
+    for rnd in range(a.rounds):
+        for kind in a.servers.split(","):
+            port += 2
+            r = run_round(kind, n, rdb, port, float(os.environ.get("SETTLE", "15")))
+            print(json.dumps(r), flush=True)
+            results.append(r)
+    if a.out:
+        json.dump(results, open(a.out, "w"), indent=1)
+    keys = ["s", "writes", "cow_peak_mb", "peak_rss_mb", "ping_max_ms", "ping_p999_ms"]
+    print("\n| phase | server | RSS MB | " + " | ".join(keys) + " |")
+    print("|---|---|---:|" + "---:|" * len(keys))
+    for ph in ("bgsave", "full_sync"):
+        for kind in a.servers.split(","):
+            rs = [r for r in results if r["server"] == kind]
+            med = {k: statistics.median(r[ph][k] for r in rs) for k in keys}
+            print("| %s | %s | %.0f | %s |" % (
+                ph, kind, statistics.median(r["rss_mb"] for r in rs),
+                " | ".join("%.1f" % med[k] + (" (%s)" % " ".join("%.1f" % r[ph][k] for r in rs)
+                                               if len(rs) > 1 else "") for k in keys)))
+
+
+if __name__ == "__main__":
+    main()

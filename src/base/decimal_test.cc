@@ -1,0 +1,53 @@
+// Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "base/decimal.h"
+
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace rankd {
+namespace {
+
+std::string ToChars(uint64_t v) {
+  char buf[24];
+  return std::string(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
+}
+
+void ExpectSame(uint64_t v) {
+  const std::string want = ToChars(v);
+  ASSERT_EQ(DecimalDigits(v), static_cast<int>(want.size())) << v;
+  char buf[24];
+  ASSERT_EQ(std::string(buf, WriteDecimal(buf, v)), want) << v;
+}
+
+// Every power of two and of ten, one either side, and random values of every width.
+TEST(DecimalTest, MatchesToChars) {
+  for (int b = 0; b < 64; b++) {
+    for (int d = -2; d <= 2; d++) ExpectSame((uint64_t{1} << b) + static_cast<uint64_t>(d));
+  }
+  uint64_t p = 1;
+  for (int i = 0; i < 20; i++, p *= 10) {
+    for (uint64_t v : {p - 1, p, p + 1}) ExpectSame(v);
+  }
+  ExpectSame(0);
+  ExpectSame(UINT64_MAX);
+  std::mt19937_64 rng(34);
+  for (int i = 0; i < 200000; i++) ExpectSame(rng() >> (rng() % 64));
+}
+
+TEST(DecimalTest, DoubleAsIntegerOnlyForExactIntegersBelow1e17) {
+  int64_t i = 0;
+  EXPECT_TRUE(DoubleAsInteger(-42, &i) && i == -42);
+  EXPECT_TRUE(DoubleAsInteger(99999999999999984.0, &i) && i == 99999999999999984);
+  EXPECT_FALSE(DoubleAsInteger(1e17, &i));
+  EXPECT_FALSE(DoubleAsInteger(0.5, &i));
+  EXPECT_FALSE(DoubleAsInteger(-0.0, &i));  // "%.17g" keeps the sign
+  EXPECT_TRUE(DoubleAsInteger(0.0, &i) && i == 0);
+}
+
+}  // namespace
+}  // namespace rankd
