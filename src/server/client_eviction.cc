@@ -87,4 +87,11 @@ int64_t EvictClients(Server& server, int64_t limit) {
   return evicted;
 }
 
+void EvictClientsBySetting(Server& server) {
+  const Config& config = server.config();
+  auto it = config.compat_strings.find("maxmemory-clients");
+  if (it == config.compat_strings.end() || it->second == "0") return;
+  EvictClients(server, ClientEvictionLimit(it->second, config.maxmemory));
+}
+
 }  // namespace rankd

@@ -37,6 +37,10 @@ int64_t ClientEvictionLimit(std::string_view setting, int64_t maxmemory);
 // counted clients exceeds `limit`. Returns how many were closed.
 int64_t EvictClients(Server& server, int64_t limit);
 
+// EvictClients with the limit the maxmemory-clients setting gives (nothing
+// while it is 0).
+void EvictClientsBySetting(Server& server);
+
 // Clients closed by EvictClients since start-up or the last reset (INFO
 // evicted_clients, which CONFIG RESETSTAT zeroes). One count per process:
 // a process runs one server.

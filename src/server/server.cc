@@ -276,12 +276,7 @@ void Server::BeforeFlush() {
   if (effect_log_) effect_log_->BeforeFlush();
   // maxmemory-clients: after this iteration's reads, commands and pushes
   // (not while a busy script serves the loop).
-  if (!current_client_) {
-    auto it = config_.compat_strings.find("maxmemory-clients");
-    if (it != config_.compat_strings.end() && it->second != "0") {
-      EvictClients(*this, ClientEvictionLimit(it->second, config_.maxmemory));
-    }
-  }
+  if (!current_client_) EvictClientsBySetting(*this);
 }
 
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
