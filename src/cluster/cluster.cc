@@ -93,7 +93,7 @@ void Cluster::BeforeSleep() {
     UpdateState();
     AfterSlotChanges();  // router.cc
   }
-  if (todo & ClusterState::kTodoSaveConfig) SaveConfig();
+  if (todo & ClusterState::kTodoSaveConfig) SaveConfig(todo & ClusterState::kTodoFsyncConfig);
 }
 
 // As Redis 7.0: fail when a slot has no owner or a failed one (under
@@ -131,7 +131,7 @@ void Cluster::UpdateState() {
   state_.set_ok(ok);
 }
 
-bool Cluster::SaveConfig() {
+bool Cluster::SaveConfig(bool durable) {
   const std::string path = ConfigPath();
   const std::string tmp = path + ".tmp";
   const std::string text = FormatNodesConf(state_);
@@ -142,7 +142,7 @@ bool Cluster::SaveConfig() {
     ok = w > 0;
     if (ok) off += static_cast<size_t>(w);
   }
-  ok = ok && fsync(fd) == 0;
+  ok = ok && (!durable || fsync(fd) == 0);
   if (fd >= 0) close(fd);
   ok = ok && rename(tmp.c_str(), path.c_str()) == 0;
   if (!ok) LOG_WARNING("Could not save the cluster configuration %s: %s", path.c_str(),

@@ -84,9 +84,11 @@ class Cluster : public ClusterRouter {
   // returns to `ok` only after the rejoin delay (the node timeout, within
   // 0.5..5 s), so it does not take writes before it learns a failover.
   void UpdateState();
-  // Writes nodes.conf atomically (temp file, fsync, rename). Returns false
-  // (and logs) on an I/O error.
-  bool SaveConfig();
+  // Writes nodes.conf atomically (temp file, rename). `durable`: fsync the
+  // file before the rename — for changes of epochs and votes, as Redis
+  // fsyncs only those (a slot move is re-learnt from the cluster after a
+  // crash). Returns false (and logs) on an I/O error.
+  bool SaveConfig(bool durable = true);
   // myself now replicates `primary` through rankd's replication (CLUSTER
   // REPLICATE, a master that lost its last slot); null: back to a master
   // (its slots stay unassigned until ADDSLOTS or a failover).
