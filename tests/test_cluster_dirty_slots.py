@@ -37,6 +37,9 @@ def test_keys_of_a_slot_lost_to_a_higher_epoch_are_deleted(nodes):
     replica.call("CLUSTER", "REPLICATE", master.node_id)
     wait_until(lambda: replica.info("replication")["master_link_status"] == "up",
                message="replica in sync")
+    # A node's cluster state turns ok a moment after it learns its slots.
+    wait_until(lambda: b"cluster_state:ok" in master.call("CLUSTER", "INFO"),
+               message="the master's cluster state ok")
     lost = key_slot("foo")
     for key in ("foo", "{foo}2", "bar"):
         master.call("SET", key, "1")
