@@ -38,15 +38,29 @@ def read_messages(sock, count, deadline):
     return data
 
 
+def subscribe(sock, command, channel):
+    """Sends (S)SUBSCRIBE and reads its confirmation: only then is the client
+    subscribed. A message published sooner can reach the node (over the bus)
+    before the node reads the command, and is rightly not delivered."""
+    sock.sendall(b"*2\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (
+        len(command), command, len(channel), channel))
+    data, deadline = b"", time.monotonic() + 10
+    while not data.endswith(b":1\r\n") and time.monotonic() < deadline:
+        try:
+            data += sock.recv(65536)
+        except socket.timeout:
+            pass
+    assert data.endswith(b":1\r\n"), data
+
+
 def test_publish_from_redis_reaches_rankd_subscribers(mixed):
     rankd_nodes = [n for n in mixed.nodes if n.kind == "rankd"]
     redis_nodes = [n for n in mixed.nodes if n.kind == "redis"]
     subs = []
     for n in rankd_nodes:
         s = socket.create_connection((n.host, n.port), timeout=0.5)
-        s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$4\r\nnews\r\n")
-        read_messages(s, 0, time.monotonic() + 0.3)
         subs.append(s)
+        subscribe(s, b"SUBSCRIBE", b"news")
     try:
         redis_nodes[0].call("PUBLISH", "news", "hello")
         for s in subs:
@@ -72,16 +86,9 @@ def test_spublish_reaches_the_shard(mixed):
     sender = reps[0] if target is master else master
     s = socket.create_connection((target.host, target.port), timeout=0.5)
     try:
-        cmd = b"*2\r\n$10\r\nSSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(channel), channel.encode())
-        s.sendall(cmd)
-        read_messages(s, 0, time.monotonic() + 0.3)
-        # The bus carries a shard message once, on the link as it is then: a
-        # link being re-established drops it (as in Redis), so publish again
-        # until one arrives.
-        got, deadline = b"", time.monotonic() + 10
-        while b"shard-hello" not in got and time.monotonic() < deadline:
-            sender.call("SPUBLISH", channel, "shard-hello")
-            got += read_messages(s, 1, time.monotonic() + 1)
+        subscribe(s, b"SSUBSCRIBE", channel.encode())
+        sender.call("SPUBLISH", channel, "shard-hello")
+        got = read_messages(s, 1, time.monotonic() + 10)
         assert b"smessage" in got and b"shard-hello" in got, got
     finally:
         s.close()
