@@ -306,6 +306,7 @@ void ClusterBus::UpdateSlots(ClusterNode* sender, uint64_t epoch, const SlotBits
     LOG_WARNING("I'm a sub-replica! Reconfiguring myself as a replica of grandmaster %.40s",
                 me->primary->primary->id.c_str());
     cluster_.SetMyPrimary(me->primary->primary);
+    s.Todo(kSave);  // fsynced, as Redis does for a role learnt from the cluster
   }
   if (me->is_master()) {
     for (int slot : lost) cluster_.DeleteKeysInSlot(slot);

@@ -217,7 +217,10 @@ void Cluster::Reset(bool hard) {
     LOG_NOTICE("Node hard reset, now I'm %s", id.c_str());
     state_.RenameNode(me, id);
   }
-  state_.Todo(ClusterState::kTodoSaveConfig | ClusterState::kTodoUpdateState);
+  // Durable, as Redis: a hard reset's new id and zeroed epochs must not
+  // come back after a crash.
+  state_.Todo(ClusterState::kTodoSaveConfig | ClusterState::kTodoUpdateState |
+              ClusterState::kTodoFsyncConfig);
 }
 
 }  // namespace rankd

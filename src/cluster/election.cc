@@ -46,8 +46,7 @@ void FailoverControl::OnAuthRequest(ClusterNode* sender, const BusMsg& m) {
   // vote twice in one epoch.
   s.last_vote_epoch = s.current_epoch;
   sender->primary->voted_time_ms = now;
-  s.Todo(ClusterState::kTodoSaveConfig | ClusterState::kTodoFsyncConfig);
-  cluster_.SaveConfig();
+  cluster_.SaveConfig();  // durable; before the ack, which Send writes at once
   cluster_.bus().SendTo(sender, kMsgAuthAck);
   LOG_NOTICE("Failover auth granted to %.40s for epoch %llu", sender->id.c_str(),
              static_cast<unsigned long long>(s.current_epoch));
