@@ -109,8 +109,11 @@ class Cluster : public ClusterRouter {
 
  private:
   void BeforeSleep();
-  // Router: adds the keys (shard channels) of one command line to `in`.
-  void AddRouteKeys(std::span<const std::string_view> args, RouteInput* in) const;
+  // Router: adds the keys (shard channels) of one command line to `in`;
+  // `spec`: the line's, when the dispatcher resolved it already (else the
+  // line is resolved here).
+  void AddRouteKeys(std::span<const std::string_view> args, const CommandSpec* spec,
+                    RouteInput* in) const;
 
   Server& server_;
   ClusterState state_;

@@ -9,6 +9,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/route_decision.h"
+#include "server/command_keys.h"
 #include "server/pubsub.h"
 
 namespace rankd {
@@ -29,7 +30,8 @@ void ExpireAsking(Client& c, std::string_view name) {
 
 }  // namespace
 
-void Cluster::AddRouteKeys(std::span<const std::string_view> args, RouteInput* in) const {
+void Cluster::AddRouteKeys(std::span<const std::string_view> args, const CommandSpec* spec,
+                           RouteInput* in) const {
   if (args.empty()) return;
   if (IsShardPubSub(args[0])) {
     in->shard_pubsub = true;
@@ -37,9 +39,16 @@ void Cluster::AddRouteKeys(std::span<const std::string_view> args, RouteInput* i
     for (size_t i = 1; i < last && i < args.size(); i++) in->keys.push_back(args[i]);
     return;
   }
-  const CommandSpec* spec = nullptr;
-  for (size_t pos : server_.CommandKeys(args, &spec)) {
-    if (pos < args.size()) in->keys.push_back(args[pos]);
+  auto add = [&](const auto& positions) {
+    for (size_t pos : positions) {
+      if (pos < args.size()) in->keys.push_back(args[pos]);
+    }
+  };
+  if (spec) {  // resolved by the dispatcher: no second lookup of the name
+    const CommandIds& ids = server_.command_ids();
+    add(CommandKeyPositions(server_.find_acl_keys, *spec, ids.NameOf(ids.IdOf(spec)), args));
+  } else {
+    add(server_.CommandKeys(args, &spec));
   }
   if (spec && (spec->flags & kWrite)) in->write = true;
 }
@@ -90,7 +99,7 @@ std::string Cluster::ScriptAccess(const Client& caller, std::span<const std::str
   in.asking = caller.asking;
   in.readonly = caller.cluster_readonly;
   in.migrate = EqualsIgnoreCase(args[0], "migrate");
-  AddRouteKeys(args, &in);
+  AddRouteKeys(args, nullptr, &in);
   RouteVerdict verdict;
   int slot = -1;
   Database& db = server_.db(0);
@@ -132,11 +141,11 @@ std::string Cluster::Route(Client& c, const CommandSpec& spec,
     if (!c.in_multi) return {};
     for (const std::vector<std::string>& q : c.queued) {
       std::vector<std::string_view> line(q.begin(), q.end());
-      AddRouteKeys(line, &in);
+      AddRouteKeys(line, nullptr, &in);
     }
     in.write = c.queued_flags & kWrite;
   } else {
-    AddRouteKeys(args, &in);
+    AddRouteKeys(args, &spec, &in);
     in.write = spec.flags & kWrite;
   }
   Database& db = server_.db(0);

@@ -57,4 +57,14 @@ KeyPositionList KeyPositions(const CommandSpec& spec, std::span<const std::strin
   return out;
 }
 
+KeyPositionList CommandKeyPositions(const FindKeysFn& find, const CommandSpec& spec,
+                                    std::string_view full_name,
+                                    std::span<const std::string_view> args) {
+  std::vector<AclKeyRef> refs;
+  if (!find || !find(spec, full_name, args, &refs)) return KeyPositions(spec, args);
+  KeyPositionList out;
+  for (const AclKeyRef& r : refs) out.push_back(r.pos);
+  return out;
+}
+
 }  // namespace rankd

@@ -8,11 +8,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/inlined_vector.h"
 
+#include "server/acl_selector.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -24,5 +27,20 @@ using KeyPositionList = absl::InlinedVector<size_t, 8>;
 // Indexes into `args` (args[0] is the command name) of every key argument.
 // REQUIRES: args passed the arity check for `spec`.
 KeyPositionList KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args);
+
+// The documented key specs' finder (Server::find_acl_keys, installed by the
+// commands layer): false when it does not know the command.
+using FindKeysFn = std::function<bool(const CommandSpec& spec, std::string_view full_name,
+                                      std::span<const std::string_view> args,
+                                      std::vector<AclKeyRef>* keys)>;
+
+// The key positions of a resolved command line as COMMAND GETKEYS finds
+// them: by `find` when it knows the command (`full_name`: "get",
+// "object|encoding"), else by the spec's (KeyPositions). An empty `find`
+// counts as not knowing it.
+// REQUIRES: args passed the arity check for `spec`.
+KeyPositionList CommandKeyPositions(const FindKeysFn& find, const CommandSpec& spec,
+                                    std::string_view full_name,
+                                    std::span<const std::string_view> args);
 
 }  // namespace rankd

@@ -69,18 +69,12 @@ bool Server::OutOfMemoryFor(Client& c, const CommandSpec& spec) {
 
 std::vector<size_t> Server::CommandKeys(std::span<const std::string_view> args,
                                        const CommandSpec** spec) const {
-  std::vector<size_t> out;
   std::string_view name;
   std::string error;
   *spec = Resolve(args, &name, &error);
-  if (*spec == nullptr) return out;
-  std::vector<AclKeyRef> refs;
-  if (find_acl_keys && find_acl_keys(**spec, name, args, &refs)) {
-    for (const AclKeyRef& r : refs) out.push_back(r.pos);
-  } else {
-    for (size_t pos : KeyPositions(**spec, args)) out.push_back(pos);
-  }
-  return out;
+  if (*spec == nullptr) return {};
+  const KeyPositionList keys = CommandKeyPositions(find_acl_keys, **spec, name, args);
+  return {keys.begin(), keys.end()};
 }
 
 AclRequest Server::MakeAclRequest(const CommandSpec& spec,
