@@ -110,12 +110,12 @@ void SetSlotNode(CommandContext& ctx, Cluster& c, int slot, ClusterNode* n) {
   if (s.migrating_to(slot) && n != me) s.SetMigrating(slot, nullptr);
   // Importing into myself ends: take a new epoch so the claim wins, as
   // Redis does without asking the others.
-  bool bumped = false;  // a new epoch is fsynced with the file, as Redis
+  bool durable = false;  // a new epoch or a new role: nodes.conf fsynced, as Redis
   if (n == me && s.importing_from(slot)) {
     if (me->config_epoch == 0 || me->config_epoch != s.MaxConfigEpoch()) {
       s.current_epoch++;
       me->config_epoch = s.current_epoch;
-      bumped = true;
+      durable = true;
     }
     s.SetImporting(slot, nullptr);
   }
@@ -127,8 +127,9 @@ void SetSlotNode(CommandContext& ctx, Cluster& c, int slot, ClusterNode* n) {
     LOG_WARNING("Configuration change detected. Reconfiguring myself as a replica of %.40s",
                 n->id.c_str());
     c.SetMyPrimary(n);
+    durable = true;
   }
-  s.Todo(kSaveAndUpdate | (bumped ? ClusterState::kTodoFsyncConfig : 0u));
+  s.Todo(kSaveAndUpdate | (durable ? ClusterState::kTodoFsyncConfig : 0u));
   ctx.reply.Ok();
 }
 
