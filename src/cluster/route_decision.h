@@ -22,14 +22,16 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 #include "cluster/cluster_state.h"
 
 namespace rankd {
 
 struct RouteInput {
   // Every key (for shard pub/sub: channel) of the command, or of each
-  // command EXEC runs, in order.
-  std::vector<std::string_view> keys;
+  // command EXEC runs, in order. Inline: routing runs for every command.
+  absl::InlinedVector<std::string_view, 8> keys;
   bool write = false;         // a write (EXEC: any queued write)
   bool shard_pubsub = false;  // SPUBLISH / SSUBSCRIBE / SUNSUBSCRIBE among them
   bool migrate = false;       // the command is MIGRATE

@@ -28,7 +28,7 @@ class RouteDecisionTest : public ::testing::Test {
   }
 
   std::string Route(std::vector<std::string_view> keys, bool write = false) {
-    in_.keys = std::move(keys);
+    in_.keys.assign(keys.begin(), keys.end());
     in_.write = write;
     return DecideRoute(
         state_, in_, [this] { return settings_; },
