@@ -240,6 +240,28 @@ def test_late_scores_into_a_kept_closed_period(lb):
         lb.execute_command("LB.ADD", "plain", "PERIOD", -1, 1, "m")
 
 
+def test_load_into_a_period_is_refused_unless_kept_and_closed(lb):
+    # LB.LOAD key PERIOD id (the log's form of LB.ADD ... PERIOD) stores only into a closed
+    # period RETAIN keeps: an older one would be stored unlisted, the open one is not closed.
+    clock(lb, T0)
+    lb.execute_command("LB.CREATE", "k", "PERIOD", 10, "RETAIN", 1)
+    lb.execute_command("LB.ADD", "k", 5, "a")
+    clock(lb, T0 + 30000)
+    lb.execute_command("LB.ADD", "k", 1, "now")
+    row = ["ORDER", "DESC", "TIES", "FIRST", "NEXTSEQ", 5, 9, "x", 1, 1]
+    for ref in (T0, T0 + 10000, T0 + 30000, T0 + 40000):
+        with pytest.raises(redis.ResponseError, match="no such period"):
+            lb.execute_command("LB.LOAD", "k", "PERIOD", str(ref), *row)
+    with pytest.raises(redis.ResponseError, match="period id"):
+        lb.execute_command("LB.LOAD", "k", "PERIOD", "bogus", *row)
+    # Nothing was stored: a longer RETAIN lists no period but the open one.
+    assert lb.execute_command("LB.ALTER", "k", "RETAIN", 10) == b"OK"
+    assert offsets(lb, "k") == [0]
+    # The period just closed (-1) is kept, and takes the row.
+    assert lb.execute_command("LB.LOAD", "k", "PERIOD", str(T0 + 20000), *row) == 1
+    assert lb.execute_command("LB.TOP", "k", 10, "PERIOD", -1) == [[1, b"x", b"9"]]
+
+
 def test_late_scores_replay_and_replicate(server_factory, tmp_path):
     args, p, c, rc = primary_with_replica(server_factory, tmp_path)
     clock(c, T0)
