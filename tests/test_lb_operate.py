@@ -163,6 +163,19 @@ def test_adopt_asc_ties_last(r):
     assert r.zrange("z", 0, -1) == [b"a", b"b", b"c"]  # ZRANGE's order, unchanged
 
 
+def test_adopt_a_tree_encoded_set_keeps_its_order(r):
+    # Past zset-max-listpack-entries (the other encoding), with many ties, in both orders.
+    members = {"m%03d" % i: i % 7 for i in range(300)}
+    r.zadd("d", members)
+    r.zadd("a", members)
+    assert r.object("encoding", "d") == b"skiplist"
+    want_d, want_a = r.zrevrange("d", 0, -1), r.zrange("a", 0, -1)
+    assert r.execute_command("LB.CREATE", "d", "ADOPT") == b"OK"
+    assert r.execute_command("LB.CREATE", "a", "ORDER", "ASC", "TIES", "LAST", "ADOPT") == b"OK"
+    assert [row[1] for row in r.execute_command("LB.TOP", "d", 300)] == want_d
+    assert [row[1] for row in r.execute_command("LB.TOP", "a", 300)] == want_a
+
+
 def test_adopt_errors(r):
     r.zadd("z", {"a": 1})
     with pytest.raises(redis.ResponseError, match="LB.CREATE key ADOPT makes it one in place"):
