@@ -553,6 +553,17 @@ def probe_families(server, names):
     return out
 
 
+def require_families(status, own, mix=()):
+    """The families one differential test runs, from probe_families' `status`: all of
+    `own` (the test is skipped when the server under test lacks one of them), then those
+    of `mix` the server has."""
+    missing = [f for f in own if not status[f]]
+    if missing:
+        import pytest
+        pytest.skip("not implemented by the server under test: %s" % ", ".join(missing))
+    return list(own) + [f for f in mix if status[f]]
+
+
 # ---------------------------------------------------------------------------
 # Running a sequence
 

@@ -7,7 +7,7 @@ import pytest
 
 import diffgen_foundation  # noqa: F401  (registers the foundation families)
 import diffgen_geo  # noqa: F401
-from differential import Cmd, Pools, Runner, probe_families, seeds
+from differential import Cmd, Pools, Runner, probe_families, require_families, seeds
 
 pytestmark = pytest.mark.differential
 
@@ -28,16 +28,13 @@ CASES = [(sc, seed, proto) for sc in SCENARIOS for seed in seeds(6) for proto in
 
 @pytest.fixture(scope="module")
 def family_status(server):
-    status = probe_families(server, ["geo"] + MIX)
-    if not status["geo"]:
-        pytest.skip("the server under test has no geo commands (GEOPOS: unknown command)")
-    return status
+    return probe_families(server, ["geo"] + MIX)
 
 
 @pytest.mark.parametrize("scenario,seed,proto", CASES,
                          ids=["geo-%s-seed%d-resp%d" % c for c in CASES])
 def test_geo_sequence(server, redis_ref, family_status, scenario, seed, proto):
-    families = ["geo"] + [f for f in MIX if family_status[f]]
+    families = require_families(family_status, ["geo"], MIX)
     Runner(server, redis_ref, families, POOLS, members=MEMBERS, seed=seed, proto=proto,
            length=600, setup=[Cmd("SET", "s1", "x")] + SCENARIOS[scenario], teardown=RESET,
            label=scenario, family_weights=WEIGHTS).run()

@@ -8,7 +8,7 @@ import pytest
 
 import diffgen_foundation  # noqa: F401  (registers the foundation families)
 import diffgen_hll  # noqa: F401
-from differential import Cmd, Pools, Runner, probe_families, seeds
+from differential import Cmd, Pools, Runner, probe_families, require_families, seeds
 
 pytestmark = pytest.mark.differential
 
@@ -30,10 +30,6 @@ def family_status(server):
 
 @pytest.mark.parametrize("focus,seed,proto", CASES, ids=["%s-seed%d-resp%d" % c for c in CASES])
 def test_hll_sequence(server, redis_ref, family_status, focus, seed, proto):
-    if not family_status["hll"]:
-        pytest.skip("not implemented by the server under test: hll")
-    families = ["hll"]
-    if focus == "mixed":
-        families += [f for f in MIX if family_status[f]]
+    families = require_families(family_status, ["hll"], MIX if focus == "mixed" else ())
     Runner(server, redis_ref, families, POOLS, seed=seed, proto=proto, length=400,
            setup=SETUP, teardown=TEARDOWN, label=focus, family_weights=WEIGHTS).run()

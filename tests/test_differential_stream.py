@@ -8,7 +8,7 @@ import pytest
 
 import diffgen_foundation  # noqa: F401  (registers the foundation families)
 import diffgen_stream  # noqa: F401
-from differential import Cmd, Pools, Runner, probe_families, seeds
+from differential import Cmd, Pools, Runner, probe_families, require_families, seeds
 
 pytestmark = pytest.mark.differential
 
@@ -27,16 +27,13 @@ CASES = [(sc, seed, proto) for sc in SCENARIOS for seed in seeds(5) for proto in
 
 @pytest.fixture(scope="module")
 def family_status(server):
-    status = probe_families(server, ["stream"] + MIX)
-    if not status["stream"]:
-        pytest.skip("the server under test has no stream commands")
-    return status
+    return probe_families(server, ["stream"] + MIX)
 
 
 @pytest.mark.parametrize("scenario,seed,proto", CASES,
                          ids=["stream-%s-seed%d-resp%d" % c for c in CASES])
 def test_stream_sequence(server, redis_ref, family_status, scenario, seed, proto):
-    families = ["stream"] + [f for f in MIX if family_status[f]]
+    families = require_families(family_status, ["stream"], MIX)
     Runner(server, redis_ref, families, POOLS, seed=seed, proto=proto, length=600,
            setup=[Cmd("SET", "s1", "x")] + SCENARIOS[scenario], teardown=RESET,
            label=scenario, family_weights=WEIGHTS).run()

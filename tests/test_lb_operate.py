@@ -163,6 +163,19 @@ def test_adopt_asc_ties_last(r):
     assert r.zrange("z", 0, -1) == [b"a", b"b", b"c"]  # ZRANGE's order, unchanged
 
 
+def test_adopt_a_tree_encoded_set_keeps_its_order(r):
+    # Past zset-max-listpack-entries (the other encoding), with many ties, in both orders.
+    members = {"m%03d" % i: i % 7 for i in range(300)}
+    r.zadd("d", members)
+    r.zadd("a", members)
+    assert r.object("encoding", "d") == b"skiplist"
+    want_d, want_a = r.zrevrange("d", 0, -1), r.zrange("a", 0, -1)
+    assert r.execute_command("LB.CREATE", "d", "ADOPT") == b"OK"
+    assert r.execute_command("LB.CREATE", "a", "ORDER", "ASC", "TIES", "LAST", "ADOPT") == b"OK"
+    assert [row[1] for row in r.execute_command("LB.TOP", "d", 300)] == want_d
+    assert [row[1] for row in r.execute_command("LB.TOP", "a", 300)] == want_a
+
+
 def test_adopt_errors(r):
     r.zadd("z", {"a": 1})
     with pytest.raises(redis.ResponseError, match="LB.CREATE key ADOPT makes it one in place"):
@@ -238,6 +251,28 @@ def test_late_scores_into_a_kept_closed_period(lb):
     lb.execute_command("LB.CREATE", "plain")
     with pytest.raises(redis.ResponseError, match="not a periodic leaderboard"):
         lb.execute_command("LB.ADD", "plain", "PERIOD", -1, 1, "m")
+
+
+def test_load_into_a_period_is_refused_unless_kept_and_closed(lb):
+    # LB.LOAD key PERIOD id (the log's form of LB.ADD ... PERIOD) stores only into a closed
+    # period RETAIN keeps: an older one would be stored unlisted, the open one is not closed.
+    clock(lb, T0)
+    lb.execute_command("LB.CREATE", "k", "PERIOD", 10, "RETAIN", 1)
+    lb.execute_command("LB.ADD", "k", 5, "a")
+    clock(lb, T0 + 30000)
+    lb.execute_command("LB.ADD", "k", 1, "now")
+    row = ["ORDER", "DESC", "TIES", "FIRST", "NEXTSEQ", 5, 9, "x", 1, 1]
+    for ref in (T0, T0 + 10000, T0 + 30000, T0 + 40000):
+        with pytest.raises(redis.ResponseError, match="no such period"):
+            lb.execute_command("LB.LOAD", "k", "PERIOD", str(ref), *row)
+    with pytest.raises(redis.ResponseError, match="period id"):
+        lb.execute_command("LB.LOAD", "k", "PERIOD", "bogus", *row)
+    # Nothing was stored: a longer RETAIN lists no period but the open one.
+    assert lb.execute_command("LB.ALTER", "k", "RETAIN", 10) == b"OK"
+    assert offsets(lb, "k") == [0]
+    # The period just closed (-1) is kept, and takes the row.
+    assert lb.execute_command("LB.LOAD", "k", "PERIOD", str(T0 + 20000), *row) == 1
+    assert lb.execute_command("LB.TOP", "k", 10, "PERIOD", -1) == [[1, b"x", b"9"]]
 
 
 def test_late_scores_replay_and_replicate(server_factory, tmp_path):

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "base/numbers.h"
+#include "commands/zset_args.h"
 #include "server/command.h"
 
 namespace rankd {
@@ -148,9 +149,7 @@ void KeysByFallback(std::string_view how, std::span<const std::string_view> args
     return;
   }
   if (how == "bzpopdue") {  // key [key ...] timeout [UNIT MS|S] (zset_due_family.cc)
-    double number;
-    const bool unit = argc >= 5 && EqualsIgnoreCase(args[argc - 2], "unit") &&
-                      !ParseDouble(args[argc - 1], &number);
+    const bool unit = DueTrailingUnit(args);
     for (int i = 1; i < argc - (unit ? 3 : 1); i++) {
       keys->push_back({static_cast<size_t>(i), {"RW", "access", "delete"}});
     }

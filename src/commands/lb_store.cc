@@ -3,6 +3,7 @@
 #include "commands/lb_store.h"
 
 #include <algorithm>
+#include <cassert>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,19 +77,21 @@ void AdoptPlainSet(CommandContext& ctx, std::string_view key, const BoardPolicy&
   Database::Entry* e = db.Find(key, /*touch_access=*/false);
   const SortedSet& plain = e->value.zset();
   const size_t n = plain.size();
+  assert(n > 0);  // the database holds no empty sorted set
   std::unique_ptr<SortedSet> board = SortedSet::NewBoard(policy, n);
   const int64_t now = WallMs();
   const bool desc = policy.order == BoardOrder::kDesc;
   const bool first = policy.ties == BoardTies::kFirst;
   std::vector<std::pair<std::string, int64_t>> deadlines;
-  for (size_t i = 0; i < n; i++) {
-    // i-th in the board's listing direction; under FIRST the earlier
-    // sequence lists first, under LAST the later one.
-    auto [member, score] = plain.At(desc ? n - 1 - i : i);
+  size_t i = 0;  // the i-th member in the board's listing direction
+  // (one walk: At(rank) per member costs a walk from the start in a compact set)
+  plain.ForEachInRankRange(0, n - 1, desc, [&](std::string_view member, double score) {
+    // Under FIRST the earlier sequence lists first, under LAST the later one.
     const uint64_t seq = first ? i + 1 : n - i;
     board->BoardPut(member, score, {seq, now});
     if (int64_t t = plain.MemberExpire(member); t >= 0) deadlines.emplace_back(member, t);
-  }
+    i++;
+  });
   board->BoardRaiseNextSeq(n + 1);
   for (const auto& [member, t] : deadlines) board->SetMemberExpire(member, t);
   if (snapshot_every_s > 0) board->set_snapshot_every_ms(snapshot_every_s * 1000);

@@ -210,7 +210,12 @@ void LbLoad(CommandContext& ctx) {
     if (!periodic->calendar().ParseId(ctx.arg(3), &index)) {
       return ctx.reply.Error(err::kLbPeriodRef);
     }
-    if (index >= periodic->open_index()) return ctx.reply.Error(err::kLbNoSuchPeriod);
+    // Only a closed period RETAIN still keeps (counted from the open one,
+    // as the log replays it): an older one would be stored unlisted.
+    const int64_t open = periodic->open_index();
+    if (index >= open || !periodic->Kept(index, open)) {
+      return ctx.reply.Error(err::kLbNoSuchPeriod);
+    }
     z = &periodic->ClosedForLoad(index, policy);
   }
   if (!z) z = &ctx.db().Insert(key, Value(SortedSet::NewBoard(policy, items.size())))->value.zset();

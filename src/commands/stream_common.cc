@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,18 +17,23 @@ namespace rankd {
 namespace {
 
 // Redis string2ull: a non-negative long long, else strtoull's full-string
-// parse (which also takes a leading '+' or spaces).
-bool ParseULL(const std::string& s, uint64_t* out) {
+// parse (which also takes a leading '+' or spaces). `s` has no NUL and at
+// most 127 bytes (ParseStreamId), so it is copied to the stack for strtoull.
+bool ParseULL(std::string_view s, uint64_t* out) {
   int64_t v;
   if (ParseInt64(s, &v)) {
     if (v < 0) return false;
     *out = static_cast<uint64_t>(v);
     return true;
   }
+  char buf[128];
+  if (s.empty() || s.size() >= sizeof(buf)) return false;
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
   errno = 0;
   char* end = nullptr;
-  *out = std::strtoull(s.c_str(), &end, 10);
-  return errno != EINVAL && errno != ERANGE && !s.empty() && *end == '\0';
+  *out = std::strtoull(buf, &end, 10);
+  return errno != EINVAL && errno != ERANGE && end == buf + s.size();
 }
 
 }  // namespace
@@ -46,12 +52,12 @@ bool ParseStreamId(std::string_view arg, StreamId* id, uint64_t missing_seq, boo
     return true;
   }
   // C string semantics: the argument ends at its first NUL.
-  std::string buf(arg.substr(0, arg.find('\0')));
+  const std::string_view buf = arg.substr(0, arg.find('\0'));
   const size_t dash = buf.find('-');
   uint64_t ms, seq = missing_seq;
   if (!ParseULL(buf.substr(0, dash), &ms)) return false;
-  if (dash != std::string::npos) {
-    std::string tail = buf.substr(dash + 1);
+  if (dash != std::string_view::npos) {
+    const std::string_view tail = buf.substr(dash + 1);
     if (seq_given && tail == "*") {
       seq = 0;
       *seq_given = false;
@@ -177,15 +183,17 @@ int64_t ApplyStreamTrim(Stream& s, const StreamTrimArgs& a) {
 
 void PropagateStreamWrite(CommandContext& ctx, const StreamTrimArgs& a, const Stream& s,
                           const StreamId* id) {
-  std::vector<std::string> args(ctx.args.begin(), ctx.args.end());
-  if (id) args[a.id_index] = id->ToString();
+  // Views of the arguments with the (at most two) rewritten ones pointing
+  // at local strings: no copy of the fields.
+  std::vector<std::string_view> views(ctx.args.begin(), ctx.args.end());
+  std::string id_text, value_text;
+  if (id) views[a.id_index] = id_text = id->ToString();
   if (a.approx) {
-    args[a.value_index - 1] = "=";
-    args[a.value_index] = a.strategy == StreamTrimArgs::Strategy::kMaxLen
-                              ? std::to_string(s.size())
-                              : s.FirstNodeId().ToString();
+    views[a.value_index - 1] = "=";
+    views[a.value_index] = value_text = a.strategy == StreamTrimArgs::Strategy::kMaxLen
+                                            ? std::to_string(s.size())
+                                            : s.FirstNodeId().ToString();
   }
-  std::vector<std::string_view> views(args.begin(), args.end());
   ctx.server.Propagate(ctx.client, views);
 }
 

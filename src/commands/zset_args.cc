@@ -159,6 +159,12 @@ std::string_view ParseTimeout(std::string_view arg, int64_t* timeout_ms) {
   return {};
 }
 
+bool DueTrailingUnit(Args args) {
+  double number;
+  return args.size() >= 5 && EqualsIgnoreCase(args[args.size() - 2], "unit") &&
+         !ParseDouble(args.back(), &number);
+}
+
 bool ParseScanCursor(std::string_view arg, uint64_t* cursor) {
   std::string buf(arg);
   if (!buf.empty() && isspace(static_cast<unsigned char>(buf[0]))) return false;

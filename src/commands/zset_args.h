@@ -87,6 +87,12 @@ struct MPopArgs {
 
 [[nodiscard]] std::string_view ParseTimeout(std::string_view arg, int64_t* timeout_ms);
 
+// BZPOPDUE key [key ...] timeout [UNIT MS|S] (zset_due_family.cc): whether
+// the line ends with the UNIT option, i.e. UNIT then a last argument that
+// is not a number (a key named UNIT stays a key: its timeout is a number).
+// The command and its key extraction (command_keys.cc) share this rule.
+[[nodiscard]] bool DueTrailingUnit(Args args);
+
 // A SCAN cursor (strtoul rules: "-1" wraps, as in Redis). False: "ERR
 // invalid cursor".
 [[nodiscard]] bool ParseScanCursor(std::string_view arg, uint64_t* cursor);

@@ -90,9 +90,7 @@ std::string_view ParseDueArgs(Args args, DueArgs* out) {
 // BZPOPDUE's trailing UNIT: true (and the unit parsed into *clock, or an
 // error in *error) when the line ends with UNIT <not a number>.
 bool TrailingUnit(Args args, DueClock* clock, std::string_view* error) {
-  if (args.size() < 5 || !EqualsIgnoreCase(args[args.size() - 2], "unit")) return false;
-  double ignored;
-  if (ParseDouble(args.back(), &ignored)) return false;
+  if (!DueTrailingUnit(args)) return false;
   *error = ParseUnit(args.back(), clock);
   return true;
 }

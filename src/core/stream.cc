@@ -136,7 +136,7 @@ size_t Stream::Range(StreamId lo, StreamId hi, bool rev, size_t count, const Vis
       return true;
     });
     const std::string_view bytes = it->second.bytes;
-    const std::vector<std::string_view> names = stream_node::FirstNames(it->first, bytes);
+    const std::vector<std::string_view> names = stream_node::FirstNames(bytes);
     for (size_t k = offs.size(); k-- > 0 && !stop;) {
       // Decode from the offset onwards, first entry only.
       auto one = [&](size_t, StreamId id, bool, const Fields& fl) {

@@ -8,11 +8,11 @@
 // node's first ("master") id: the idea of Redis's radix tree of listpacks.
 // A node is one std::string of entries back to back:
 //
-//   entry := flags (1 byte: bit 0 deleted)
+//   entry := flags (1 byte: bit 0 deleted, bit 1 same fields as the first)
 //            varint(ms - master.ms)
 //            varint(seq)            ; seq - master.seq when ms equals master.ms
-//            varint(2 * pairs)
-//            { varint(len) bytes } * (2 * pairs)
+//            varint(2 * pairs)      ; same fields: varint(pairs), and below
+//            { varint(len) bytes } * (2 * pairs)  ; values only (stream_node.h)
 //
 // Ids are delta-encoded against the master id, so a run of entries added in
 // the same second costs a couple of bytes of id each. New entries go to the

@@ -73,12 +73,29 @@ inline size_t LpStr(std::string_view s) {
   return n + LpBacklen(n);
 }
 
+// The field names of a node's first entry (what kSameFields refers to):
+// `bytes` starts at that entry, which never has kSameFields.
+inline std::vector<std::string_view> FirstNames(std::string_view bytes) {
+  std::vector<std::string_view> names;
+  const char* p = bytes.data() + 1;  // past the flags
+  GetVarint(p);                      // ms delta
+  GetVarint(p);                      // seq
+  const uint64_t n = GetVarint(p);
+  for (uint64_t i = 0; i < n; i++) {
+    const uint64_t len = GetVarint(p);
+    if (i % 2 == 0) names.emplace_back(p, len);
+    p += len;
+  }
+  return names;
+}
+
 // Decodes the entries in `bytes` (of a node keyed `master`, starting at an
 // entry boundary) into f(offset, id, deleted, fields); f returns false to
 // stop. `fields` views point into `bytes` and are reused between calls.
 // An entry flagged kSameFields stores values only: its field names are the
 // node's first entry's, taken from `names` when `bytes` does not start at
-// the node's first entry.
+// the node's first entry, else decoded from it when first needed (a walk
+// that stops at the first entry, as Append's, allocates nothing).
 template <class F>
 void Decode(StreamId master, std::string_view bytes, F f,
             const std::vector<std::string_view>* names = nullptr) {
@@ -89,6 +106,10 @@ void Decode(StreamId master, std::string_view bytes, F f,
   while (p < end) {
     const size_t offset = static_cast<size_t>(p - bytes.data());
     const uint8_t flags = static_cast<uint8_t>(*p++);
+    if ((flags & kSameFields) && !names) {
+      first_names = FirstNames(bytes);
+      names = &first_names;
+    }
     StreamId id;
     const uint64_t dms = GetVarint(p);
     id.ms = master.ms + dms;
@@ -101,22 +122,8 @@ void Decode(StreamId master, std::string_view bytes, F f,
       fields.emplace_back(p, len);
       p += len;
     }
-    if (offset == 0 && !names) {
-      for (size_t i = 0; i < fields.size(); i += 2) first_names.push_back(fields[i]);
-      names = &first_names;
-    }
     if (!f(offset, id, (flags & kDeleted) != 0, fields)) return;
   }
-}
-
-// The field names of the node's first entry (what kSameFields refers to).
-inline std::vector<std::string_view> FirstNames(StreamId master, std::string_view bytes) {
-  std::vector<std::string_view> names;
-  Decode(master, bytes, [&](size_t, StreamId, bool, const std::vector<std::string_view>& f) {
-    for (size_t i = 0; i < f.size(); i += 2) names.push_back(f[i]);
-    return false;
-  });
-  return names;
 }
 
 }  // namespace rankd::stream_node
