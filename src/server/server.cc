@@ -90,6 +90,7 @@ void Server::ApplyConfig(std::string_view name) {
   lfu_.decay_time = config_.lfu_decay_time;
   // CONFIG SET maxmemory below the current use evicts at once (Redis).
   if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
+  client_eviction_limit_ = ClientEvictionLimit(config_);
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
   limits.query_buffer_limit = config_.client_query_buffer_limit;
@@ -276,7 +277,7 @@ void Server::BeforeFlush() {
   if (effect_log_) effect_log_->BeforeFlush();
   // maxmemory-clients: after this iteration's reads, commands and pushes
   // (not while a busy script serves the loop).
-  if (!current_client_) EvictClientsBySetting(*this);
+  if (client_eviction_limit_ > 0 && !current_client_) EvictClients(*this, client_eviction_limit_);
 }
 
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
