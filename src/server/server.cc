@@ -392,11 +392,9 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
-  // Scripts check each write; EXEC was checked as a whole when it started
-  // (Redis: a REPLICAOF inside the transaction does not stop what follows).
-  if (std::string_view ro = c.conn ? "" : ReadOnlyRefusal(c, *spec); !ro.empty()) {
-    return c.reply->Error(ro);
-  }
+  // No replication refusal here: EXEC was checked as a whole when it started
+  // (Redis: a REPLICAOF inside the transaction does not stop what follows);
+  // scripts check their writes themselves (ScriptEngine::Call).
   if (c.user && !c.user->unrestricted()) {
     // EXEC re-checks (rules may have changed since queueing); scripts check
     // every redis.call with the caller's user.
