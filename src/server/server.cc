@@ -467,11 +467,13 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t ns = CyclesToNs(CycleNow() - start);
   const int64_t duration = ns / 1000;  // microseconds
+  // Its own effect once it no longer runs (then fed to replicas uncopied).
+  call_depth_--;
   if (modifications_ != mods_before) {
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
-  if (--call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0) FlushEffects();
   propagated_ = outer_propagated;
   // A blocked client's retries are the same call, counted once (when it
   // blocked), as Redis counts it; their time and failure still count.
