@@ -111,3 +111,7 @@ def test_config_resetstat_zeroes_lazyfreed_objects(server_factory):
         wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == 1)
         assert c.execute("CONFIG", "RESETSTAT") == b"OK"
         assert int(_mem(c)["lazyfreed_objects"]) == 0
+        # Counting goes on from the reset.
+        _zset(c, "big2", 1000)
+        assert c.execute("UNLINK", "big2") == 1
+        wait_until(lambda: int(_mem(c)["lazyfreed_objects"]) == 1)

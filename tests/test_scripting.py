@@ -349,3 +349,26 @@ def test_subcommands_not_allowed_from_scripts(pair):
         pair.run("EVAL", f"return type(redis.pcall({quoted}))", 0)
         pair.run("EVAL", f"local r = redis.pcall({quoted}) if type(r) == 'table' and r.err "
                  "then return r.err end return 'ok'", 0)
+
+
+def test_a_script_that_wrote_keeps_writing_as_itself(pair):
+    """Once a script wrote, its later writes are not refused when the replication state
+    changes meanwhile (here min-replicas-to-write, set by the script itself), as Redis's
+    scriptVerifyWriteCommandAllow; a script that has not written yet is refused. Those later
+    writes still run as the script's own, not as a replicated command's: an approximate XADD
+    trim keeps its default limit (100 nodes' entries), so the stream keeps 10101 of 20101."""
+    pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1")
+    try:
+        pair.run("EVAL", "for i = 1, 20100 do redis.call('xadd', KEYS[1], i, 'f', i) end", 1, "s")
+        pair.run("EVAL", "redis.call('set', 'a', 1) "
+                 "redis.call('config', 'set', 'min-replicas-to-write', '1') "
+                 "redis.call('xadd', KEYS[1], 'MAXLEN', '~', '1', '30000', 'f', 'v') "
+                 "redis.call('set', 'b', 1) "
+                 "return {redis.call('xlen', KEYS[1]), redis.call('get', 'b')}", 1, "s")
+        pair.run("SET", "c", 1)
+        pair.run("EVAL", "return redis.pcall('set', 'c', 1)", 0)
+        pair.run("EVAL", "redis.call('get', 'a') return redis.pcall('set', 'c', 1)", 0)
+        pair.run("GET", "c")
+    finally:
+        pair.run("CONFIG", "SET", "min-replicas-to-write", "0")
+        pair.run("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0")

@@ -7,10 +7,8 @@
 #include <vector>
 
 #include "commands/server_handlers.h"
-#include "server/client_eviction.h"
 #include "server/config_rewrite.h"
 #include "server/errors.h"
-#include "server/lazyfree_stats.h"
 #include "server/protected_action.h"
 #include "server/server.h"
 
@@ -72,11 +70,11 @@ void ConfigCmd(CommandContext& ctx) {
     s.net_input_bytes = s.net_output_bytes = 0;
     s.total_forks = 0;
     s.latest_fork_usec = 0;
+    s.evicted_clients = 0;
+    s.lazyfreed_at_reset = ctx.server.lazy_free().freed_objects();
     s.per_command.clear();
     s.errors = ErrorCounts();
     ctx.server.evictor().reset_stats();
-    ResetEvictedClients();
-    ResetLazyfreed(ctx.server.lazy_free());
     ctx.server.slowlog().Reset();
     ctx.server.replication().ResetStats();
     return r.Ok();

@@ -26,7 +26,6 @@
 #include "commands/server_handlers.h"
 #include "scripting/script_engine.h"
 #include "server/client_eviction.h"
-#include "server/lazyfree_stats.h"
 #include "server/server.h"
 #include "server/repl_buffers.h"
 #include "server/repl_divergence.h"
@@ -201,7 +200,7 @@ void MemorySection(Server& s, InfoWriter& w) {
   w.Field("mem_allocator", AllocatorName());
   w.Field("active_defrag_running", 0);
   w.Field("lazyfree_pending_objects", static_cast<int64_t>(s.lazy_free().pending_objects()));
-  w.Field("lazyfreed_objects", static_cast<int64_t>(LazyfreedSinceReset(s.lazy_free())));
+  w.Field("lazyfreed_objects", static_cast<int64_t>(s.lazy_free().freed_objects() - st.lazyfreed_at_reset));
 }
 
 // Redis 7.0's persistence fields with the values it shows when no save,
@@ -275,7 +274,7 @@ void StatsSection(Server& s, InfoWriter& w) {
   w.Field("expired_time_cap_reached_count", 0);
   w.Field("expire_cycle_cpu_milliseconds", 0);
   w.Field("evicted_keys", n(s.evictor().evicted_keys()));
-  w.Field("evicted_clients", n(EvictedClients()));
+  w.Field("evicted_clients", n(st.evicted_clients));
   w.Field("total_eviction_exceeded_time", 0);
   w.Field("current_eviction_exceeded_time", 0);
   w.Field("keyspace_hits", n(st.keyspace_hits));

@@ -16,8 +16,9 @@
 // "<reply>", "<value>", "<retval>", "<error>", "<redis>", "<debug>",
 // "<hint>"; the session ends with "<endsession>", then the EVAL's own
 // reply, and the connection is closed. The I/O goes through a
-// DebugChannel that talks to the client directly while the server's
-// event loop waits (net/connection.h WriteNow / ReadNow).
+// DebugChannel that talks to the client's socket directly while the
+// server's event loop waits (script_debug.cc): plain TCP and Unix-socket
+// connections only, not TLS (docs/scripting.md).
 
 #pragma once
 

@@ -263,18 +263,17 @@ void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& ou
         *run_.caller, args, run_.allow_cross_slot ? nullptr : &run_.cluster_slot);
     if (!refusal.empty()) return out.Error(refusal);
   }
-  // Once a script has written it must be able to finish (Redis
-  // scriptVerifyWriteCommandAllow): a later write is not refused because
-  // the replication state changed meanwhile (replicas dropped below
-  // min-replicas-to-write, the server became a read-only replica). The
-  // script client then passes as one replication obeys, for this call only.
-  const bool keep_writing = (spec->flags & kWrite) && run_.wrote && !client_.obeyed &&
-                            !server_->replication().Refusal(client_, true, false).empty();
-  if (spec->flags & kWrite) run_.wrote = true;
+  // Redis scriptVerifyWriteCommandAllow: a write is refused on a read-only
+  // replica or without min-replicas-to-write, unless the caller is one
+  // replication obeys or the script already wrote: it must then be able to
+  // finish, whatever the replication state became meanwhile.
+  if ((spec->flags & kWrite) && !run_.wrote) {
+    std::string_view refusal = server_->replication().Refusal(*run_.caller, true, false);
+    if (!refusal.empty()) return out.Error(refusal);
+    run_.wrote = true;
+  }
   client_.reply = &out;
-  client_.obeyed = keep_writing;
   server_->Execute(client_, args, /*no_block=*/true);
-  client_.obeyed = false;
   client_.reply = nullptr;
 }
 

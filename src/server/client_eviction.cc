@@ -28,12 +28,7 @@ bool Counted(Server& server, const Client& c) {
          !server.replication().IsReplicaClient(c);
 }
 
-uint64_t evicted_total = 0;  // EvictedClients()
-
 }  // namespace
-
-uint64_t EvictedClients() { return evicted_total; }
-void ResetEvictedClients() { evicted_total = 0; }
 
 int64_t ClientMemory(const Client& c) {
   int64_t total = static_cast<int64_t>(sizeof(Client));
@@ -59,6 +54,11 @@ int64_t ClientEvictionLimit(std::string_view setting, int64_t maxmemory) {
   return ParseMemory(setting, &n) && n > 0 ? n : 0;
 }
 
+int64_t ClientEvictionLimit(const Config& config) {
+  auto it = config.compat_strings.find("maxmemory-clients");
+  return it == config.compat_strings.end() ? 0 : ClientEvictionLimit(it->second, config.maxmemory);
+}
+
 int64_t EvictClients(Server& server, int64_t limit) {
   if (limit <= 0) return 0;
   int64_t total = 0;
@@ -82,16 +82,9 @@ int64_t EvictClients(Server& server, int64_t limit) {
     c->conn->Kill();
     total -= mem;
     evicted++;
-    evicted_total++;
+    server.stats().evicted_clients++;
   }
   return evicted;
-}
-
-void EvictClientsBySetting(Server& server) {
-  const Config& config = server.config();
-  auto it = config.compat_strings.find("maxmemory-clients");
-  if (it == config.compat_strings.end() || it->second == "0") return;
-  EvictClients(server, ClientEvictionLimit(it->second, config.maxmemory));
 }
 
 }  // namespace rankd

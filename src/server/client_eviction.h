@@ -13,7 +13,7 @@
 //
 // The check runs once per event-loop iteration (Server::BeforeFlush), after
 // the iteration's reads and commands, and costs one pass over the clients,
-// only while maxmemory-clients is set. A client whose reply already passed
+// only while maxmemory-clients is set (a field read otherwise). A client whose reply already passed
 // its output-buffer hard limit is being closed and counts for nothing.
 
 #pragma once
@@ -24,6 +24,7 @@
 namespace rankd {
 
 class Server;
+struct Config;
 struct Client;
 
 // Bytes `c` holds (see above), without the arguments of a command it runs.
@@ -32,19 +33,13 @@ int64_t ClientMemory(const Client& c);
 // The limit in bytes for a maxmemory-clients value: a memory amount, or a
 // percentage of `maxmemory` ("5%"; 0 when maxmemory is 0). 0: no limit.
 int64_t ClientEvictionLimit(std::string_view setting, int64_t maxmemory);
+// The same for `config`'s maxmemory-clients and maxmemory (the server keeps
+// it, recomputed at each config change).
+int64_t ClientEvictionLimit(const Config& config);
 
 // Closes the largest evictable clients of `server` while the total held by
-// counted clients exceeds `limit`. Returns how many were closed.
+// counted clients exceeds `limit`. Returns how many were closed; INFO
+// evicted_clients (ServerStats) counts them.
 int64_t EvictClients(Server& server, int64_t limit);
-
-// EvictClients with the limit the maxmemory-clients setting gives (nothing
-// while it is 0).
-void EvictClientsBySetting(Server& server);
-
-// Clients closed by EvictClients since start-up or the last reset (INFO
-// evicted_clients, which CONFIG RESETSTAT zeroes). One count per process:
-// a process runs one server.
-uint64_t EvictedClients();
-void ResetEvictedClients();
 
 }  // namespace rankd

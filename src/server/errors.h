@@ -48,13 +48,10 @@ inline constexpr std::string_view kDebugNotAllowed =
     "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
     "you can run it from a local connection, otherwise you need to set this option in the "
     "configuration file, and then restart the server.";
-// SCRIPT DEBUG (Redis 7.0 scriptCommand); YES and SYNC are rankd's refusal:
-// it has no Lua debugger (docs/scripting.md).
+// SCRIPT DEBUG (Redis 7.0 scriptCommand; the debugger: scripting/script_debugger.h).
 inline constexpr std::string_view kScriptDebugPipeline =
     "ERR SCRIPT DEBUG must be called outside a pipeline";
 inline constexpr std::string_view kScriptDebugMode = "ERR Use SCRIPT DEBUG YES/SYNC/NO";
-inline constexpr std::string_view kScriptDebugUnsupported =
-    "ERR SCRIPT DEBUG YES|SYNC is not supported: rankd has no Lua debugger";
 inline constexpr std::string_view kBusy =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 inline constexpr std::string_view kOom =

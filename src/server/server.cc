@@ -90,6 +90,7 @@ void Server::ApplyConfig(std::string_view name) {
   lfu_.decay_time = config_.lfu_decay_time;
   // CONFIG SET maxmemory below the current use evicts at once (Redis).
   if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
+  client_eviction_limit_ = ClientEvictionLimit(config_);
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
   limits.query_buffer_limit = config_.client_query_buffer_limit;
@@ -276,7 +277,7 @@ void Server::BeforeFlush() {
   if (effect_log_) effect_log_->BeforeFlush();
   // maxmemory-clients: after this iteration's reads, commands and pushes
   // (not while a busy script serves the loop).
-  if (!current_client_) EvictClientsBySetting(*this);
+  if (client_eviction_limit_ > 0 && !current_client_) EvictClients(*this, client_eviction_limit_);
 }
 
 void Server::Propagate(Client& c, std::span<const std::string_view> args) {
@@ -391,11 +392,9 @@ void Server::Execute(Client& c, std::span<const std::string_view> args, bool no_
   std::string error;
   const CommandSpec* spec = Resolve(args, &full_name, &error);
   if (!spec) return c.reply->Error(error);
-  // Scripts check each write; EXEC was checked as a whole when it started
-  // (Redis: a REPLICAOF inside the transaction does not stop what follows).
-  if (std::string_view ro = c.conn ? "" : ReadOnlyRefusal(c, *spec); !ro.empty()) {
-    return c.reply->Error(ro);
-  }
+  // No replication refusal here: EXEC was checked as a whole when it started
+  // (Redis: a REPLICAOF inside the transaction does not stop what follows);
+  // scripts check their writes themselves (ScriptEngine::Call).
   if (c.user && !c.user->unrestricted()) {
     // EXEC re-checks (rules may have changed since queueing); scripts check
     // every redis.call with the caller's user.
@@ -468,11 +467,13 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t ns = CyclesToNs(CycleNow() - start);
   const int64_t duration = ns / 1000;  // microseconds
+  // Its own effect once it no longer runs (then fed to replicas uncopied).
+  call_depth_--;
   if (modifications_ != mods_before) {
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
-  if (--call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0) FlushEffects();
   propagated_ = outer_propagated;
   // A blocked client's retries are the same call, counted once (when it
   // blocked), as Redis counts it; their time and failure still count.

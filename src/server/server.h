@@ -434,6 +434,9 @@ class Server : public ConnectionHandler {
   // Clients blocked per (db, key), first come first served.
   absl::flat_hash_map<std::string, std::deque<Client*>, StrHash, StrEq> blocked_;
   ServerStats stats_;
+  // maxmemory-clients in bytes (0: none), from the setting and maxmemory
+  // at each config change, so the per-iteration check reads one field.
+  int64_t client_eviction_limit_ = 0;
   SlowLog slowlog_;
   PubSub pubsub_;
   Tracking tracking_{this};

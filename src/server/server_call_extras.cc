@@ -45,8 +45,11 @@ void Server::DropReplyKeepingPushes(Client& c, size_t reply_start) {
 
 void Server::EmitEffect(int db, std::span<const std::string_view> args) {
   if (effect_log_) effect_log_->Append(db, args);
-  if (call_depth_ == 0) return repl_->Feed(db, args);
-  // Inside a command: replicas get its effects when it ends (FlushEffects).
+  // Outside any command with nothing pending (an outermost command's only
+  // effect, the expiry cycle's DELs): straight to the replicas.
+  if (call_depth_ == 0 && pending_effects_.empty()) return repl_->Feed(db, args);
+  // Inside a command, or after other effects of the command that just
+  // ended: replicas get them together (FlushEffects).
   pending_effects_.push_back({db, std::vector<std::string>(args.begin(), args.end())});
 }
 

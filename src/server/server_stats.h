@@ -31,6 +31,12 @@ struct ServerStats {
   // long the latest took in microseconds (INFO stats; CONFIG RESETSTAT).
   uint64_t total_forks = 0;
   int64_t latest_fork_usec = 0;
+  // Clients closed by maxmemory-clients (INFO evicted_clients).
+  uint64_t evicted_clients = 0;
+  // LazyFreer::freed_objects() at the last CONFIG RESETSTAT: INFO
+  // lazyfreed_objects shows what was freed since (the freer's own count
+  // only grows; its thread adds to it).
+  uint64_t lazyfreed_at_reset = 0;
   // instantaneous_ops_per_sec: samples of total_commands, one per 100 ms.
   uint64_t last_sample_commands = 0;
   int64_t last_sample_ms = 0;
