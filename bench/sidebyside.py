@@ -62,6 +62,15 @@ def free_port():
         return s.getsockname()[1]
 
 
+def rss(pid):
+    """Resident memory of a process in bytes (VmRSS)."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
 class Server:
     def __init__(self, name, argv_prefix):
         self.name = name
@@ -108,11 +117,7 @@ class Server:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def rss(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+        return rss(self.proc.pid)
 
     def command(self, *args):
         """One command over a raw socket; returns the first reply line."""
