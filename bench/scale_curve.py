@@ -46,18 +46,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import request_cost  # noqa: E402  (cpu_seconds)
 import zset_loader  # noqa: E402
-from sidebyside import rss  # noqa: E402
+from sidebyside import resp, rss  # noqa: E402
 RANKD = os.environ.get("RANKD_BIN", os.path.join(HERE, "..", "build", "rankd"))
 REDIS = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
 BYTES_PER_ELEM = {"rankd": 42, "redis": 135}  # RSS, for the headroom check
-
-
-def resp(*args):
-    out = [b"*%d\r\n" % len(args)]
-    for a in args:
-        a = a if isinstance(a, bytes) else str(a).encode()
-        out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-    return b"".join(out)
 
 
 class Conn:
