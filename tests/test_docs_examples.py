@@ -2,6 +2,9 @@
 says what it is (tests/doc_blocks.py), and each runnable one is executed against a
 started rankd, so no example drifts from the binary.
 
+  redis-cli  each file's sessions on one connection; the output redis-cli would print
+           (tests/cli_format.py) compared with the block's
+  sh       the redis-cli command lines, which must answer no error
   python   run with /usr/bin/python3 (redis-py), after FLUSHALL
   js       run with node and ioredis (tests/js, shared with the cluster client test; installed by the npm_modules fixture,
            skipped when node, npm or the registry is missing)
@@ -155,10 +158,9 @@ def test_shell_redis_cli_lines(server, path, blocks):
     flush(server)
     for block in blocks:
         for line in block.text.split("\n"):
-            line = re.sub(r"\s{2,}#.*$", "", line).strip()
-            if not line.startswith("redis-cli "):
-                continue
-            argv = shlex.split(line)
+            if not line.strip().startswith("redis-cli "):
+                continue  # set-up (make, rankd ...), not split: it may quote otherwise
+            argv = cli_args(line)
             if "-p" in argv:
                 argv[argv.index("-p") + 1] = str(server.port)
             else:
