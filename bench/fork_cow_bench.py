@@ -37,34 +37,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import scale_curve as sc  # noqa: E402  (Conn, rss, cpu helpers)
+import scale_curve as sc  # noqa: E402  (Server, Conn, rss, bgsave; RANKD_BIN, REDIS_SERVER_BIN)
 import zset_rdb  # noqa: E402
 
-RANKD = os.environ.get("RANKD_BIN", os.path.join(HERE, "..", "build", "rankd"))
-REDIS = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
 TMP = os.environ.get("FORK_TMP", "/tmp")
-
-
-def start(kind, port, d, extra=()):
-    binary = RANKD if kind == "rankd" else REDIS
-    argv = [binary, "--port", str(port), "--dir", d, "--dbfilename", "dump.rdb",
-            "--save", "", "--appendonly", "no"] + list(extra)
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while True:
-        try:
-            if sc.Conn(port).call("DBSIZE").startswith(b":"):
-                return p
-        except OSError:
-            pass
-        if p.poll() is not None:
-            raise RuntimeError("%s exited" % kind)
-        time.sleep(0.05)
-
-
-def stop(p):
-    if p and p.poll() is None:
-        p.terminate()
-        p.wait(600)
 
 
 def child_private(pid):
@@ -159,9 +135,10 @@ def run_round(kind, n, rdb, port, settle):
     r = {"server": kind, "n": n, "loadavg": os.getloadavg()[0]}
     try:
         t0 = time.monotonic()
-        primary = start(kind, port, d)
+        primary = sc.Server(kind, port, d)
+        primary.start()
         r["start_s"] = time.monotonic() - t0
-        r["rss_mb"] = sc.rss(primary.pid) / 1e6
+        r["rss_mb"] = sc.rss(primary.proc.pid) / 1e6
         os.unlink(os.path.join(d, "dump.rdb"))  # BGSAVE writes its own
         time.sleep(settle)
         writer = subprocess.Popen(["redis-benchmark", "-p", str(port), "-c", "2", "-n",
@@ -172,26 +149,14 @@ def run_round(kind, n, rdb, port, settle):
         pinger.start()
         time.sleep(2)  # the writer warms up
 
-        def bgsave(c):
-            last = c.call("LASTSAVE")
-            if not c.call("BGSAVE").startswith(b"+"):
-                raise RuntimeError("BGSAVE refused")
-            while True:
-                time.sleep(0.02)
-                info = c.call("INFO", "persistence").decode()
-                if "rdb_bgsave_in_progress:0" in info and c.call("LASTSAVE") != last:
-                    return
-
-        r["bgsave"] = phase(primary, port, pinger, bgsave)
+        r["bgsave"] = phase(primary.proc, port, pinger, lambda c: sc.bgsave(port))
         time.sleep(1)
 
         def full_sync(c):
             nonlocal replica
             binary_port = port + 1
-            replica = subprocess.Popen(
-                [RANKD if kind == "rankd" else REDIS, "--port", str(binary_port), "--dir", rd,
-                 "--save", "", "--appendonly", "no", "--replicaof", "127.0.0.1", str(port)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            replica = sc.Server(kind, binary_port, rd, ["--replicaof", "127.0.0.1", str(port)])
+            replica.start()
             while True:
                 time.sleep(0.05)
                 try:
@@ -201,15 +166,16 @@ def run_round(kind, n, rdb, port, settle):
                 if "master_link_status:up" in info:
                     return
 
-        r["full_sync"] = phase(primary, port, pinger, full_sync)
+        r["full_sync"] = phase(primary.proc, port, pinger, full_sync)
     finally:
         if pinger:
             pinger.done = True
         if writer and writer.poll() is None:
             writer.terminate()
             writer.wait()
-        stop(replica)
-        stop(primary)
+        for s in (replica, primary):
+            if s:
+                s.stop()
         shutil.rmtree(d, ignore_errors=True)
         shutil.rmtree(rd, ignore_errors=True)
     return r

@@ -20,16 +20,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sidebyside as sb  # noqa: E402
+from sidebyside import resp  # noqa: E402
 from types_bench import load_commands  # noqa: E402
 
 SPARSE_KEYS = int(os.environ.get("BENCH_SPARSE_KEYS", "200000"))
 DENSE_KEYS = int(os.environ.get("BENCH_DENSE_KEYS", "20000"))
 N1 = int(os.environ.get("BENCH_N1", "200000"))
 N16 = int(os.environ.get("BENCH_N16", "1000000"))
-
-
-def resp(*args):
-    return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
 
 
 def sparse_command(i):

@@ -22,14 +22,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sidebyside as sb  # noqa: E402
+from sidebyside import resp  # noqa: E402
 from types_bench import load_commands, profile_command  # noqa: E402
 
 KEYS = int(os.environ.get("BENCH_KEYS", "1000000"))
 KINDS = os.environ.get("BENCH_KINDS", "hash,string,string32,zset,ttl").split(",")
-
-
-def resp(*args):
-    return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
 
 
 def string_command(i):

@@ -35,7 +35,6 @@ import argparse
 import glob
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -44,17 +43,13 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import request_cost  # noqa: E402  (cpu_seconds)
+import zset_loader  # noqa: E402
+from sidebyside import resp, rss  # noqa: E402
 RANKD = os.environ.get("RANKD_BIN", os.path.join(HERE, "..", "build", "rankd"))
 REDIS = os.environ.get("REDIS_SERVER_BIN", "/usr/bin/redis-server")
 BYTES_PER_ELEM = {"rankd": 42, "redis": 135}  # RSS, for the headroom check
-
-
-def resp(*args):
-    out = [b"*%d\r\n" % len(args)]
-    for a in args:
-        a = a if isinstance(a, bytes) else str(a).encode()
-        out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-    return b"".join(out)
 
 
 class Conn:
@@ -84,51 +79,16 @@ class Conn:
 
 
 def load(port, n, seed=7):
-    """ZADD lb in batches of 1000 members, 32 commands in flight."""
-    rnd = random.Random(seed)
-    c = Conn(port)
-    pending = 0
-    out = []
-    for start in range(0, n, 1000):
-        stop = min(n, start + 1000)
-        parts = [b"*%d\r\n$4\r\nZADD\r\n$2\r\nlb\r\n" % (2 + 2 * (stop - start))]
-        for i in range(start, stop):
-            sc = b"%d" % rnd.getrandbits(31)
-            parts.append(b"$%d\r\n%s\r\n$16\r\nm:00%012d\r\n" % (len(sc), sc, i))
-        out.append(b"".join(parts))
-        if len(out) == 32:
-            c.s.sendall(b"".join(out))
-            pending += len(out)
-            out = []
-            while pending:
-                if not c.line().startswith(b":"):
-                    raise RuntimeError("ZADD failed")
-                pending -= 1
-    if out:
-        c.s.sendall(b"".join(out))
-        for _ in out:
-            if not c.line().startswith(b":"):
-                raise RuntimeError("ZADD failed")
-    card = int(c.call("ZCARD", "lb")[1:])
+    """The board: ZADD lb of m:00 + 12 digits, random integer scores in [0, 2^31)."""
+    zset_loader.load_zset("127.0.0.1", port, "lb", n, seed=seed, score_max=1 << 31)
+    card = int(Conn(port).call("ZCARD", "lb")[1:])
     if card != n:
         raise RuntimeError("ZCARD %d, expected %d" % (card, n))
 
 
-def rss(pid):
-    for line in open("/proc/%d/status" % pid):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    return 0
-
-
-def cpu_ns(pid):
-    total = 0
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            total += int(open("/proc/%d/task/%s/schedstat" % (pid, tid)).read().split()[0])
-        except OSError:
-            pass
-    return total
+def cpu_s(pid):
+    """CPU seconds of all the threads of `pid` (schedstat run time)."""
+    return request_cost.cpu_seconds(pid)[2]
 
 
 def child_cpu_s(pid):
@@ -145,14 +105,14 @@ def mem_available():
 
 
 class Server:
-    def __init__(self, kind, port, d):
-        self.kind, self.port, self.dir = kind, port, d
+    def __init__(self, kind, port, d, extra=()):
+        self.kind, self.port, self.dir, self.extra = kind, port, d, list(extra)
         self.proc = None
 
     def start(self):
         binary = RANKD if self.kind == "rankd" else REDIS
         argv = [binary, "--port", str(self.port), "--dir", self.dir, "--dbfilename", "dump.rdb",
-                "--save", "", "--appendonly", "no"]
+                "--save", "", "--appendonly", "no"] + self.extra
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         t0 = time.monotonic()
         while True:  # until it answers (and is not loading)
@@ -173,16 +133,19 @@ class Server:
 
 
 def bgsave(port):
+    """Seconds from BGSAVE until the save is done. Its reply comes once the child is
+    forked, so the save is done when INFO no longer shows it in progress (LASTSAVE, the
+    second of the last save, would not change for a save ending in the second the
+    server started, as on a small board)."""
     c = Conn(port)
-    last = c.call("LASTSAVE")
     t0 = time.monotonic()
     reply = c.call("BGSAVE")
-    if not reply.startswith(b"+"):
+    if reply != b"+Background saving started":
         raise RuntimeError("BGSAVE: %r" % reply)
     while True:
         time.sleep(0.02)
         info = c.call("INFO", "persistence").decode()
-        if "rdb_bgsave_in_progress:0" in info and c.call("LASTSAVE") != last:
+        if "rdb_bgsave_in_progress:0" in info:
             dt = time.monotonic() - t0
             if "rdb_last_bgsave_status:ok" not in info:
                 raise RuntimeError("BGSAVE failed")
@@ -201,14 +164,17 @@ def tests(n):
     ]
 
 
-def cpu_per_request(server, n, requests):
+def cpu_per_request(server, n, requests, only=None):
+    """{test: server CPU microseconds per request} for tests(n), or those named in `only`."""
     out = {}
     for name, cmd in tests(n):
-        c0 = cpu_ns(server.proc.pid)
+        if only is not None and name not in only:
+            continue
+        c0 = cpu_s(server.proc.pid)
         subprocess.run(["redis-benchmark", "-p", str(server.port), "-c", "50", "-n",
                         str(requests), "-P", "16", "-r", str(n), "-q"] + cmd,
                        stdout=subprocess.DEVNULL, check=True)
-        out[name] = (cpu_ns(server.proc.pid) - c0) / requests / 1000.0  # us
+        out[name] = (cpu_s(server.proc.pid) - c0) / requests * 1e6
     return out
 
 
@@ -219,10 +185,10 @@ def measure(kind, n, port, requests):
     try:
         s.start()
         base = rss(s.proc.pid)
-        t0, c0 = time.monotonic(), cpu_ns(s.proc.pid)
+        t0, c0 = time.monotonic(), cpu_s(s.proc.pid)
         load(port, n)
         r["load_s"] = time.monotonic() - t0
-        r["load_cpu_s"] = (cpu_ns(s.proc.pid) - c0) / 1e9
+        r["load_cpu_s"] = cpu_s(s.proc.pid) - c0
         r["rss_per_elem"] = (rss(s.proc.pid) - base) / n
         print("partial:", json.dumps(r), file=sys.stderr, flush=True)
         r["cpu_us"] = cpu_per_request(s, n, requests)
@@ -235,7 +201,7 @@ def measure(kind, n, port, requests):
         print("partial:", json.dumps(r), file=sys.stderr, flush=True)
         s.stop()
         r["restart_s"] = s.start()
-        r["restart_cpu_s"] = cpu_ns(s.proc.pid) / 1e9
+        r["restart_cpu_s"] = cpu_s(s.proc.pid)
         card = Conn(port).call("ZCARD", "lb")
         if not card.startswith(b":"):
             raise RuntimeError("ZCARD after restart: %r" % card)
@@ -260,18 +226,10 @@ def measure_from_rdb(kind, n, port, requests, rdb_dir, only, settle):
     r = {"server": kind, "n": n, "loadavg": os.getloadavg()[0], "from_rdb": True}
     try:
         r["restart_s"] = s.start()
-        r["restart_cpu_s"] = cpu_ns(s.proc.pid) / 1e9
+        r["restart_cpu_s"] = cpu_s(s.proc.pid)
         time.sleep(settle)  # rankd merges its huge pages in the background meanwhile
         r["rss_per_elem"] = rss(s.proc.pid) / n
-        out = {}
-        for name, cmd in tests(n):
-            if name in only:
-                c0 = cpu_ns(s.proc.pid)
-                subprocess.run(["redis-benchmark", "-p", str(s.port), "-c", "50", "-n",
-                                str(requests), "-P", "16", "-r", str(n), "-q"] + cmd,
-                               stdout=subprocess.DEVNULL, check=True)
-                out[name] = (cpu_ns(s.proc.pid) - c0) / requests / 1000.0
-        r["cpu_us"] = out
+        r["cpu_us"] = cpu_per_request(s, n, requests, only)
     finally:
         s.stop()
         shutil.rmtree(d, ignore_errors=True)

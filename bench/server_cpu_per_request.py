@@ -10,8 +10,8 @@ as bench/sidebyside.py does). CPU is the run time of all the server's threads fr
 /proc/PID/task/*/schedstat (ns resolution; user+sys, utime split from /proc/PID/stat)."""
 import os, shutil, subprocess, sys, time, tempfile, statistics
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import request_cost
 import zset_loader
-TICK = os.sysconf('SC_CLK_TCK')
 bins = dict(a.split('=', 1) for a in sys.argv[1:])
 N = int(os.environ.get('N', '400000')); ROUNDS = int(os.environ.get('ROUNDS', '3'))
 TESTS = [("ZSCORE", ["ZSCORE", "lb", "m:00__rand_int__"]),
@@ -36,16 +36,8 @@ for name, (p, port, _) in procs.items():
     zset_loader.load_zset('127.0.0.1', port, 'small', 100)
 time.sleep(float(os.environ.get('SETTLE', '0')))
 def cpu(pid, user_only=False):
-    if user_only:
-        f = open('/proc/%d/stat' % pid).read().rsplit(')', 1)[1].split()
-        return int(f[11]) / TICK
-    total = 0
-    for tid in os.listdir('/proc/%d/task' % pid):
-        try:
-            total += int(open('/proc/%d/task/%s/schedstat' % (pid, tid)).read().split()[0])
-        except OSError:
-            pass  # the thread exited
-    return total / 1e9
+    user, _, total = request_cost.cpu_seconds(pid)
+    return user if user_only else total
 res = {}
 for r in range(ROUNDS):
     for name, (p, port, _) in procs.items():

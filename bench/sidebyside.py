@@ -62,6 +62,24 @@ def free_port():
         return s.getsockname()[1]
 
 
+def resp(*args):
+    """One command in RESP (bytes, str or numbers)."""
+    parts = [b"*%d\r\n" % len(args)]
+    for a in args:
+        a = a if isinstance(a, bytes) else str(a).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    return b"".join(parts)
+
+
+def rss(pid):
+    """Resident memory of a process in bytes (VmRSS)."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
 class Server:
     def __init__(self, name, argv_prefix):
         self.name = name
@@ -108,20 +126,12 @@ class Server:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def rss(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+        return rss(self.proc.pid)
 
     def command(self, *args):
         """One command over a raw socket; returns the first reply line."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=60) as s:
-            parts = [b"*%d\r\n" % len(args)]
-            for a in args:
-                a = a if isinstance(a, bytes) else str(a).encode()
-                parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
-            s.sendall(b"".join(parts))
+            s.sendall(resp(*args))
             data = b""
             while b"\r\n" not in data:
                 chunk = s.recv(65536)

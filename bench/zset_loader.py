@@ -41,7 +41,8 @@ def _read_replies(sock, buf, n):
     return buf
 
 
-def load_zset(host, port, key, count, seed=42):
+def load_zset(host, port, key, count, seed=42, score_max=1_000_000):
+    """Members 0 .. count-1, integer scores drawn from [0, score_max)."""
     rng = random.Random(seed)
     key = key.encode() if isinstance(key, str) else key
     with socket.create_connection((host, port), timeout=120) as sock:
@@ -51,7 +52,7 @@ def load_zset(host, port, key, count, seed=42):
         for start in range(0, count, BATCH):
             args = [b"ZADD", key]
             for i in range(start, min(count, start + BATCH)):
-                args += [b"%d" % rng.randrange(1_000_000), member_name(i)]
+                args += [b"%d" % rng.randrange(score_max), member_name(i)]
             batch.append(_encode(args))
             if len(batch) == IN_FLIGHT:
                 sock.sendall(b"".join(batch))

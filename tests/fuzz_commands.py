@@ -33,6 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from cli_format import line as cli_line  # noqa: E402  (commands as redis-cli reads them)
 import fuzz_grammar as fg  # noqa: E402
 from resp_client import (ConnectionClosed, ProtocolParseError, RespClient,  # noqa: E402
                          RespError, encode_command)
@@ -61,37 +62,6 @@ class Failure(Exception):
         super().__init__("%s: %s" % (kind, detail))
         self.kind, self.detail, self.index, self.log = kind, detail, index, log
         self.last = index        # the last command the server may have seen
-
-
-# ---------------------------------------------------------------------------
-# Formatting commands for people and for redis-cli.
-
-def cli_arg(a, limit=None):
-    b = a if isinstance(a, bytes) else str(a).encode()
-    if limit is not None and len(b) > limit:
-        return "<%d bytes: %s...>" % (len(b), cli_arg(b[:16]))
-    if b and all(33 <= c < 127 and c not in b'"\'\\' for c in b):
-        return b.decode()
-    out = []
-    for c in b:
-        ch = chr(c)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif 32 <= c < 127:
-            out.append(ch)
-        else:
-            out.append("\\x%02x" % c)
-    return '"%s"' % "".join(out)
-
-
-def cli_line(cmd, limit=None):
-    return " ".join(cli_arg(a, limit) for a in cmd)
 
 
 # ---------------------------------------------------------------------------
