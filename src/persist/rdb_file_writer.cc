@@ -105,19 +105,9 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
 Status WriteRedisRdbFile(Env* env, const std::string& path, const std::string& tmp_path,
                          std::span<Database* const> dbs, const SnapshotAux& aux,
                          const DumpOptions& values, SnapshotWriteStats* stats) {
-  std::unique_ptr<WritableFile> file;
-  Status s = env->NewWritableFile(tmp_path, &file);
-  if (!s.ok()) return s;
-  s = WriteRedisRdbStream(file.get(), dbs, aux, values, stats);
-  if (s.ok()) s = file->Sync();
-  if (s.ok()) s = file->Close();
-  if (s.ok()) s = env->RenameFile(tmp_path, path);
-  if (s.ok()) s = env->SyncDir(DirName(path));
-  if (!s.ok()) {
-    (void)file->Close();
-    (void)env->RemoveFile(tmp_path);
-  }
-  return s;
+  return WriteFileVia(env, path, tmp_path, [&](WritableFile* file) {
+    return WriteRedisRdbStream(file, dbs, aux, values, stats);
+  });
 }
 
 }  // namespace rankd
