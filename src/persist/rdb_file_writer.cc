@@ -62,13 +62,11 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
     if (db.size() == 0) continue;
     buf.push_back(static_cast<char>(kOpSelectDb));
     rdb::PutLength(&buf, i);
-    uint64_t with_deadline = 0;
-    db.ForEach([&](Database::Entry* e) { with_deadline += db.ExpireMs(e) >= 0; });
     buf.push_back(static_cast<char>(kOpResizeDb));
     rdb::PutLength(&buf, db.size());
-    rdb::PutLength(&buf, with_deadline);
+    rdb::PutLength(&buf, db.expires_size());  // a sizing hint, as db.size()
     Status s;
-    db.ForEach([&](Database::Entry* e) {
+    db.ForEach([&](Database::Entry* e) {  // live keys only
       const int64_t expire_ms = db.ExpireMs(e);
       if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
       if (expire_ms >= 0) {
