@@ -27,43 +27,8 @@ COUNT=${BENCH_LOAD_COUNT:-10000000}
 WORK=${BENCH_DIR:-$(mktemp -d)}
 PORT_RANKD=${PORT_RANKD:-7810}
 PORT_REDIS=${PORT_REDIS:-7811}
-PIDS=()
-
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
-  [ -z "${BENCH_DIR:-}" ] && rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-
-wait_pong() {  # port
-  for _ in $(seq 1 6000); do
-    if [ "$(redis-cli -p "$1" PING 2>/dev/null)" = "PONG" ]; then return 0; fi
-    sleep 0.01
-  done
-  echo "server on port $1 did not answer" >&2
-  return 1
-}
-
-start() {  # name port dir args...  (sets STARTED_PID)
-  local name=$1 port=$2 dir=$3
-  shift 3
-  mkdir -p "$dir"
-  if [ "$name" = rankd ]; then
-    "$RANKD_BIN" --port "$port" --dir "$dir" "$@" >>"$dir/server.log" 2>&1 &
-  else
-    "$REDIS_BIN" --port "$port" --dir "$dir" "$@" >>"$dir/server.log" 2>&1 &
-  fi
-  STARTED_PID=$!
-  PIDS+=("$STARTED_PID")
-  wait_pong "$port"
-}
-
-stop() {  # port pid
-  redis-cli -p "$1" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
-  wait "$2" 2>/dev/null || true
-}
+# shellcheck source=bench/persist_lib.sh
+source bench/persist_lib.sh
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -123,7 +88,7 @@ if [ -z "${BENCH_SKIP_LOAD:-}" ]; then
     card=$(redis-cli -p $port ZCARD lb)
     rss=$(awk '/VmRSS/ {printf "%.0f MiB", $2/1024}' /proc/$pid/status)
     [ "$card" = "$COUNT" ] || { echo "$name loaded $card elements, expected $COUNT" >&2; exit 1; }
-    echo "| $name | dump.rdb | $size | $loaded | $(awk -v d=$((t1 - t0)) 'BEGIN {printf "%.2f s", d/1000}') | $rss |"
+    echo "| $name | dump.rdb | $size | $loaded | $(secs $((t1 - t0))) | $rss |"
     stop $port $pid
     rm -rf "$dir"
   done

@@ -27,42 +27,10 @@ WORK=${BENCH_DIR:-$(mktemp -d)}
 PORT_RANKD=${PORT_RANKD:-7820}
 PORT_REDIS=${PORT_REDIS:-7821}
 TICKS=$(getconf CLK_TCK)
-PIDS=()
+# shellcheck source=bench/persist_lib.sh
+source bench/persist_lib.sh
 
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
-  [ -z "${BENCH_DIR:-}" ] && rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-secs() { awk -v d="$1" 'BEGIN {printf "%.2f s", d/1000}'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-
-wait_pong() {  # port
-  for _ in $(seq 1 12000); do
-    if [ "$(redis-cli -p "$1" PING 2>/dev/null)" = "PONG" ]; then return 0; fi
-    sleep 0.01
-  done
-  echo "server on port $1 did not answer" >&2
-  return 1
-}
-
-start() {  # name port dir args...  (sets STARTED_PID)
-  local name=$1 port=$2 dir=$3 bin=$RANKD_BIN
-  shift 3
-  [ "$name" = redis ] && bin=$REDIS_BIN
-  mkdir -p "$dir"
-  "$bin" --port "$port" --dir "$dir" --save "" "$@" >>"$dir/server.log" 2>&1 &
-  STARTED_PID=$!
-  PIDS+=("$STARTED_PID")
-  wait_pong "$port"
-}
-
-stop() {  # port pid
-  redis-cli -p "$1" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
-  wait "$2" 2>/dev/null || true
-}
 
 wait_info() {  # port field: until INFO persistence says <field>:0
   while redis-cli -p "$1" INFO persistence | tr -d '\r' | grep -q "^$2:1"; do sleep 0.02; done
@@ -80,7 +48,7 @@ for name in $SERVERS; do
   port=$PORT_RANKD; [ "$name" = redis ] && port=$PORT_REDIS
   dir="$WORK/$name"
   rm -rf "$dir"
-  start "$name" $port "$dir" --appendonly no
+  start "$name" $port "$dir" --save "" --appendonly no
   pid=$STARTED_PID
   /usr/bin/python3 bench/zset_loader.py --port $port --count "$COUNT" >/dev/null
   for cmd in "SET s:__rand_int__ value-of-twenty-by" "HSET h:__rand_int__ f __rand_int__" \
@@ -95,7 +63,7 @@ for name in $SERVERS; do
   keys=$(redis-cli -p $port DBSIZE)
   stop $port "$pid"
   sync
-  t0=$(now_ms); start "$name" $port "$dir" --appendonly no; pid=$STARTED_PID; t1=$(now_ms)
+  t0=$(now_ms); start "$name" $port "$dir" --save "" --appendonly no; pid=$STARTED_PID; t1=$(now_ms)
   load_rdb=$(secs $((t1 - t0)))
   [ "$(redis-cli -p $port DBSIZE)" = "$keys" ] || { echo "$name: dump.rdb reload lost keys" >&2; exit 1; }
   redis-cli -p $port CONFIG SET appendonly yes >/dev/null; sleep 0.2
@@ -106,7 +74,7 @@ for name in $SERVERS; do
   aof_size=$(dir_size "$dir/appendonlydir")
   stop $port "$pid"
   rm -f "$dir/dump.rdb"; sync
-  t0=$(now_ms); start "$name" $port "$dir" --appendonly yes --appendfsync everysec
+  t0=$(now_ms); start "$name" $port "$dir" --save "" --appendonly yes --appendfsync everysec
   pid=$STARTED_PID; t1=$(now_ms)
   load_aof=$(secs $((t1 - t0)))
   [ "$(redis-cli -p $port DBSIZE)" = "$keys" ] || { echo "$name: AOF reload lost keys" >&2; exit 1; }

@@ -18,8 +18,9 @@ import time
 import pytest
 import redis
 
-from server_process import reference_redis, target_is_redis
+from server_process import rankd_binary, target_is_redis
 from test_persistence import RANKD_FORMAT, crash, dump, start
+from test_redis_aof import resp, run_redis
 from util import wait_until
 
 pytestmark = pytest.mark.skipif(target_is_redis(), reason="rankd's files read by Redis's tools")
@@ -60,19 +61,6 @@ def tool(name, *args):
     if not path:
         pytest.skip(name + " is not installed")
     return subprocess.run([path] + [str(a) for a in args], capture_output=True, text=True)
-
-
-def run_redis(data_dir, appendonly):
-    r = reference_redis(["--dir", str(data_dir), "--appendonly", appendonly, "--save", ""])
-    r.start()
-
-    def loaded():
-        try:
-            return r.client().ping()
-        except redis.BusyLoadingError:
-            return False
-    wait_until(loaded)
-    return r
 
 
 def plain(d):
@@ -184,3 +172,67 @@ def test_expired_members_in_extras_drop_the_key(server_factory, tmp_path):
     assert q.client().exists("gone") == 0 and q.client().get("kept") == b"1"
     info = q.client().info("keyspace")
     assert info["db0"]["keys"] == 1
+
+
+def test_check_aof_reads_the_redis_format_directory(server_factory, tmp_path):
+    """rankd --check-aof on what rankd writes by default: the RDB base and the
+    RESP incr checked; a torn last command reported and cut by --fix; bytes
+    that are not RESP reported as damage --fix leaves to redis-check-aof."""
+    p = start(server_factory, tmp_path)
+    p.client().set("a", "1")
+    p.client().set("b", "2")
+    crash(p)
+    aofdir = tmp_path / "appendonlydir"
+
+    def check(*args):
+        return subprocess.run([rankd_binary(), "--check-aof", *args, str(aofdir)],
+                              capture_output=True, text=True)
+    ok = check()
+    assert ok.returncode == 0, ok.stdout
+    assert "appendonly.aof.1.base.rdb: Redis RDB OK" in ok.stdout, ok.stdout
+    assert "appendonly.aof.1.incr.aof: Redis AOF" in ok.stdout and "3 commands" in ok.stdout, \
+        ok.stdout  # SELECT and the two SETs
+    incr = aofdir / "appendonly.aof.1.incr.aof"
+    whole = incr.read_bytes()
+    incr.write_bytes(whole + resp("SET", "c", "3")[:-3])  # a crash cut the last write
+    torn = check()
+    assert torn.returncode == 1 and "torn tail at offset %d" % len(whole) in torn.stdout, \
+        torn.stdout
+    fixed = check("--fix")
+    assert fixed.returncode == 0 and incr.read_bytes() == whole, fixed.stdout
+    q = start(server_factory, tmp_path)
+    assert q.client().mget("a", "b", "c") == [b"1", b"2", None]
+    crash(q)
+
+    incr.write_bytes(whole + b"garbage\r\n" + resp("SET", "c", "3"))
+    bad = check("--fix")
+    assert bad.returncode == 1 and "CORRUPT: not RESP at offset %d" % len(whole) in bad.stdout, \
+        bad.stdout
+
+
+@pytest.mark.parametrize("appendonly", [False, True])
+def test_expired_fields_in_extras_drop_the_hash(server_factory, tmp_path, appendonly):
+    """Every field of a hash past its deadline while the server was down: the
+    rankd-entry blob holds no field, so the plain value before it must go too
+    (it would bring the fields back without their deadlines)."""
+    p = start(server_factory, tmp_path, appendonly=appendonly)
+    c = p.client()
+    c.hset("gone", mapping={"f": "1", "g": "2"})
+    c.execute_command("HPEXPIRE", "gone", 300, "FIELDS", 2, "f", "g")
+    c.hset("part", mapping={"f": "1", "g": "2"})
+    c.execute_command("HPEXPIRE", "part", 300, "FIELDS", 1, "f")
+    c.set("kept", "1")
+    if appendonly:
+        assert c.bgrewriteaof()
+        wait_until(lambda: c.info("persistence")["aof_rewrites"] == 1 and
+                   c.info("persistence")["aof_rewrite_in_progress"] == 0)
+    else:
+        assert c.save()
+    crash(p)
+    time.sleep(0.5)  # the fields' deadlines pass while the server is down
+    q = start(server_factory, tmp_path, appendonly=appendonly)
+    d = q.client()
+    if appendonly:  # a log's base loads past deadlines too (as Redis's): expiry then runs
+        wait_until(lambda: d.exists("gone") == 0 and d.hlen("part") == 1)
+    assert d.exists("gone") == 0 and d.hgetall("part") == {b"g": b"2"}
+    assert d.get("kept") == b"1" and d.info("keyspace")["db0"]["keys"] == 2

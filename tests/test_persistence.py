@@ -489,3 +489,25 @@ def test_flushall_with_save_points_empties_the_snapshot(server_factory, tmp_path
     c.flushall()
     crash(p)
     assert start(server_factory, tmp_path, appendonly=False).client().dbsize() == 0
+
+
+def test_flushall_aborts_a_bgsave_without_save_points(server_factory, tmp_path):
+    """FLUSHALL kills a running BGSAVE child (its snapshot is of data now
+    gone) whether or not save points exist, as redis-server 7.0 does
+    (integration/rdb 'Test FLUSHALL aborts bgsave')."""
+    p = start(server_factory, tmp_path, "--save", "", appendonly=False)
+    c = p.client()
+    c.config_set("rdb-key-save-delay", 100000)  # 0.1 s a key: 20 s for 200
+    pipe = c.pipeline(transaction=False)
+    for i in range(200):
+        pipe.set("k%d" % i, i)
+    pipe.execute()
+    assert c.bgsave()
+    assert c.info("persistence")["rdb_bgsave_in_progress"] == 1
+    c.flushall()
+    wait_until(lambda: c.info("persistence")["rdb_bgsave_in_progress"] == 0, timeout=2)
+    info = c.info("persistence")
+    # Not a save error (Redis kills the child with SIGUSR1, which it does not count).
+    assert info["rdb_changes_since_last_save"] >= 200 and info["rdb_last_bgsave_status"] == "ok"
+    assert not os.path.exists(tmp_path / "dump.rdb")
+    c.set("x", "xx")  # still writable

@@ -1,7 +1,7 @@
 """Redis 7.0's append-only files (issue 32): rankd starts on the appendonlydir
 redis-server left (RESP incrs, an RDB base, an old single appendonly.aof),
 keeps appending to a Redis .incr.aof in Redis's format so redis-server can
-load the files back, and moves to its own format at the next rewrite. Also
+load the files back (rankd's own files: test_persist_redis_format.py). Also
 the crash report and RESTORE of hostile payloads.
 
 Behaviour: docs/persistence.md "Redis's append-only files", docs/file-formats.md
@@ -44,9 +44,10 @@ def manifest_lines(data_dir):
         return [l.rstrip("\n") for l in f if l.strip()]
 
 
-def run_redis(data_dir):
-    r = reference_redis(["--dir", str(data_dir), "--appendonly", "yes", "--appendfsync", "always",
-                         "--aof-use-rdb-preamble", "yes", "--save", ""])
+def run_redis(data_dir, appendonly="yes"):
+    """redis-server 7.0 started on `data_dir`, once it has loaded its files."""
+    r = reference_redis(["--dir", str(data_dir), "--appendonly", appendonly,
+                         "--appendfsync", "always", "--aof-use-rdb-preamble", "yes", "--save", ""])
     r.start()
 
     def loaded():

@@ -139,10 +139,11 @@ Status PersistManager::Shutdown(bool save, bool force) {
 
 void PersistManager::Append(int db, std::span<const std::string_view> args) {
   if (loading_) return;
+  // As Redis: FLUSHALL aborts a BGSAVE (its snapshot is of data now gone)
+  // and, with save points, empties dump.rdb at once, so a restart cannot
+  // bring the old data back.
+  if (child_ == ChildKind::kSave && IsCommand(args[0], "flushall")) KillChild();
   if (!server_->config().save.empty() && IsCommand(args[0], "flushall")) {
-    // As Redis: with save points, FLUSHALL also empties dump.rdb at once, so
-    // a restart cannot bring the old data back.
-    if (child_ == ChildKind::kSave) KillChild();
     (void)SaveSync(DumpPath());
   }
   if (!log_) return;

@@ -4,14 +4,14 @@
 
 #include <unistd.h>
 
-#include <cassert>
+#include <algorithm>
+#include <charconv>
 
 #include "base/clock.h"
 #include "base/logging.h"
 #include "persist/coding.h"
 #include "persist/command_codec.h"
 #include "persist/format.h"
-#include "persist/redis_aof.h"
 
 namespace rankd {
 
@@ -78,32 +78,55 @@ AppendLog::~AppendLog() {
 }
 
 void AppendLog::Add(int db, std::span<const std::string_view> args) {
-  AppendCommand(&batch_, db, args);
+  if (!redis_format_) {
+    AppendCommand(&batch_, db, args);
+  } else {
+    // Redis's AOF text as it is added, so sealing only frames it: SELECT
+    // whenever the database changes (before MULTI at a batch's start, as
+    // Redis writes it).
+    if (db != redis_db_) {
+      char index[12];
+      const auto end = std::to_chars(index, index + sizeof(index), db).ptr;
+      const std::string_view select[] = {"SELECT", std::string_view(index, end - index)};
+      AppendRespCommand(&batch_, select);
+      redis_db_ = db;
+    }
+    redis_commands_.push_back(batch_.size());
+    AppendRespCommand(&batch_, args);
+  }
   if (batch_.size() >= format::kBatchSplitBytes) Seal();
 }
 
-void AppendLog::Seal() {
-  if (batch_.empty()) return;
-  SealPayload(batch_);
-  batch_.clear();
-}
+void AppendLog::Seal() { SealPrefix(batch_.size()); }
 
-void AppendLog::SealPayload(std::string_view payload) {
-  if (!redis_format_) return writer_->AddRecord(format::RecordType::kBatch, payload);
-  std::string resp;
-  bool ok = BatchToRedisAof(payload, &redis_selected_db_, &resp);
-  assert(ok);  // Invariant: Add() built the payload.
-  (void)ok;
-  writer_->AddRaw(resp);
+void AppendLog::SealPrefix(size_t n) {
+  if (n == 0) return;
+  const std::string_view sealed = std::string_view(batch_).substr(0, n);
+  if (!redis_format_) {
+    writer_->AddRecord(format::RecordType::kBatch, sealed);
+  } else {
+    // MULTI ... EXEC around a batch of several commands, so Redis and rankd
+    // apply it whole or not at all.
+    const auto first = redis_commands_.begin();
+    const auto past = std::lower_bound(first, redis_commands_.end(), n);
+    if (past - first > 1) {
+      static constexpr std::string_view kMulti = "*1\r\n$5\r\nMULTI\r\n";
+      static constexpr std::string_view kExec = "*1\r\n$4\r\nEXEC\r\n";
+      writer_->AddRaw(sealed.substr(0, *first));  // a SELECT, if any
+      writer_->AddRaw(kMulti);
+      writer_->AddRaw(sealed.substr(*first));
+      writer_->AddRaw(kExec);
+    } else {
+      writer_->AddRaw(sealed);
+    }
+    redis_commands_.erase(first, past);
+    for (size_t& at : redis_commands_) at -= n;
+  }
+  batch_.erase(0, n);
 }
 
 Status AppendLog::Commit(size_t batch_prefix) {
-  if (batch_prefix >= batch_.size()) {
-    Seal();
-  } else if (batch_prefix > 0) {
-    SealPayload(std::string_view(batch_).substr(0, batch_prefix));
-    batch_.erase(0, batch_prefix);
-  }
+  SealPrefix(std::min(batch_prefix, batch_.size()));
   if (!ok()) return error();
   if (writer_->pending_bytes() == 0) return Status::OK();
   bool sync = policy_ == FsyncPolicy::kAlways;

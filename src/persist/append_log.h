@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "base/status.h"
 #include "persist/env.h"
@@ -113,8 +114,9 @@ class AppendLog {
   AppendLog(std::string path, std::unique_ptr<LogWriter> writer, FsyncPolicy policy,
             bool redis_format);
   void Seal();
-  // Queues one sealed batch payload in the file's format.
-  void SealPayload(std::string_view payload);
+  // Queues the batch's first `n` bytes (a command boundary) in the file's
+  // format and drops them from the batch.
+  void SealPrefix(size_t n);
   void StartBackgroundSync(int64_t now_ms);
   void ReapBackgroundSync(bool wait);
   void SyncThread();
@@ -122,7 +124,11 @@ class AppendLog {
   static inline std::atomic<int64_t> debug_flush_sleep_us_{0};
   const std::string path_;
   const bool redis_format_;
-  int redis_selected_db_ = -1;  // the database a Redis-format file is in
+  // Redis format: the database the file is in once the batch is written
+  // (-1: none selected yet), and where each of the batch's commands starts
+  // in batch_ (after its SELECT).
+  int redis_db_ = -1;
+  std::vector<size_t> redis_commands_;
   std::unique_ptr<LogWriter> writer_;
   FsyncPolicy policy_;
   std::string batch_;  // commands of the current batch

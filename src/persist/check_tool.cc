@@ -43,6 +43,20 @@ Result CheckSnapshot(Env* env, const std::string& path, FILE* out) {
   return kClean;
 }
 
+// Decodes an RDB (a file, or an AOF's preamble) into scratch databases, as
+// rankd would load it; `dbs` gets one per database the RDB names.
+Status DecodeRdb(std::string_view data, const SnapshotLoadOptions& opts,
+                 std::map<int, std::unique_ptr<Database>>* dbs, SnapshotLoadStats* stats) {
+  return LoadRedisRdb(
+      data,
+      [&](int i) -> Database* {
+        auto& db = (*dbs)[i];
+        if (!db) db = std::make_unique<Database>(i);
+        return db.get();
+      },
+      opts, stats);
+}
+
 // A Redis RDB (dump.rdb of redis-server, for --load-redis-rdb): magic,
 // version, every value decoded as rankd would load it, the CRC64 trailer.
 Result CheckRedisRdb(Env* env, const std::string& path, FILE* out) {
@@ -65,14 +79,7 @@ Result CheckRedisRdb(Env* env, const std::string& path, FILE* out) {
     return Status::OK();
   };
   SnapshotLoadStats stats;
-  s = LoadRedisRdb(
-      data,
-      [&](int i) -> Database* {
-        auto& db = dbs[i];
-        if (!db) db = std::make_unique<Database>(i);
-        return db.get();
-      },
-      opts, &stats);
+  s = DecodeRdb(data, opts, &dbs, &stats);
   fprintf(out, "%s: Redis RDB, %zu bytes, version %s, written by redis %s\n", path.c_str(),
           data.size(), data.size() >= 9 ? data.substr(5, 4).c_str() : "?", redis_ver.c_str());
   if (!s.ok()) {
@@ -170,14 +177,7 @@ Result CheckRedisAof(Env* env, const std::string& path, bool fix, FILE* out) {
     opts.on_function = [](std::string_view) { return Status::OK(); };
     std::map<int, std::unique_ptr<Database>> dbs;
     SnapshotLoadStats stats;
-    s = LoadRedisRdb(
-        data,
-        [&](int i) -> Database* {
-          auto& db = dbs[i];
-          if (!db) db = std::make_unique<Database>(i);
-          return db.get();
-        },
-        opts, &stats);
+    s = DecodeRdb(data, opts, &dbs, &stats);
     if (!s.ok()) {
       fprintf(out, "%s: CORRUPT: RDB preamble: %s\n", path.c_str(), s.message().c_str());
       return kDamaged;

@@ -21,11 +21,15 @@ void AppendHeader(std::string* out, char prefix, size_t n) {
 
 void AppendCommand(std::string* batch, int db, std::span<const std::string_view> args) {
   coding::PutVarint64(batch, static_cast<uint64_t>(db));
-  AppendHeader(batch, '*', args.size());
+  AppendRespCommand(batch, args);
+}
+
+void AppendRespCommand(std::string* out, std::span<const std::string_view> args) {
+  AppendHeader(out, '*', args.size());
   for (std::string_view a : args) {
-    AppendHeader(batch, '$', a.size());
-    batch->append(a);
-    batch->append("\r\n");
+    AppendHeader(out, '$', a.size());
+    out->append(a);
+    out->append("\r\n");
   }
 }
 

@@ -17,6 +17,10 @@ namespace rankd {
 // Appends one command to a batch payload.
 void AppendCommand(std::string* batch, int db, std::span<const std::string_view> args);
 
+// Appends one command as a RESP array of bulk strings (what AppendCommand
+// writes after the database; a line of a Redis AOF, persist/redis_aof.h).
+void AppendRespCommand(std::string* out, std::span<const std::string_view> args);
+
 // Iterates the commands of one batch payload.
 class BatchReader {
  public:

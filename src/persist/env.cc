@@ -194,15 +194,24 @@ Status ReadFileToString(Env* env, const std::string& path, std::string* out) {
 }
 
 Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data) {
-  const std::string tmp = path + ".tmp";
+  return WriteFileVia(env, path, path + ".tmp",
+                      [&](WritableFile* file) { return file->Append(data); });
+}
+
+Status WriteFileVia(Env* env, const std::string& path, const std::string& tmp_path,
+                    const std::function<Status(WritableFile*)>& write) {
   std::unique_ptr<WritableFile> file;
-  Status s = env->NewWritableFile(tmp, &file);
-  if (s.ok()) s = file->Append(data);
+  Status s = env->NewWritableFile(tmp_path, &file);
+  if (!s.ok()) return s;
+  s = write(file.get());
   if (s.ok()) s = file->Sync();
   if (s.ok()) s = file->Close();
-  if (s.ok()) s = env->RenameFile(tmp, path);
+  if (s.ok()) s = env->RenameFile(tmp_path, path);
   if (s.ok()) s = env->SyncDir(DirName(path));
-  if (!s.ok()) (void)env->RemoveFile(tmp);
+  if (!s.ok()) {
+    (void)file->Close();
+    (void)env->RemoveFile(tmp_path);
+  }
   return s;
 }
 

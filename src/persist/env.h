@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -91,5 +92,12 @@ Status ReadFileToString(Env* env, const std::string& path, std::string* out);
 // `path`, fsync the directory. Afterwards `path` holds either the old or the
 // new contents whatever happens.
 Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data);
+
+// The same with the contents streamed: `write` fills a new file at
+// `tmp_path`, which is then fsynced, closed, renamed over `path` and its
+// directory fsynced. On any error `tmp_path` is removed and `path` untouched
+// (snapshots, RDB files).
+Status WriteFileVia(Env* env, const std::string& path, const std::string& tmp_path,
+                    const std::function<Status(WritableFile*)>& write);
 
 }  // namespace rankd

@@ -12,8 +12,6 @@
 
 namespace rankd {
 
-uint64_t Manifest::max_seq() const { return std::max(max_base_seq(), max_incr_seq()); }
-
 uint64_t Manifest::max_base_seq() const {
   uint64_t m = 0;
   for (const File& f : files) m = f.base ? std::max(m, f.seq) : m;

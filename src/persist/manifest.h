@@ -37,8 +37,6 @@ struct Manifest {
   };
   std::vector<File> files;  // base (optional) first, then incrs in order
 
-  // The highest sequence number in use (0 when empty).
-  uint64_t max_seq() const;
   // The highest of the bases' / of the incrs' numbers (Redis numbers them
   // apart; 0 when there is none).
   uint64_t max_base_seq() const;

@@ -62,13 +62,11 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
     if (db.size() == 0) continue;
     buf.push_back(static_cast<char>(kOpSelectDb));
     rdb::PutLength(&buf, i);
-    uint64_t with_deadline = 0;
-    db.ForEach([&](Database::Entry* e) { with_deadline += db.ExpireMs(e) >= 0; });
     buf.push_back(static_cast<char>(kOpResizeDb));
     rdb::PutLength(&buf, db.size());
-    rdb::PutLength(&buf, with_deadline);
+    rdb::PutLength(&buf, db.expires_size());  // a sizing hint, as db.size()
     Status s;
-    db.ForEach([&](Database::Entry* e) {
+    db.ForEach([&](Database::Entry* e) {  // live keys only
       const int64_t expire_ms = db.ExpireMs(e);
       if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
       if (expire_ms >= 0) {
@@ -105,19 +103,9 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
 Status WriteRedisRdbFile(Env* env, const std::string& path, const std::string& tmp_path,
                          std::span<Database* const> dbs, const SnapshotAux& aux,
                          const DumpOptions& values, SnapshotWriteStats* stats) {
-  std::unique_ptr<WritableFile> file;
-  Status s = env->NewWritableFile(tmp_path, &file);
-  if (!s.ok()) return s;
-  s = WriteRedisRdbStream(file.get(), dbs, aux, values, stats);
-  if (s.ok()) s = file->Sync();
-  if (s.ok()) s = file->Close();
-  if (s.ok()) s = env->RenameFile(tmp_path, path);
-  if (s.ok()) s = env->SyncDir(DirName(path));
-  if (!s.ok()) {
-    (void)file->Close();
-    (void)env->RemoveFile(tmp_path);
-  }
-  return s;
+  return WriteFileVia(env, path, tmp_path, [&](WritableFile* file) {
+    return WriteRedisRdbStream(file, dbs, aux, values, stats);
+  });
 }
 
 }  // namespace rankd

@@ -5,8 +5,6 @@
 
 #include "persist/rdb_reader.h"
 
-#include "persist/rdb_file.h"
-
 #include <array>
 #include <cstring>
 

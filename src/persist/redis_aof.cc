@@ -8,7 +8,6 @@
 #include <cstring>
 #include <vector>
 
-#include "persist/command_codec.h"
 #include "persist/format.h"
 
 namespace rankd {
@@ -117,39 +116,6 @@ Status ReadRedisAofCommands(std::string_view data, size_t start,
   // A MULTI never closed: the block was cut short, as Redis's loader sees it.
   if (in_multi) end->kind = Kind::kTruncated;
   return Status::OK();
-}
-
-void AppendRespCommand(std::string* out, std::span<const std::string_view> args) {
-  out->append("*").append(std::to_string(args.size())).append("\r\n");
-  for (std::string_view a : args) {
-    out->append("$").append(std::to_string(a.size())).append("\r\n");
-    out->append(a).append("\r\n");
-  }
-}
-
-bool BatchToRedisAof(std::string_view payload, int* selected_db, std::string* out) {
-  // Count first: only a batch of several commands needs MULTI/EXEC.
-  BatchReader counter(payload);
-  std::vector<std::string_view> args;
-  int db = 0;
-  size_t n = 0;
-  while (counter.Next(&db, &args)) n++;
-  if (!counter.error().empty()) return false;
-  static constexpr std::string_view kMulti[] = {"MULTI"}, kExec[] = {"EXEC"};
-  if (n > 1) AppendRespCommand(out, kMulti);
-  BatchReader batch(payload);
-  while (batch.Next(&db, &args)) {
-    if (db != *selected_db) {
-      // Inside a block too: both loaders apply SELECT in its place.
-      const std::string index = std::to_string(db);
-      const std::string_view select[] = {"SELECT", index};
-      AppendRespCommand(out, select);
-      *selected_db = db;
-    }
-    AppendRespCommand(out, args);
-  }
-  if (n > 1) AppendRespCommand(out, kExec);
-  return true;
 }
 
 }  // namespace rankd

@@ -57,14 +57,4 @@ using RedisAofCommandFn =
 Status ReadRedisAofCommands(std::string_view data, size_t start,
                             const RedisAofCommandFn& on_command, RedisAofEnd* end);
 
-// Appends one command as a RESP array of bulk strings.
-void AppendRespCommand(std::string* out, std::span<const std::string_view> args);
-
-// Turns a rankd batch payload (persist/command_codec.h) into Redis AOF text:
-// SELECT whenever the database changes (*selected_db tracks the file's
-// current one, -1 for none yet), and MULTI ... EXEC around a batch of more
-// than one command, so Redis and rankd apply it whole or not at all.
-// False if the payload is malformed.
-bool BatchToRedisAof(std::string_view payload, int* selected_db, std::string* out);
-
 }  // namespace rankd

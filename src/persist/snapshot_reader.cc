@@ -187,6 +187,10 @@ class Loader {
     Status s = ReadValue(type, &value);
     if (!s.ok()) return s;
     prev_zset_ = type == format::kTypeZSet || type == format::kTypeBoard;
+    // The file's key replaces the one in memory (DEBUG RELOAD ... MERGE, and
+    // a "rankd-entry" RDB field over the plain value just read), even when it
+    // turns out expired or emptied: as the RDB reader does.
+    if (db_ && opts_ && opts_->replace_existing) db_->DeleteSync(key);
     const bool emptied = db_ && value.type() == ValueType::kHash && value.hash().empty();
     if (emptied || (expire_ms >= 0 && opts_ && expire_ms <= opts_->now_ms)) {
       stats_->keys_expired++;
@@ -195,7 +199,6 @@ class Loader {
     stats_->keys_loaded++;
     if (opts_) KeyDelay(opts_->key_delay);
     if (!db_) return Status::OK();
-    if (opts_ && opts_->replace_existing) db_->DeleteSync(key);  // DEBUG RELOAD ... MERGE
     if (db_->Peek(key) || db_->IsExpiredButPresent(key)) return src_.Corrupt("duplicate key");
     Database::Entry* e = db_->Insert(key, std::move(value));
     if (expire_ms >= 0) db_->SetExpire(e, expire_ms);

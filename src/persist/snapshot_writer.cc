@@ -311,19 +311,8 @@ Status WriteSnapshot(Env* env, const std::string& path, const std::string& tmp_p
                      std::span<Database* const> dbs, SnapshotWriteStats* stats,
                      const SnapshotAux& aux) {
   *stats = SnapshotWriteStats{};
-  std::unique_ptr<WritableFile> file;
-  Status s = env->NewWritableFile(tmp_path, &file);
-  if (!s.ok()) return s;
-  s = WriteAll(file.get(), dbs, aux, stats);
-  if (s.ok()) s = file->Sync();
-  if (s.ok()) s = file->Close();
-  if (s.ok()) s = env->RenameFile(tmp_path, path);
-  if (s.ok()) s = env->SyncDir(DirName(path));
-  if (!s.ok()) {
-    (void)file->Close();
-    (void)env->RemoveFile(tmp_path);
-  }
-  return s;
+  return WriteFileVia(env, path, tmp_path,
+                      [&](WritableFile* file) { return WriteAll(file, dbs, aux, stats); });
 }
 
 }  // namespace rankd
