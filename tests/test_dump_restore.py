@@ -183,6 +183,59 @@ def test_errors_match_redis_and_change_nothing(r, redis_ref):
     ref.flushall()
 
 
+def ziplist(entries, tail=None):
+    """A ziplist of 1-byte strings / small ints (0-12); tail: a zltail to write instead."""
+    body, prev, last = b"", 0, 10
+    for e in entries:
+        last = 10 + len(body)
+        enc = bytes([0xF1 + e]) if isinstance(e, int) else bytes([len(e)]) + e
+        entry = bytes([prev]) + enc
+        body, prev = body + entry, len(entry)
+    size = 10 + len(body) + 1
+    return (size.to_bytes(4, "little") + (last if tail is None else tail).to_bytes(4, "little")
+            + len(entries).to_bytes(2, "little") + body + b"\xff")
+
+
+def listpack(strings, backlen=None):
+    """A listpack of short strings; backlen: a wrong back length for the first entry."""
+    body = b""
+    for i, v in enumerate(strings):
+        body += bytes([0x80 | len(v)]) + v + bytes([backlen if i == 0 and backlen else 1 + len(v)])
+    return (6 + len(body) + 1).to_bytes(4, "little") + len(strings).to_bytes(2, "little") + body + b"\xff"
+
+
+def test_corrupt_encodings_refused_as_redis_does(r, redis_ref):
+    """Payloads whose redundant bookkeeping lies (a ziplist's tail offset, a listpack
+    entry's back length, an empty quicklist node) are refused by both servers; the
+    same payloads with the bookkeeping right are accepted by both."""
+    ref = redis_ref.client()
+    for c in (r, ref):  # rankd always checks this deep
+        c.config_set("sanitize-dump-payload", "yes")
+    cases = [  # (type, good blob, bad blob)
+        (12, ziplist([b"a", 1]), ziplist([b"a", 1], tail=10)),
+        (16, listpack([b"f", b"v"]), listpack([b"f", b"v"], backlen=0xF7)),
+    ]
+    try:
+        for kind, good, bad in cases:
+            for blob, want in ((good, b"OK"), (bad, "Bad data format")):
+                body = payload(bytes([kind, len(blob)]) + blob)
+                for c in (r, ref):
+                    c.delete("k")
+                    try:
+                        got = c.execute_command("RESTORE", "k", 0, body)
+                    except redis.ResponseError as e:
+                        got = str(e)
+                    assert got == want, (kind, blob, c)
+        for c in (r, ref):  # a quicklist (type 18) of one empty plain node
+            with pytest.raises(redis.ResponseError, match="Bad data format"):
+                c.execute_command("RESTORE", "k", 0, payload(b"\x12\x01\x01\x00"))
+            assert c.exists("k") == 0
+    finally:
+        for c in (r, ref):
+            c.config_set("sanitize-dump-payload", "no")
+        ref.flushall()
+
+
 @pytest.mark.skipif(target_is_redis(), reason="rankd reads RDB 11; redis-server 7.0 does not")
 def test_rankd_reads_rdb_11_and_names_types_it_lacks(r):
     # Redis 7.2's set listpack (type 20, RDB 11): a listpack holding "a", "b".

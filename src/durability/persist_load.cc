@@ -10,6 +10,7 @@
 #include "base/logging.h"
 #include "base/numbers.h"
 #include "durability/persist_manager.h"
+#include "persist/check_tool.h"
 #include "persist/command_codec.h"
 #include "persist/format.h"
 #include "persist/log_reader.h"
@@ -20,7 +21,29 @@
 #include "server/replication.h"
 
 namespace rankd {
+
 namespace {
+
+// The checker's report on the snapshot at `path`, line by line in the log,
+// then the words redis-server ends a failed start-up load with.
+void LogCheckReport(Env* env, const std::string& path) {
+  char* text = nullptr;
+  size_t size = 0;
+  if (FILE* out = open_memstream(&text, &size)) {
+    std::string arg0 = "--check-aof", arg1 = path;
+    char* argv[] = {arg0.data(), arg1.data(), nullptr};
+    RunCheckTool(env, 2, argv, out);
+    fclose(out);
+    std::string_view rest(text, size);
+    while (!rest.empty()) {
+      const size_t end = std::min(rest.find('\n'), rest.size());
+      if (end) LOG_WARNING("%.*s", static_cast<int>(end), rest.data());
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    free(text);
+  }
+  LOG_WARNING("Terminating server after rdb file reading failure.");
+}
 
 // Logs "<what>: 42.10% (12.3 MB of 29.2 MB, <n> <unit>, <rate> MB/s)" about once a
 // second.
@@ -203,7 +226,10 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
     if (s.ok()) s = LoadRedisRdb(data, db_for, opts, &stats);
     if (!s.ok() && s.code() != Status::Code::kIOError) {
       s = Status::Corruption(path + ": " + s.message() + ". Run 'rankd-check " + path +
-                             "' for a report.");
+                             "' for a report");
+      // At start-up the server exits; like redis-server, say so and put the
+      // checker's report in the log.
+      if (!load_over_) LogCheckReport(env_, path);
     }
   } else {
     s = LoadSnapshot(env_, path, db_for, opts, &stats);  // rankd's format before RDB
@@ -214,8 +240,10 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   if (!functions_flushed) ScriptEngine::Of(*server_).functions().Flush();
   last_load_keys_ = stats.keys_loaded;
   last_load_expired_ = stats.keys_expired;
-  LOG_NOTICE("Done loading RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 ".",
-             stats.keys_loaded, stats.keys_expired);
+  const std::string empty =
+      stats.keys_empty ? ", empty keys skipped: " + std::to_string(stats.keys_empty) : "";
+  LOG_NOTICE("Done loading RDB, keys loaded: %" PRIu64 ", keys expired: %" PRIu64 "%s.",
+             stats.keys_loaded, stats.keys_expired, empty.c_str());
   LOG_NOTICE("DB loaded from disk: %.3f seconds", progress.seconds());
   if (has_history) *has_history = have_id && have_offset && have_db;
   return Status::OK();

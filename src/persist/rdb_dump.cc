@@ -59,7 +59,11 @@ Status ReadDumpPayload(std::string_view payload, const SnapshotLoadOptions& opts
   // 20, 21): plain bad data, not a type rankd lacks.
   if (type == 8 || type > 21) return Status::Corruption("RDB: unknown value type");
   if (!rdb::ReadValue(type, c, opts, out, &empty)) return c.status();
-  if (empty) return Status::Corruption("RDB: empty collection");
+  if (empty) {  // a file's loader skips these; a payload is refused
+    c.set_encoding(rdb::EncodingName(type));
+    c.Fail("empty collection");
+    return c.status();
+  }
   return Status::OK();
 }
 

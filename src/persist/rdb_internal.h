@@ -34,6 +34,10 @@ class Cursor {
   // 254 +inf, 255 -inf).
   bool OldDouble(double* out);
   bool Fail(std::string what);
+  // The encoding of the value being read, e.g. "Ziplist" (nullptr: none);
+  // a failure inside it reads "<encoding> integrity check failed: <what>",
+  // the words Redis's own load errors use and log watchers grep for.
+  void set_encoding(const char* name) { encoding_ = name; }
   // An InvalidArgument error: valid RDB that rankd cannot hold.
   bool Unsupported(std::string what);
 
@@ -44,6 +48,7 @@ class Cursor {
  private:
   std::string_view data_;
   size_t pos_ = 0;
+  const char* encoding_ = nullptr;
   Status status_;
 };
 
@@ -68,6 +73,10 @@ Status ReadStreamBlob(std::string_view blob, Value* out);
 
 // Decodes a value of RDB type `type` at `c` into `*out`; *empty is set for
 // a collection without elements (Redis skips such keys too).
+// The name Redis's load errors give value type `type`'s encoding ("Ziplist",
+// "Hash listpack", ...); nullptr for a type with none.
+const char* EncodingName(uint8_t type);
+
 bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out,
                bool* empty);
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 
+#include "base/logging.h"
 #include "base/lzf.h"
 #include "persist/coding.h"
 #include "persist/key_delay.h"
@@ -19,6 +20,7 @@ namespace rdb {
 
 bool Cursor::Fail(std::string what) {
   if (status_.ok()) {
+    if (encoding_) what = std::string(encoding_) + " integrity check failed: " + what;
     status_ = Status::Corruption("RDB: " + what + " at offset " + std::to_string(pos_));
   }
   return false;
@@ -278,7 +280,10 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           return c.status();
         }
         if (opts.replace_existing) db->DeleteSync(key);  // DEBUG RELOAD ... MERGE
-        if (empty || (expire_ms >= 0 && expire_ms <= opts.now_ms)) {
+        if (empty) {  // Redis 7.0 skips these (and says so) rather than refusing the file
+          LOG_NOTICE("RDB load: skipping empty key: %s", key.c_str());
+          stats->keys_empty++;
+        } else if (expire_ms >= 0 && expire_ms <= opts.now_ms) {
           stats->keys_expired++;
         } else if (db->Peek(key) || db->IsExpiredButPresent(key)) {
           c.Fail("duplicate key '" + key + "'");

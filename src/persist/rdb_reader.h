@@ -36,7 +36,8 @@ bool IsRedisRdb(std::string_view data);
 // Loads the RDB in `data` into the databases db_for(index) returns
 // (nullptr: index out of range, an error). Keys are Insert()ed: REQUIRES
 // empty target databases. Keys whose deadline is <= options.now_ms are
-// skipped (counted in stats->keys_expired). On error the databases may hold
+// skipped (counted in stats->keys_expired), and so are keys holding no
+// element (stats->keys_empty, each logged). On error the databases may hold
 // part of the data and should be discarded; the message says what and at
 // which byte offset.
 Status LoadRedisRdb(std::string_view data, const std::function<Database*(int index)>& db_for,

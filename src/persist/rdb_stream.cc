@@ -245,7 +245,7 @@ bool ReadGroups(uint8_t type, Cursor& c, Stream* s) {
       uint64_t n;
       if (!c.String(&cname) || !ReadMs(c, &seen)) return false;
       if (type >= 21 && !ReadMs(c, &active)) return false;
-      if (g.consumers.contains(cname)) return c.Fail("duplicate consumer");
+      if (g.consumers.contains(cname)) return c.Fail("Duplicate stream consumer detected");
       bool created;
       StreamConsumer* con = g.GetOrCreateConsumer(cname, seen, &created);
       if (!c.Length(&n)) return false;

@@ -77,8 +77,16 @@ bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
     const size_t entry = hdr + len;
     if (len > lp.size() || !need(entry)) return c.Fail("listpack entry past its end");
     out->push_back(is_int ? std::to_string(v) : std::string(lp.substr(p + hdr, len)));
+    // The back length: the entry's size in 7-bit groups, most significant
+    // first, every byte but the first flagged 0x80 (read right to left).
     const size_t backlen = entry <= 127 ? 1 : entry < 16383 ? 2 : entry < 2097151 ? 3
                                                               : entry < 268435455 ? 4 : 5;
+    if (!need(entry + backlen)) return c.Fail("listpack entry past its end");
+    for (size_t i = 0; i < backlen; i++) {
+      const uint8_t want = static_cast<uint8_t>(((entry >> (7 * (backlen - 1 - i))) & 0x7f) |
+                                                (i > 0 ? 0x80 : 0));
+      if (static_cast<uint8_t>(lp[p + entry + i]) != want) return c.Fail("bad listpack back length");
+    }
     p += entry + backlen;
   }
 }
@@ -93,15 +101,16 @@ bool ParseZiplist(std::string_view zl, Cursor& c, Elems* out) {
     return c.Fail("bad ziplist header");
   }
   const size_t count = LittleEndian(zl, 8, 2), first = out->size();
-  size_t p = 10, prev_size = 0;
+  size_t p = 10, prev_size = 0, last = 10;
   for (;;) {
     if (p >= zl.size()) return c.Fail("ziplist without terminator");
     if (static_cast<uint8_t>(zl[p]) == 0xFF) {
       if (p != zl.size() - 1) return c.Fail("ziplist terminator before its end");
       if (count != 0xFFFF && out->size() - first != count) return c.Fail("ziplist count mismatch");
+      if (LittleEndian(zl, 4, 4) != last) return c.Fail("ziplist tail offset is not its last entry");
       return true;
     }
-    const size_t entry_start = p;
+    const size_t entry_start = last = p;
     size_t prevlen = static_cast<uint8_t>(zl[p]);
     if (prevlen == 254) {
       if (p + 5 > zl.size()) return c.Fail("truncated ziplist entry");
@@ -227,7 +236,9 @@ bool ReadQuicklist(Cursor& c, bool v2, Elems* out) {
     std::string blob;
     if (v2 && !c.Length(&container)) return false;
     if (!c.String(&blob)) return false;
-    if (container == 1) {
+    if (blob.empty()) {
+      return c.Fail("empty quicklist node");
+    } else if (container == 1) {
       out->push_back(std::move(blob));
     } else if (container != 2) {
       return c.Fail("bad quicklist container");
@@ -253,9 +264,39 @@ const char* UnsupportedName(uint8_t type) {
   }
 }
 
+bool ReadOneValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out,
+                  bool* empty);
+
 }  // namespace
 
 bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out, bool* empty) {
+  c.set_encoding(EncodingName(type));
+  const bool ok = ReadOneValue(type, c, opts, out, empty);
+  c.set_encoding(nullptr);
+  return ok;
+}
+
+// The name Redis's load errors give a value type's encoding.
+const char* EncodingName(uint8_t type) {
+  switch (type) {
+    case 9: return "Zipmap";
+    case 10: case 14: return "Ziplist";
+    case 11: return "Intset";
+    case 12: return "Zset ziplist";
+    case 13: return "Hash ziplist";
+    case 16: return "Hash listpack";
+    case 17: return "Zset listpack";
+    case 18: return "Quicklist listpack";
+    case 20: return "Set listpack";
+    case 15: case 19: case 21: return "Stream listpack";
+    default: return nullptr;
+  }
+}
+
+namespace {
+
+bool ReadOneValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* out,
+                  bool* empty) {
   Elems e;
   std::vector<double> scores;
   bool ok;
@@ -312,7 +353,9 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
     if (e.size() % 2) return c.Fail("odd hash element count");
     auto h = std::make_unique<Hash>();
     for (size_t i = 0; i < e.size(); i += 2) {
-      if (!h->Set(e[i], e[i + 1], opts.hash_limits)) return c.Fail("duplicate hash field");
+      if (!h->Set(e[i], e[i + 1], opts.hash_limits)) {
+        return c.Fail(type == 4 ? "duplicate hash field" : "listpack with dup elements");
+      }
     }
     *out = Value(std::move(h));
   } else {  // sorted sets: 3 / 5 with scores, 12 / 17 alternating
@@ -337,5 +380,7 @@ bool ReadValue(uint8_t type, Cursor& c, const SnapshotLoadOptions& opts, Value* 
   }
   return true;
 }
+
+}  // namespace
 
 }  // namespace rankd::rdb

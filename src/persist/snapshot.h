@@ -78,6 +78,7 @@ struct SnapshotLoadOptions {
 struct SnapshotLoadStats {
   uint64_t keys_loaded = 0;
   uint64_t keys_expired = 0;  // skipped because their deadline had passed
+  uint64_t keys_empty = 0;    // skipped because they held no element (RDB only)
   uint64_t bytes = 0;
 };
 
