@@ -25,8 +25,11 @@ run: configure
 unit: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# Integration tests in TEST_WORKERS processes (pytest-xdist): most of their time
+# is waiting on servers, so two workers halve the suite's time on two cores.
+TEST_WORKERS ?= 2
 integration: build
-	@RANKD_BIN=$(abspath $(BUILD))/rankd /usr/bin/python3 -m pytest -q tests
+	@RANKD_BIN=$(abspath $(BUILD))/rankd /usr/bin/python3 -m pytest -q -n $(TEST_WORKERS) tests
 
 # The layer rule of each src/ folder is the 'May include:' line of its README.md.
 layers: setup
@@ -45,7 +48,7 @@ asan: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRANKD_SANITIZE=ON -DRANKD_BENCH=OFF >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ctest --output-on-failure -j $(JOBS)
-	@RANKD_BIN=$(abspath build-asan)/rankd /usr/bin/python3 -m pytest -q tests
+	@RANKD_BIN=$(abspath build-asan)/rankd /usr/bin/python3 -m pytest -q -n $(TEST_WORKERS) tests
 
 bench: build
 	@bash bench/run_all.sh

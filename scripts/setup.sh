@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config googletest libgtest-dev libbenchmark-dev libabsl-dev tzdata
       libjemalloc-dev libssl-dev openssl liblua5.1-0-dev lua-cjson lua-bitop
-      redis-server redis-sentinel redis-tools python3 python3-redis python3-pytest)
+      redis-server redis-sentinel redis-tools python3 python3-redis python3-pytest python3-pytest-xdist)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
