@@ -147,6 +147,9 @@ void PersistManager::Append(int db, std::span<const std::string_view> args) {
     (void)SaveSync(DumpPath());
   }
   if (!log_) return;
+  // PUBLISH / SPUBLISH reach replicas only (Redis propagates them to the
+  // replication stream, never to the AOF).
+  if (IsCommand(args[0], "publish") || IsCommand(args[0], "spublish")) return;
   log_->Add(db, args);
   // Safety net for a family that logged a relative TTL as received: pin the
   // deadline it produced, so replay at a later time gives the same expiry.
@@ -171,6 +174,7 @@ void PersistManager::BeforeFlush() {
     if (!s.ok()) KillWritersOfFailedBatch();
   }
   batch_writers_.clear();
+  config_set_in_exec_ = false;
   // A rewrite starts here, between batches: the old log ends with a whole
   // batch and the new one begins with one.
   if (rewrite_start_pending_ && !in_script) {
@@ -180,6 +184,11 @@ void PersistManager::BeforeFlush() {
       LOG_WARNING("Can't rewrite append only file in background: %s", s.message().c_str());
       last_rewrite_ok_ = false;
       rewrite_failures_++;
+      if (enabling_) {
+        LOG_WARNING("The append only file stays off: its first rewrite could not start.");
+        StopLogging();
+        server_->config().appendonly = false;
+      }
     }
   }
 }
@@ -243,7 +252,7 @@ void PersistManager::Cron() {
     ReapChild(false);
     if (child_ != ChildKind::kNone) return;
   }
-  if (rewrite_scheduled_) {
+  if (rewrite_scheduled_ && !RewriteLimited()) {
     rewrite_scheduled_ = false;
     rewrite_start_pending_ = true;
     return;
@@ -266,14 +275,14 @@ void PersistManager::Cron() {
       return;
     }
   }
-  // After a failed rewrite, automatic ones wait 30 seconds.
-  if (log_ && cfg.auto_aof_rewrite_percentage > 0 &&
-      (last_rewrite_ok_ || now_ms - last_rewrite_fail_ms_ >= 30000)) {
+  // After repeated failures, automatic ones are held (RewriteLimited).
+  if (log_ && !enabling_ && cfg.auto_aof_rewrite_percentage > 0) {
     uint64_t size = base_bytes_ + incr_history_bytes_ + log_->size();
     uint64_t base = std::max<uint64_t>(rewrite_base_bytes_, 1);
     if (size > static_cast<uint64_t>(cfg.auto_aof_rewrite_min_size) &&
         (size - std::min(size, base)) * 100 / base >=
-            static_cast<uint64_t>(cfg.auto_aof_rewrite_percentage)) {
+            static_cast<uint64_t>(cfg.auto_aof_rewrite_percentage) &&
+        !RewriteLimited()) {
       LOG_NOTICE("Starting automatic rewriting of AOF on %llu%% growth",
                  static_cast<unsigned long long>((size - std::min(size, base)) * 100 / base));
       rewrite_start_pending_ = true;
@@ -284,15 +293,12 @@ void PersistManager::Cron() {
 void PersistManager::ApplyConfigChanges() {
   if (!started_) return;
   Config& cfg = server_->config();
-  if (cfg.appendonly && !log_) {
-    Status s = StartLogging();
-    if (!s.ok()) {
-      LOG_WARNING("Can't enable the append only file: %s", s.message().c_str());
-      cfg.appendonly = false;
-    }
-  } else if (!cfg.appendonly && log_) {
+  if (cfg.appendonly && !log_ && !enabling_) {
+    BeginEnable();
+  } else if (!cfg.appendonly && (log_ || enabling_)) {
     StopLogging();
   }
+  if (!manifest_.history.empty()) CollectHistory();  // aof-disable-auto-gc turned off
   if (log_ && cfg.appendfsync != applied_fsync_) {
     FsyncPolicy p;
     if (ParseFsyncPolicy(cfg.appendfsync, &p)) log_->set_policy(p);
@@ -318,7 +324,7 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
       {"rdb_saves", Str(static_cast<int64_t>(rdb_saves_))},
       {"rdb_last_load_keys_expired", Str(static_cast<int64_t>(last_load_expired_))},
       {"rdb_last_load_keys_loaded", Str(static_cast<int64_t>(last_load_keys_))},
-      {"aof_enabled", log_ ? "1" : "0"},
+      {"aof_enabled", log_ || enabling_ ? "1" : "0"},
       {"aof_rewrite_in_progress", rewriting ? "1" : "0"},
       {"aof_rewrite_scheduled", rewrite_scheduled_ || rewrite_start_pending_ ? "1" : "0"},
       {"aof_last_rewrite_time_sec", Str(last_rewrite_secs_)},
