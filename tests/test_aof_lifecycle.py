@@ -2,7 +2,8 @@
 the log on at run time through a background rewrite and a temporary incr,
 a rewrite with the log off (a base alone), history files under
 aof-disable-auto-gc, BGREWRITEAOF inside MULTI, what the incr records for
-GETEX PERSIST and PUBLISH, and keys found expired at load.
+GETEX PERSIST and PUBLISH, keys found expired at load, SHUTDOWN during the
+first rewrite, and redis-cli --functions-rdb (REPLCONF rdb-filter-only).
 
 Runs against redis-server too (RANKD_TARGET_REDIS=1): the expectations are
 7.0.15's. Behaviour: docs/persistence.md ("Turning it on and off", "Log
@@ -10,9 +11,13 @@ rewrite").
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import time
+
+import pytest
+import redis
 
 from util import wait_until
 
@@ -165,3 +170,40 @@ def test_keys_expired_while_down_count_at_load(server_factory, tmp_path):
     info = q.client().info("persistence")
     assert (info["rdb_last_load_keys_loaded"], info["rdb_last_load_keys_expired"]) == (32, 32)
     assert q.client().dbsize() == 32
+
+
+def test_shutdown_refused_while_the_first_rewrite_runs(server_factory, tmp_path):
+    p = start(server_factory, tmp_path)
+    c = p.client()
+    c.set("k", "v")
+    c.config_set("rdb-key-save-delay", 30_000_000)
+    c.config_set("appendonly", "yes")
+    try:
+        c.shutdown()
+        raise AssertionError("SHUTDOWN should have been refused")
+    except redis.ResponseError as e:
+        assert "Errors trying to SHUTDOWN" in str(e)
+    assert c.ping()
+    with pytest.raises(redis.ConnectionError):
+        c.execute_command("SHUTDOWN", "NOSAVE", "FORCE")
+
+
+def test_functions_only_rdb(server_factory, tmp_path):
+    cli = shutil.which("redis-cli")
+    if not cli:
+        pytest.skip("redis-cli is not installed")
+    p = start(server_factory, tmp_path)
+    c = p.client()
+    c.set("k", "v")
+    c.function_load("#!lua name=lib1\nredis.register_function('f1', function() return 1 end)")
+    with pytest.raises(redis.ResponseError, match="Unsupported rdb-filter-only option: keys"):
+        c.execute_command("REPLCONF", "rdb-filter-only", "keys")
+    out = subprocess.run([cli, "-p", str(p.port), "--functions-rdb", str(tmp_path / "f.rdb")],
+                         capture_output=True, text=True, timeout=30)
+    assert "Transfer finished with success" in out.stdout + out.stderr, out
+    other = tmp_path / "other"
+    other.mkdir()
+    (tmp_path / "f.rdb").rename(other / "dump.rdb")
+    q = start(server_factory, other)
+    assert q.client().dbsize() == 0
+    assert q.client().fcall("f1", 0) == 1

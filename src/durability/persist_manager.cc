@@ -110,6 +110,15 @@ Status PersistManager::Start() {
 }
 
 Status PersistManager::Shutdown(bool save, bool force) {
+  // As Redis: the first rewrite of a log turned on at run time is all the
+  // log there is; exiting before it ends would lose the data set's log.
+  if (child_ == ChildKind::kRewrite && enabling_) {
+    if (!force) {
+      LOG_WARNING("Writing initial AOF, can't exit.");
+      return Status::IOError("shutdown", "the first rewrite of the append only file is running");
+    }
+    LOG_WARNING("Writing initial AOF. Exit anyway.");
+  }
   if (child_ != ChildKind::kNone) {
     LOG_WARNING("There is a child saving an .rdb or rewriting the AOF. Killing it!");
     KillChild();

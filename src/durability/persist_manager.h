@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -68,7 +69,8 @@ class PersistManager : public EffectLog {
   // message names the file and offset.
   Status Start();
 
-  // Shutdown: stops a running child, flushes and fsyncs the log, and writes
+  // Shutdown: refuses (unless `force`) while the first rewrite of a log
+  // turned on at run time runs; stops a running child, flushes and fsyncs the log, and writes
   // a snapshot when `save` (save points configured, or SHUTDOWN SAVE).
   // An error means the server should not exit (logged: "can't exit"), unless
   // `force` (SHUTDOWN FORCE), which only changes the log line.
@@ -111,6 +113,11 @@ class PersistManager : public EffectLog {
   // A payload starting with "REDIS" is a redis-server primary's RDB
   // (persist/rdb_reader.h): migration from Redis.
   Status LoadReplicaSnapshot(std::string_view payload);
+  // REPLCONF rdb-filter-only (redis-cli --functions-rdb): the full sync of
+  // client `client_id` carries no keys, and its function libraries only
+  // when `functions`. Applied when every replica a snapshot serves asked
+  // for the same filter (else they all get everything).
+  void SetRdbFilter(uint64_t client_id, bool functions) { rdb_filters_[client_id] = functions; }
 
   // INFO persistence fields, in Redis's order and names.
   std::vector<std::pair<std::string, std::string>> InfoFields() const;
@@ -253,6 +260,7 @@ class PersistManager : public EffectLog {
   bool bgsave_scheduled_ = false;
   bool rewrite_scheduled_ = false;
   bool rewrite_start_pending_ = false;  // start at the next batch boundary
+  std::map<uint64_t, bool> rdb_filters_;  // SetRdbFilter: client id -> functions
   bool enabling_ = false;  // turned on at run time, first rewrite not done
   bool config_set_in_exec_ = false;  // cleared by each BeforeFlush
   int64_t limit_minutes_ = 0, limit_until_s_ = 0;  // RewriteLimited()'s hold
