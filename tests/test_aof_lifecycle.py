@@ -207,3 +207,22 @@ def test_functions_only_rdb(server_factory, tmp_path):
     q = start(server_factory, other)
     assert q.client().dbsize() == 0
     assert q.client().fcall("f1", 0) == 1
+
+
+def test_bgsave_child_reports_progress(server_factory, tmp_path):
+    p = start(server_factory, tmp_path)
+    c = p.client()
+    pipe = c.pipeline(transaction=False)
+    for i in range(2100):
+        pipe.set("key%d" % i, "v" * 100)
+    pipe.execute()
+    assert persistence(c, "current_save_keys_total") == 0
+    c.config_set("rdb-key-save-delay", 700)  # microseconds a key: about 1.5 s
+    assert c.bgsave()
+    info = wait_until(lambda: (lambda i: i if i["current_save_keys_processed"] > 0 else None)(
+        c.info("persistence")))
+    assert info["current_save_keys_total"] == 2100
+    assert 0 < info["current_fork_perc"] <= 100
+    c.config_set("rdb-key-save-delay", 0)
+    wait_until(lambda: persistence(c, "rdb_bgsave_in_progress") == 0)
+    assert persistence(c, "current_save_keys_total") == 0

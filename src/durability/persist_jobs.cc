@@ -194,15 +194,21 @@ pid_t PersistManager::CountedFork() {
 bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
   const bool rewrite = kind == ChildKind::kRewrite;
   const int64_t start = MonoMs();
+  uint64_t keys = 0;
+  for (int i = 0; i < server_->db_count(); i++) keys += server_->db(i).size();
+  (void)child_info_.Open(keys);  // without it the child reports nothing
+  cow_peak_ = 0;
   pid_t pid = CountedFork();
   if (pid < 0) {
     LOG_WARNING("Can't fork: %s", strerror(errno));
+    (void)child_info_.Finish();
     return false;
   }
   if (pid == 0) {
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     CloseSocketsInChild();
+    child_info_.StartReporting();
     SnapshotWriteStats stats;
     std::vector<Database*> dbs = AllDbs(*server_);
     const std::string tmp = TempName(rewrite, AofDir(), getpid());
@@ -216,8 +222,10 @@ bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
     } else {
       LOG_NOTICE("DB saved on disk");
     }
+    child_info_.ReportDone();
     _exit(0);
   }
+  child_info_.ParentForked();
   child_ = kind;
   child_pid_ = pid;
   child_tmp_ = TempName(rewrite, AofDir(), pid);
@@ -236,6 +244,9 @@ void PersistManager::ReapChild(bool wait) {
   const ChildKind kind = child_;
   child_ = ChildKind::kNone;
   child_pid_ = -1;
+  const uint64_t cow = child_info_.Finish();
+  if (kind == ChildKind::kSave) rdb_last_cow_ = cow;
+  if (kind == ChildKind::kRewrite) aof_last_cow_ = cow;
   if (!ok) (void)env_->RemoveFile(child_tmp_);
   if (kind == ChildKind::kSave) {
     last_bgsave_secs_ = secs;
@@ -266,6 +277,7 @@ void PersistManager::KillChild() {
   }
   (void)env_->RemoveFile(child_tmp_);
   if (child_ == ChildKind::kRewrite) (void)env_->RemoveFile(child_final_);
+  (void)child_info_.Finish();
   child_ = ChildKind::kNone;
   child_pid_ = -1;
 }

@@ -6,6 +6,7 @@
 #include "durability/persist_manager.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
@@ -258,6 +259,8 @@ void PersistManager::Cron() {
   if (log_) log_->Tick(now_ms);
   if (engine_ && engine_->busy()) return;  // no children mid-script
   if (child_ != ChildKind::kNone) {
+    child_info_.Poll();
+    cow_peak_ = std::max(cow_peak_, child_info_.cow_bytes());
     ReapChild(false);
     if (child_ != ChildKind::kNone) return;
   }
@@ -321,9 +324,22 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
   const int64_t now_ms = MonoMs();
   const bool saving = child_ == ChildKind::kSave || child_ == ChildKind::kReplica;
   const bool rewriting = child_ == ChildKind::kRewrite;
+  const bool reporting = child_info_.active();
+  const uint64_t total = child_info_.keys_total(), done = child_info_.keys_processed();
+  char perc[32];
+  snprintf(perc, sizeof(perc), "%.2f", total ? 100.0 * static_cast<double>(done) / total : 0.0);
+  const int64_t cow_age = reporting && child_info_.cow_updated_ms()
+                              ? (now_ms - child_info_.cow_updated_ms()) / 1000 : 0;
   std::vector<std::pair<std::string, std::string>> f = {
       {"loading", loading_ ? "1" : "0"},
       {"async_loading", "0"},
+      // A BGSAVE's or rewrite's child, as it reports (child_info.h).
+      {"current_cow_peak", Str(static_cast<int64_t>(reporting ? cow_peak_ : 0))},
+      {"current_cow_size", Str(static_cast<int64_t>(reporting ? child_info_.cow_bytes() : 0))},
+      {"current_cow_size_age", Str(cow_age)},
+      {"current_fork_perc", reporting ? perc : "0.00"},
+      {"current_save_keys_processed", Str(static_cast<int64_t>(reporting ? done : 0))},
+      {"current_save_keys_total", Str(static_cast<int64_t>(reporting ? total : 0))},
       {"rdb_changes_since_last_save", Str(static_cast<int64_t>(server_->stats().dirty))},
       {"rdb_bgsave_in_progress", saving ? "1" : "0"},
       {"rdb_last_save_time", Str(lastsave_s_)},
@@ -331,6 +347,7 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
       {"rdb_last_bgsave_time_sec", Str(last_bgsave_secs_)},
       {"rdb_current_bgsave_time_sec", Str(saving ? (now_ms - child_start_ms_) / 1000 : -1)},
       {"rdb_saves", Str(static_cast<int64_t>(rdb_saves_))},
+      {"rdb_last_cow_size", Str(static_cast<int64_t>(rdb_last_cow_))},
       {"rdb_last_load_keys_expired", Str(static_cast<int64_t>(last_load_expired_))},
       {"rdb_last_load_keys_loaded", Str(static_cast<int64_t>(last_load_keys_))},
       {"aof_enabled", log_ || enabling_ ? "1" : "0"},
@@ -342,6 +359,7 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
       {"aof_rewrites", Str(static_cast<int64_t>(aof_rewrites_))},
       {"aof_rewrites_consecutive_failures", Str(static_cast<int64_t>(rewrite_failures_))},
       {"aof_last_write_status", !log_ || log_->ok() ? "ok" : "err"},
+      {"aof_last_cow_size", Str(static_cast<int64_t>(aof_last_cow_))},
       {"module_fork_in_progress", "0"},
   };
   if (log_) {

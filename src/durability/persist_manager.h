@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "durability/child_info.h"
 #include "persist/append_log.h"
 #include "persist/env.h"
 #include "persist/manifest.h"
@@ -250,6 +251,8 @@ class PersistManager : public EffectLog {
 
   // Children.
   ChildKind child_ = ChildKind::kNone;
+  ChildInfo child_info_;  // a BGSAVE's or rewrite's progress and copy-on-write
+  uint64_t cow_peak_ = 0, rdb_last_cow_ = 0, aof_last_cow_ = 0;
   pid_t child_pid_ = -1;
   std::string child_tmp_, child_final_;
   int64_t child_start_ms_ = 0;

@@ -89,7 +89,7 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
       }
       stats->keys++;
       s = sink.MaybeFlush();
-      KeyDelay(KeySaveDelay());
+      KeySaved();
     });
     if (!s.ok()) return s;
   }
