@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/server_handlers.h"
+#include "durability/persist_manager.h"
 #include "server/config_rewrite.h"
 #include "server/errors.h"
 #include "server/protected_action.h"
@@ -61,6 +62,10 @@ void ConfigCmd(CommandContext& ctx) {
     }
     std::string error = ctx.server.config_table().SetMany(pairs);
     if (!error.empty()) return r.Error("ERR " + error);
+    // Inside MULTI/EXEC (no_block): turning the log on waits for the cron.
+    if (PersistManager* pm = PersistManager::Of(ctx.server); pm && ctx.no_block) {
+      pm->NoteConfigSetInExec();
+    }
     return r.Ok();
   }
   if (EqualsIgnoreCase(sub, "RESETSTAT") && ctx.argc() == 2) {

@@ -50,10 +50,15 @@ void SUnsubscribe(CommandContext& ctx) { UnsubscribeEach(ctx, PubSub::kShard); }
 
 // In cluster mode the bus carries a message to the other nodes (every node;
 // a shard channel's: the slot's master and replicas), as Redis 7.0.
+// Otherwise the command goes down the replication stream, so replicas'
+// subscribers get it too (the append-only log skips it: PersistManager).
 void PublishOnBus(CommandContext& ctx, bool shard) {
   if (Cluster* cluster = Cluster::Of(ctx.server)) {
     cluster->bus().Publish(ctx.arg(1), ctx.arg(2), shard);
+    return;
   }
+  const std::string_view args[] = {shard ? "SPUBLISH" : "PUBLISH", ctx.arg(1), ctx.arg(2)};
+  ctx.server.Propagate(ctx.client, args);
 }
 
 void Publish(CommandContext& ctx) {

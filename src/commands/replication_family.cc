@@ -7,7 +7,9 @@
 #include <string>
 
 #include "base/numbers.h"
+#include "base/split.h"
 #include "commands/families.h"
+#include "durability/persist_manager.h"
 #include "server/errors.h"
 #include "server/replication.h"
 #include "server/server.h"
@@ -87,7 +89,20 @@ void ReplConf(CommandContext& ctx) {
         return ctx.reply.Error("ERR value is out of range, must be positive");
       }
       repl.SetRdbOnly(ctx.client, on == 1);
-    } else if (!EqualsIgnoreCase(opt, "rdb-filter-only")) {
+    } else if (EqualsIgnoreCase(opt, "rdb-filter-only")) {
+      // What the snapshot includes: never keys; "functions" adds the
+      // function libraries (the only filter Redis 7.0 has).
+      bool functions = false;
+      for (std::string_view word : SplitSpaces(value)) {
+        if (!EqualsIgnoreCase(word, "functions")) {
+          return ctx.reply.Error("ERR Unsupported rdb-filter-only option: " + std::string(word));
+        }
+        functions = true;
+      }
+      if (PersistManager* pm = PersistManager::Of(ctx.server)) {
+        pm->SetRdbFilter(ctx.client.id, functions);
+      }
+    } else {
       return ctx.reply.Error("ERR Unrecognized REPLCONF option: " + std::string(opt));
     }
   }

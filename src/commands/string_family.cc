@@ -175,6 +175,9 @@ void GetEx(CommandContext& ctx) {
     KeyChanged(ctx, db, key, kNotifyGeneric, "expire");
   } else if (opts.has(O::kPersist) && db.ExpireMs(e) >= 0) {
     db.SetExpire(e, -1);
+    // As Redis 7.0: replicated (and logged) as PERSIST.
+    const std::string_view args[] = {"PERSIST", key};
+    ctx.server.Propagate(ctx.client, args);
     KeyChanged(ctx, db, key, kNotifyGeneric, "persist");
   }
 }

@@ -77,7 +77,13 @@ Status PersistManager::WriteRdbFile(const std::string& path, const std::string& 
   SnapshotAux aux = MakeSnapshotAux();
   if (!RedisFormat()) return WriteSnapshot(env_, path, tmp_path, dbs, stats, aux);
   if (aof_base) aux.emplace_back("aof-base", "1");
-  return WriteRedisRdbFile(env_, path, tmp_path, dbs, aux, values, stats);
+  // Keys past their deadline that are still there (no lookup or expiry
+  // cycle met them yet) are written too, as Redis does: suspended expiry
+  // lets the writer see them without deleting them here.
+  for (Database* db : dbs) db->set_expiry_suspended(true);
+  Status s = WriteRedisRdbFile(env_, path, tmp_path, dbs, aux, values, stats);
+  for (Database* db : dbs) db->set_expiry_suspended(false);
+  return s;
 }
 
 Status PersistManager::Save() {
@@ -131,13 +137,14 @@ std::string PersistManager::BgSave(bool schedule, bool* scheduled) {
   return "";
 }
 
-std::string PersistManager::BgRewrite(bool* scheduled) {
+std::string PersistManager::BgRewrite(bool* scheduled, bool in_exec) {
   *scheduled = false;
   if (child_ == ChildKind::kRewrite) {
     return "ERR Background append only file rewriting already in progress";
   }
-  if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica) {
+  if (child_ == ChildKind::kSave || child_ == ChildKind::kReplica || in_exec) {
     rewrite_scheduled_ = true;
+    rewrite_failures_ = 0;  // asked for: no hold (RewriteLimited)
     *scheduled = true;
     return "";
   }
@@ -148,7 +155,6 @@ std::string PersistManager::BgRewrite(bool* scheduled) {
   if (!s.ok()) {
     LOG_WARNING("Can't rewrite append only file in background: %s", s.message().c_str());
     last_rewrite_ok_ = false;
-    last_rewrite_fail_ms_ = MonoMs();
     return "ERR Can't execute an AOF background rewriting. Please check the server logs for more "
            "information.";
   }
@@ -188,15 +194,21 @@ pid_t PersistManager::CountedFork() {
 bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
   const bool rewrite = kind == ChildKind::kRewrite;
   const int64_t start = MonoMs();
+  uint64_t keys = 0;
+  for (int i = 0; i < server_->db_count(); i++) keys += server_->db(i).size();
+  (void)child_info_.Open(keys);  // without it the child reports nothing
+  cow_peak_ = 0;
   pid_t pid = CountedFork();
   if (pid < 0) {
     LOG_WARNING("Can't fork: %s", strerror(errno));
+    (void)child_info_.Finish();
     return false;
   }
   if (pid == 0) {
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     CloseSocketsInChild();
+    child_info_.StartReporting();
     SnapshotWriteStats stats;
     std::vector<Database*> dbs = AllDbs(*server_);
     const std::string tmp = TempName(rewrite, AofDir(), getpid());
@@ -210,8 +222,10 @@ bool PersistManager::ForkChild(ChildKind kind, const std::string& final_path) {
     } else {
       LOG_NOTICE("DB saved on disk");
     }
+    child_info_.ReportDone();
     _exit(0);
   }
+  child_info_.ParentForked();
   child_ = kind;
   child_pid_ = pid;
   child_tmp_ = TempName(rewrite, AofDir(), pid);
@@ -230,6 +244,9 @@ void PersistManager::ReapChild(bool wait) {
   const ChildKind kind = child_;
   child_ = ChildKind::kNone;
   child_pid_ = -1;
+  const uint64_t cow = child_info_.Finish();
+  if (kind == ChildKind::kSave) rdb_last_cow_ = cow;
+  if (kind == ChildKind::kRewrite) aof_last_cow_ = cow;
   if (!ok) (void)env_->RemoveFile(child_tmp_);
   if (kind == ChildKind::kSave) {
     last_bgsave_secs_ = secs;
@@ -260,135 +277,9 @@ void PersistManager::KillChild() {
   }
   (void)env_->RemoveFile(child_tmp_);
   if (child_ == ChildKind::kRewrite) (void)env_->RemoveFile(child_final_);
+  (void)child_info_.Finish();
   child_ = ChildKind::kNone;
   child_pid_ = -1;
-}
-
-Status PersistManager::StartLogging() {
-  const Config& cfg = server_->config();
-  const std::string dir = AofDir();
-  Status s = env_->CreateDir(dir);
-  if (!s.ok()) return s;
-  if (child_ == ChildKind::kRewrite) KillChild();
-  const uint64_t base_seq = manifest_.max_base_seq() + 1, incr_seq = manifest_.max_incr_seq() + 1;
-  Manifest next;
-  const bool redis = RedisFormat();
-  next.files = {{BaseFileName(cfg.appendfilename, base_seq, redis), base_seq, true},
-                {IncrFileName(cfg.appendfilename, incr_seq, redis), incr_seq, false}};
-  SnapshotWriteStats stats;
-  std::vector<Database*> dbs = AllDbs(*server_);
-  const std::string base_path = JoinPath(dir, next.files[0].name);
-  s = WriteRdbFile(base_path, TempName(true, dir, getpid()), dbs, &stats, /*aof_base=*/true);
-  FsyncPolicy policy = FsyncPolicy::kEverySec;
-  (void)ParseFsyncPolicy(cfg.appendfsync, &policy);
-  std::unique_ptr<AppendLog> log;
-  const std::string incr_path = JoinPath(dir, next.files[1].name);
-  if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
-  if (s.ok()) s = AppendLog::Open(env_, incr_path, policy, &log, redis);
-  if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
-  if (!s.ok()) return s;
-  LOG_NOTICE("Creating AOF base file %s (%llu keys) and incr file %s", next.files[0].name.c_str(),
-             static_cast<unsigned long long>(stats.keys), next.files[1].name.c_str());
-  for (const Manifest::File& f : manifest_.files) (void)env_->RemoveFile(JoinPath(dir, f.name));
-  manifest_ = next;
-  base_bytes_ = stats.bytes;
-  incr_history_bytes_ = 0;
-  log_ = std::move(log);
-  rewrite_base_bytes_ = base_bytes_ + log_->size();
-  applied_fsync_ = cfg.appendfsync;
-  return Status::OK();
-}
-
-void PersistManager::StopLogging() {
-  if (child_ == ChildKind::kRewrite) {
-    LOG_NOTICE("Killing running AOF rewrite child: %d", static_cast<int>(child_pid_));
-    KillChild();
-  }
-  Status s = log_->FlushAndSync();
-  if (!s.ok()) LOG_WARNING("Error flushing the AOF before turning it off: %s", s.message().c_str());
-  log_.reset();
-  LOG_NOTICE("Append only file turned off");
-}
-
-Status PersistManager::StartRewrite() {
-  if (child_ != ChildKind::kNone) {
-    rewrite_scheduled_ = true;
-    return Status::OK();
-  }
-  const Config& cfg = server_->config();
-  const std::string dir = AofDir();
-  Status s = env_->CreateDir(dir);
-  if (!s.ok()) return s;
-  if (log_) {
-    s = log_->FlushAndSync();
-    if (!s.ok()) return s;
-  }
-  // Effects from now on go to a new incremental log; the manifest lists it
-  // after the old files, so the set stays complete whatever happens next.
-  const uint64_t seq = manifest_.max_incr_seq() + 1;
-  Manifest next = manifest_;
-  const bool redis = RedisFormat();
-  next.files.push_back({IncrFileName(cfg.appendfilename, seq, redis), seq, false});
-  FsyncPolicy policy = log_ ? log_->policy() : FsyncPolicy::kEverySec;
-  std::unique_ptr<AppendLog> log;
-  const std::string incr_path = JoinPath(dir, next.files.back().name);
-  if (env_->FileExists(incr_path)) (void)env_->RemoveFile(incr_path);  // a stale leftover
-  s = AppendLog::Open(env_, incr_path, policy, &log, redis);
-  if (s.ok()) s = WriteManifest(env_, dir, cfg.appendfilename, next);
-  if (!s.ok()) return s;
-  manifest_ = next;
-  if (log_) {
-    incr_history_bytes_ += log_->size();
-    log_ = std::move(log);
-  }
-  rewrite_seq_ = manifest_.max_base_seq() + 1;
-  rewrite_incr_seq_ = seq;
-  rewrite_base_name_ = BaseFileName(cfg.appendfilename, rewrite_seq_, redis);
-  if (!ForkChild(ChildKind::kRewrite, JoinPath(dir, rewrite_base_name_))) {
-    return Status::IOError("fork", strerror(errno));
-  }
-  LOG_NOTICE("Background append only file rewriting started by pid %d",
-             static_cast<int>(child_pid_));
-  return Status::OK();
-}
-
-void PersistManager::FinishRewrite(bool ok) {
-  const Config& cfg = server_->config();
-  const std::string dir = AofDir();
-  Manifest next;
-  if (ok) {
-    next.files.push_back({rewrite_base_name_, rewrite_seq_, true});
-    for (const Manifest::File& f : manifest_.files) {
-      if (!f.base && f.seq >= rewrite_incr_seq_) next.files.push_back(f);
-    }
-    Status s = WriteManifest(env_, dir, cfg.appendfilename, next);
-    if (!s.ok()) {
-      LOG_WARNING("Error writing the AOF manifest: %s", s.message().c_str());
-      ok = false;
-    }
-  }
-  if (!ok) {
-    LOG_WARNING("Background AOF rewrite terminated with error");
-    (void)env_->RemoveFile(JoinPath(dir, rewrite_base_name_));
-    last_rewrite_ok_ = false;
-    rewrite_failures_++;
-    last_rewrite_fail_ms_ = MonoMs();
-    return;
-  }
-  for (const Manifest::File& f : manifest_.files) {
-    bool kept = false;
-    for (const Manifest::File& n : next.files) kept |= n.name == f.name;
-    if (!kept) (void)env_->RemoveFile(JoinPath(dir, f.name));
-  }
-  manifest_ = next;
-  (void)env_->GetFileSize(JoinPath(dir, next.files[0].name), &base_bytes_);
-  incr_history_bytes_ = 0;
-  rewrite_base_bytes_ = base_bytes_ + (log_ ? log_->size() : 0);
-  last_rewrite_ok_ = true;
-  rewrite_failures_ = 0;
-  aof_rewrites_++;
-  LOG_NOTICE("Background AOF rewrite terminated with success");
-  LOG_NOTICE("Background AOF rewrite finished successfully");
 }
 
 }  // namespace rankd

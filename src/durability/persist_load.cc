@@ -114,6 +114,20 @@ Status PersistManager::LoadDataSet() {
   const std::vector<std::string>& replicaof = server_->config().replicaof;
   const bool as_replica = replicaof.size() == 2 && !EqualsIgnoreCase(replicaof[0], "no");
   server_->replication().RestoreHistory(history, as_replica);
+  if (as_replica) return Status::OK();
+  // A primary drops the keys whose deadline passed while it was down now
+  // that its backlog continues the history: the DELs reach replicas that
+  // continue with PSYNC, and count as expired at load (as Redis 7.0's
+  // RDBFLAGS_FEED_REPL load).
+  uint64_t expired = 0;
+  for (int i = 0; i < server_->db_count(); i++) {
+    Database& db = server_->db(i);
+    const uint64_t before = db.expired_count();
+    db.ForEach([](Database::Entry*) {});  // deletes the expired keys it meets
+    expired += db.expired_count() - before;
+  }
+  last_load_expired_ += expired;
+  last_load_keys_ -= std::min(last_load_keys_, expired);
   return Status::OK();
 }
 
@@ -294,6 +308,7 @@ Status PersistManager::LoadLog(const Manifest& m) {
   applied_fsync_ = server_->config().appendfsync;
   rewrite_base_bytes_ = base_bytes_ + incr_history_bytes_ + log_->size();
   server_->stats().dirty = 0;
+  CollectHistory();  // history an earlier run kept goes now, unless aof-disable-auto-gc
   return CleanAofDir(manifest_);
 }
 
@@ -398,6 +413,7 @@ Status PersistManager::CleanAofDir(const Manifest& m) {
                 n.rfind("temp-rewriteaof-", 0) == 0;
     bool listed = false;
     for (const Manifest::File& f : m.files) listed |= f.name == n;
+    for (const Manifest::File& f : m.history) listed |= f.name == n;
     if (ours && !listed) {
       LOG_NOTICE("Removing %s: not part of the append only file", n.c_str());
       (void)env_->RemoveFile(JoinPath(AofDir(), n));
@@ -446,10 +462,12 @@ Status PersistManager::LoadOverDataSet(const std::string& path, bool merge) {
 Status PersistManager::DebugLoadLog() {
   // As Redis 7.0: with the log off, the files a BGREWRITEAOF left (their
   // manifest on disk) are loaded.
+  // So while the log is being turned on (the manifest on disk is still the
+  // old one, as Redis's).
   Manifest m = manifest_;
   const std::string dir = AofDir();
-  Status s = log_ ? log_->FlushAndSync()
-                  : ReadManifest(env_, dir, server_->config().appendfilename, &m);
+  Status s = log_ && !enabling_ ? log_->FlushAndSync()
+                                : ReadManifest(env_, dir, server_->config().appendfilename, &m);
   if (!s.ok()) return s;
   for (int i = 0; i < server_->db_count(); i++) server_->db(i).Clear();
   if (const Manifest::File* base = m.base_file()) {
@@ -461,6 +479,7 @@ Status PersistManager::DebugLoadLog() {
     s = ReplayLogFile(JoinPath(dir, f.name), f.name == m.last_incr()->name);
     if (!s.ok()) return s;
   }
+  server_->stats().dirty = 0;  // as Redis: the reload is not a change
   LOG_NOTICE("Append only file loaded by DEBUG LOADAOF");
   return Status::OK();
 }

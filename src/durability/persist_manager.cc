@@ -6,6 +6,7 @@
 #include "durability/persist_manager.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
@@ -110,6 +111,15 @@ Status PersistManager::Start() {
 }
 
 Status PersistManager::Shutdown(bool save, bool force) {
+  // As Redis: the first rewrite of a log turned on at run time is all the
+  // log there is; exiting before it ends would lose the data set's log.
+  if (child_ == ChildKind::kRewrite && enabling_) {
+    if (!force) {
+      LOG_WARNING("Writing initial AOF, can't exit.");
+      return Status::IOError("shutdown", "the first rewrite of the append only file is running");
+    }
+    LOG_WARNING("Writing initial AOF. Exit anyway.");
+  }
   if (child_ != ChildKind::kNone) {
     LOG_WARNING("There is a child saving an .rdb or rewriting the AOF. Killing it!");
     KillChild();
@@ -147,6 +157,9 @@ void PersistManager::Append(int db, std::span<const std::string_view> args) {
     (void)SaveSync(DumpPath());
   }
   if (!log_) return;
+  // PUBLISH / SPUBLISH reach replicas only (Redis propagates them to the
+  // replication stream, never to the AOF).
+  if (IsCommand(args[0], "publish") || IsCommand(args[0], "spublish")) return;
   log_->Add(db, args);
   // Safety net for a family that logged a relative TTL as received: pin the
   // deadline it produced, so replay at a later time gives the same expiry.
@@ -171,6 +184,7 @@ void PersistManager::BeforeFlush() {
     if (!s.ok()) KillWritersOfFailedBatch();
   }
   batch_writers_.clear();
+  config_set_in_exec_ = false;
   // A rewrite starts here, between batches: the old log ends with a whole
   // batch and the new one begins with one.
   if (rewrite_start_pending_ && !in_script) {
@@ -180,6 +194,11 @@ void PersistManager::BeforeFlush() {
       LOG_WARNING("Can't rewrite append only file in background: %s", s.message().c_str());
       last_rewrite_ok_ = false;
       rewrite_failures_++;
+      if (enabling_) {
+        LOG_WARNING("The append only file stays off: its first rewrite could not start.");
+        StopLogging();
+        server_->config().appendonly = false;
+      }
     }
   }
 }
@@ -240,10 +259,12 @@ void PersistManager::Cron() {
   if (log_) log_->Tick(now_ms);
   if (engine_ && engine_->busy()) return;  // no children mid-script
   if (child_ != ChildKind::kNone) {
+    child_info_.Poll();
+    cow_peak_ = std::max(cow_peak_, child_info_.cow_bytes());
     ReapChild(false);
     if (child_ != ChildKind::kNone) return;
   }
-  if (rewrite_scheduled_) {
+  if (rewrite_scheduled_ && !RewriteLimited()) {
     rewrite_scheduled_ = false;
     rewrite_start_pending_ = true;
     return;
@@ -266,14 +287,14 @@ void PersistManager::Cron() {
       return;
     }
   }
-  // After a failed rewrite, automatic ones wait 30 seconds.
-  if (log_ && cfg.auto_aof_rewrite_percentage > 0 &&
-      (last_rewrite_ok_ || now_ms - last_rewrite_fail_ms_ >= 30000)) {
+  // After repeated failures, automatic ones are held (RewriteLimited).
+  if (log_ && !enabling_ && cfg.auto_aof_rewrite_percentage > 0) {
     uint64_t size = base_bytes_ + incr_history_bytes_ + log_->size();
     uint64_t base = std::max<uint64_t>(rewrite_base_bytes_, 1);
     if (size > static_cast<uint64_t>(cfg.auto_aof_rewrite_min_size) &&
         (size - std::min(size, base)) * 100 / base >=
-            static_cast<uint64_t>(cfg.auto_aof_rewrite_percentage)) {
+            static_cast<uint64_t>(cfg.auto_aof_rewrite_percentage) &&
+        !RewriteLimited()) {
       LOG_NOTICE("Starting automatic rewriting of AOF on %llu%% growth",
                  static_cast<unsigned long long>((size - std::min(size, base)) * 100 / base));
       rewrite_start_pending_ = true;
@@ -284,15 +305,12 @@ void PersistManager::Cron() {
 void PersistManager::ApplyConfigChanges() {
   if (!started_) return;
   Config& cfg = server_->config();
-  if (cfg.appendonly && !log_) {
-    Status s = StartLogging();
-    if (!s.ok()) {
-      LOG_WARNING("Can't enable the append only file: %s", s.message().c_str());
-      cfg.appendonly = false;
-    }
-  } else if (!cfg.appendonly && log_) {
+  if (cfg.appendonly && !log_ && !enabling_) {
+    BeginEnable();
+  } else if (!cfg.appendonly && (log_ || enabling_)) {
     StopLogging();
   }
+  if (!manifest_.history.empty()) CollectHistory();  // aof-disable-auto-gc turned off
   if (log_ && cfg.appendfsync != applied_fsync_) {
     FsyncPolicy p;
     if (ParseFsyncPolicy(cfg.appendfsync, &p)) log_->set_policy(p);
@@ -306,9 +324,22 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
   const int64_t now_ms = MonoMs();
   const bool saving = child_ == ChildKind::kSave || child_ == ChildKind::kReplica;
   const bool rewriting = child_ == ChildKind::kRewrite;
+  const bool reporting = child_info_.active();
+  const uint64_t total = child_info_.keys_total(), done = child_info_.keys_processed();
+  char perc[32];
+  snprintf(perc, sizeof(perc), "%.2f", total ? 100.0 * static_cast<double>(done) / total : 0.0);
+  const int64_t cow_age = reporting && child_info_.cow_updated_ms()
+                              ? (now_ms - child_info_.cow_updated_ms()) / 1000 : 0;
   std::vector<std::pair<std::string, std::string>> f = {
       {"loading", loading_ ? "1" : "0"},
       {"async_loading", "0"},
+      // A BGSAVE's or rewrite's child, as it reports (child_info.h).
+      {"current_cow_peak", Str(static_cast<int64_t>(reporting ? cow_peak_ : 0))},
+      {"current_cow_size", Str(static_cast<int64_t>(reporting ? child_info_.cow_bytes() : 0))},
+      {"current_cow_size_age", Str(cow_age)},
+      {"current_fork_perc", reporting ? perc : "0.00"},
+      {"current_save_keys_processed", Str(static_cast<int64_t>(reporting ? done : 0))},
+      {"current_save_keys_total", Str(static_cast<int64_t>(reporting ? total : 0))},
       {"rdb_changes_since_last_save", Str(static_cast<int64_t>(server_->stats().dirty))},
       {"rdb_bgsave_in_progress", saving ? "1" : "0"},
       {"rdb_last_save_time", Str(lastsave_s_)},
@@ -316,9 +347,10 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
       {"rdb_last_bgsave_time_sec", Str(last_bgsave_secs_)},
       {"rdb_current_bgsave_time_sec", Str(saving ? (now_ms - child_start_ms_) / 1000 : -1)},
       {"rdb_saves", Str(static_cast<int64_t>(rdb_saves_))},
+      {"rdb_last_cow_size", Str(static_cast<int64_t>(rdb_last_cow_))},
       {"rdb_last_load_keys_expired", Str(static_cast<int64_t>(last_load_expired_))},
       {"rdb_last_load_keys_loaded", Str(static_cast<int64_t>(last_load_keys_))},
-      {"aof_enabled", log_ ? "1" : "0"},
+      {"aof_enabled", log_ || enabling_ ? "1" : "0"},
       {"aof_rewrite_in_progress", rewriting ? "1" : "0"},
       {"aof_rewrite_scheduled", rewrite_scheduled_ || rewrite_start_pending_ ? "1" : "0"},
       {"aof_last_rewrite_time_sec", Str(last_rewrite_secs_)},
@@ -327,6 +359,7 @@ std::vector<std::pair<std::string, std::string>> PersistManager::InfoFields() co
       {"aof_rewrites", Str(static_cast<int64_t>(aof_rewrites_))},
       {"aof_rewrites_consecutive_failures", Str(static_cast<int64_t>(rewrite_failures_))},
       {"aof_last_write_status", !log_ || log_->ok() ? "ok" : "err"},
+      {"aof_last_cow_size", Str(static_cast<int64_t>(aof_last_cow_))},
       {"module_fork_in_progress", "0"},
   };
   if (log_) {

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "durability/child_info.h"
 #include "persist/append_log.h"
 #include "persist/env.h"
 #include "persist/manifest.h"
@@ -68,7 +70,8 @@ class PersistManager : public EffectLog {
   // message names the file and offset.
   Status Start();
 
-  // Shutdown: stops a running child, flushes and fsyncs the log, and writes
+  // Shutdown: refuses (unless `force`) while the first rewrite of a log
+  // turned on at run time runs; stops a running child, flushes and fsyncs the log, and writes
   // a snapshot when `save` (save points configured, or SHUTDOWN SAVE).
   // An error means the server should not exit (logged: "can't exit"), unless
   // `force` (SHUTDOWN FORCE), which only changes the log line.
@@ -88,7 +91,11 @@ class PersistManager : public EffectLog {
   // cannot be created or written) is refused here; what fails later (fork,
   // the child's write, the manifest) shows in INFO persistence
   // (aof_last_bgrewrite_status:err) and the log, as Redis.
-  std::string BgRewrite(bool* scheduled);
+  // Inside MULTI/EXEC (`in_exec`) it is scheduled for the cron, as Redis.
+  std::string BgRewrite(bool* scheduled, bool in_exec = false);
+  // CONFIG SET ran inside MULTI/EXEC: turning the log on then waits for
+  // the cron (Redis schedules its rewrite).
+  void NoteConfigSetInExec() { config_set_in_exec_ = true; }
   // DEBUG RELOAD [NOSAVE]: save (unless nosave), then replace the data set
   // with the snapshot's, atomically (loaded aside, then swapped in).
   // DEBUG RELOAD: `save` first writes the snapshot; `flush` replaces the
@@ -107,6 +114,11 @@ class PersistManager : public EffectLog {
   // A payload starting with "REDIS" is a redis-server primary's RDB
   // (persist/rdb_reader.h): migration from Redis.
   Status LoadReplicaSnapshot(std::string_view payload);
+  // REPLCONF rdb-filter-only (redis-cli --functions-rdb): the full sync of
+  // client `client_id` carries no keys, and its function libraries only
+  // when `functions`. Applied when every replica a snapshot serves asked
+  // for the same filter (else they all get everything).
+  void SetRdbFilter(uint64_t client_id, bool functions) { rdb_filters_[client_id] = functions; }
 
   // INFO persistence fields, in Redis's order and names.
   std::vector<std::pair<std::string, std::string>> InfoFields() const;
@@ -191,9 +203,21 @@ class PersistManager : public EffectLog {
   Status WriteRdbFile(const std::string& path, const std::string& tmp_path,
                       std::span<Database* const> dbs, SnapshotWriteStats* stats,
                       bool aof_base = false);
-  Status StartLogging();  // a new generation from the data in memory
+  // persist_rewrite.cc
+  Status StartLogging();  // at start-up: a new generation from the data in memory
   void StopLogging();
+  // CONFIG SET appendonly yes: the first base comes from a background
+  // rewrite; effects wait in TempIncrPath() until it succeeds.
+  void BeginEnable();
+  std::string TempIncrPath() const;
+  // A rewrite of the kind the log's state asks for: on (a new incr opens
+  // at the fork), turning on (the temporary incr), off (a base alone).
   Status StartRewrite();
+  // Deletes the manifest's history files unless aof-disable-auto-gc.
+  void CollectHistory();
+  // True while automatic and scheduled rewrites are on hold after repeated
+  // failures (logs when a hold begins).
+  bool RewriteLimited();
   // OK if the log directory exists (or was created) and takes a new file.
   Status CheckLogDirWritable();
   bool ForkChild(ChildKind kind, const std::string& final_path);
@@ -227,6 +251,8 @@ class PersistManager : public EffectLog {
 
   // Children.
   ChildKind child_ = ChildKind::kNone;
+  ChildInfo child_info_;  // a BGSAVE's or rewrite's progress and copy-on-write
+  uint64_t cow_peak_ = 0, rdb_last_cow_ = 0, aof_last_cow_ = 0;
   pid_t child_pid_ = -1;
   std::string child_tmp_, child_final_;
   int64_t child_start_ms_ = 0;
@@ -237,6 +263,10 @@ class PersistManager : public EffectLog {
   bool bgsave_scheduled_ = false;
   bool rewrite_scheduled_ = false;
   bool rewrite_start_pending_ = false;  // start at the next batch boundary
+  std::map<uint64_t, bool> rdb_filters_;  // SetRdbFilter: client id -> functions
+  bool enabling_ = false;  // turned on at run time, first rewrite not done
+  bool config_set_in_exec_ = false;  // cleared by each BeforeFlush
+  int64_t limit_minutes_ = 0, limit_until_s_ = 0;  // RewriteLimited()'s hold
 
   // Status for INFO and the gate.
   int64_t lastsave_s_ = 0;
@@ -245,7 +275,6 @@ class PersistManager : public EffectLog {
   int64_t last_bgsave_secs_ = -1;
   bool last_rewrite_ok_ = true;
   int64_t last_rewrite_secs_ = -1;
-  int64_t last_rewrite_fail_ms_ = 0;
   uint64_t rdb_saves_ = 0, aof_rewrites_ = 0, rewrite_failures_ = 0;
   uint64_t last_load_keys_ = 0, last_load_expired_ = 0;
   std::string applied_fsync_;  // appendfsync the log runs with

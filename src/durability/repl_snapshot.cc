@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,22 @@ std::string PersistManager::StartReplicaSnapshot(bool diskless, bool redis_rdb, 
     (void)fcntl(pipe_fds[1], F_SETPIPE_SZ, 1 << 20);  // fewer wake-ups (best effort)
   }
   const std::string final_path = diskless ? "" : ReplTempPath("out");
+  // REPLCONF rdb-filter-only: applied when every replica this snapshot
+  // serves (those waiting for one, of this format) asked for it alike.
+  std::optional<bool> filter;  // set: no keys; true: with the functions
+  bool first = true, alike = true;
+  for (const ReplicaInfo& r : server_->replication().replicas()) {
+    if (r.sync != ReplicaInfo::Sync::kWaitStart || r.capa_rankd == redis_rdb) continue;
+    std::optional<bool> mine;
+    if (auto it = rdb_filters_.find(r.client_id); it != rdb_filters_.end()) {
+      mine = it->second;
+      rdb_filters_.erase(it);
+    }
+    alike &= first || mine == filter;
+    if (first) filter = mine;
+    first = false;
+  }
+  if (!alike || !redis_rdb) filter.reset();
   const int64_t start = MonoMs();
   pid_t pid = CountedFork();
   if (pid < 0) {
@@ -110,7 +127,12 @@ std::string PersistManager::StartReplicaSnapshot(bool diskless, bool redis_rdb, 
     signal(SIGINT, SIG_DFL);
     CloseSocketsInChild();
     std::vector<Database*> dbs;
-    for (int i = 0; i < server_->db_count(); i++) dbs.push_back(&server_->db(i));
+    std::vector<std::unique_ptr<Database>> none;  // the filter's: no keys
+    for (int i = 0; i < server_->db_count(); i++) {
+      if (filter) none.push_back(std::make_unique<Database>(i));
+      dbs.push_back(filter ? none.back().get() : &server_->db(i));
+    }
+    if (filter && !*filter) ScriptEngine::Of(*server_).functions().Flush();  // the child's copy
     SnapshotWriteStats stats;
     Status s;
     if (redis_rdb) {

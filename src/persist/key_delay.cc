@@ -9,12 +9,20 @@ namespace rankd {
 namespace {
 
 int64_t save_delay = 0;  // one process: the child that writes, or SAVE's server
+void (*saved_hook)() = nullptr;
 
 }  // namespace
 
 void SetKeySaveDelay(int64_t delay) { save_delay = delay; }
 
 int64_t KeySaveDelay() { return save_delay; }
+
+void SetKeySavedHook(void (*hook)()) { saved_hook = hook; }
+
+void KeySaved() {
+  KeyDelay(save_delay);
+  if (saved_hook) saved_hook();
+}
 
 void KeyDelay(int64_t delay) {
   if (delay > 0) {

@@ -20,4 +20,9 @@ int64_t KeySaveDelay();
 // Pauses for `delay` (see above).
 void KeyDelay(int64_t delay);
 
+// What the snapshot writers call after each key: the save delay, then the
+// hook (a fork()ed child's progress report, durability/child_info.h), if set.
+void KeySaved();
+void SetKeySavedHook(void (*hook)());
+
 }  // namespace rankd

@@ -65,10 +65,14 @@ std::string QuotedName(const std::string& n) {
 }  // namespace
 
 std::string Manifest::Serialize() const {
+  auto line = [](const File& f, const char* type) {
+    return "file " + QuotedName(f.name) + " seq " + std::to_string(f.seq) + " type " + type + "\n";
+  };
   std::string out;
+  if (const File* b = base_file()) out += line(*b, "b");
+  for (const File& f : history) out += line(f, "h");
   for (const File& f : files) {
-    out += "file " + QuotedName(f.name) + " seq " + std::to_string(f.seq) + " type " + (f.base ? "b" : "i") +
-           "\n";
+    if (!f.base) out += line(f, "i");
   }
   return out;
 }
@@ -126,6 +130,7 @@ Status Manifest::Parse(const std::string& name, std::string_view text, Manifest*
   // judged as redis-server judges it; "type h" (history, left for its
   // background deletion) names nothing to load.
   out->files.clear();
+  out->history.clear();
   auto bad = [&](const std::string& what) { return Status::Corruption(name + ": " + what); };
   if (text.empty()) return bad("Found an empty AOF manifest");
   std::optional<File> base;
@@ -163,7 +168,9 @@ Status Manifest::Parse(const std::string& name, std::string_view text, Manifest*
         return bad("Found a non-monotonic sequence number");
       }
       out->files.push_back({fname, seqv, false});
-    } else if (type != "h") {
+    } else if (type == "h") {
+      out->history.push_back({fname, seqv, false});
+    } else {
       return bad("Unknown AOF file type");
     }
   }

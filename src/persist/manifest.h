@@ -36,6 +36,10 @@ struct Manifest {
     bool base = false;
   };
   std::vector<File> files;  // base (optional) first, then incrs in order
+  // Files a rewrite replaced while aof-disable-auto-gc was on ("type h"):
+  // nothing to load, kept until collected. Newest first, written between
+  // the base and the incrs, as Redis 7.0 lists them.
+  std::vector<File> history;
 
   // The highest of the bases' / of the incrs' numbers (Redis numbers them
   // apart; 0 when there is none).

@@ -62,6 +62,24 @@ TEST(ManifestTest, ReadsRedisManifests) {
   EXPECT_EQ(back.last_incr()->name, " a b\n.aof.3.incr.aof");
 }
 
+TEST(ManifestTest, HistoryIsKeptInOrderBetweenBaseAndIncrs) {
+  // As Redis 7.0 writes it under aof-disable-auto-gc: base, history
+  // (newest first), incrs. History names nothing to load.
+  const std::string text =
+      "file appendonly.aof.3.base.rdb seq 3 type b\n"
+      "file appendonly.aof.2.incr.aof seq 2 type h\n"
+      "file appendonly.aof.2.base.rdb seq 2 type h\n"
+      "file appendonly.aof.3.incr.aof seq 3 type i\n";
+  Manifest m;
+  ASSERT_TRUE(Manifest::Parse("m", text, &m).ok());
+  ASSERT_EQ(m.files.size(), 2u);
+  ASSERT_EQ(m.history.size(), 2u);
+  EXPECT_EQ(m.history[0].name, "appendonly.aof.2.incr.aof");
+  EXPECT_EQ(m.Serialize(), text);
+  // History alone is an empty manifest, as Redis judges it.
+  EXPECT_FALSE(Manifest::Parse("m", "file a.1.base.rdb seq 1 type h\n", &m).ok());
+}
+
 TEST(ManifestTest, WriteIsAtomicAcrossCrashes) {
   FaultEnv env;
   Manifest m1, m2, got;

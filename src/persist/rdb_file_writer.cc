@@ -66,9 +66,12 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
     rdb::PutLength(&buf, db.size());
     rdb::PutLength(&buf, db.expires_size());  // a sizing hint, as db.size()
     Status s;
-    db.ForEach([&](Database::Entry* e) {  // live keys only
+    // The keys ForEach visits: live ones, and also those past their deadline
+    // not yet deleted while the caller suspends expiry (SAVE, BGSAVE, a log
+    // base: as Redis, the file holds them and its loader drops them).
+    db.ForEach([&](Database::Entry* e) {
       const int64_t expire_ms = db.ExpireMs(e);
-      if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
+      if (!s.ok()) return;
       if (expire_ms >= 0) {
         buf.push_back(static_cast<char>(kOpExpireMs));
         coding::PutFixed64(&buf, static_cast<uint64_t>(expire_ms));
@@ -86,7 +89,7 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
       }
       stats->keys++;
       s = sink.MaybeFlush();
-      KeyDelay(KeySaveDelay());
+      KeySaved();
     });
     if (!s.ok()) return s;
   }

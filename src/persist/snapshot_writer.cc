@@ -247,7 +247,7 @@ Status WriteAll(WritableFile* file, std::span<Database* const> dbs, const Snapsh
       if (!s.ok() || (expire_ms >= 0 && expire_ms <= now)) return;
       s = WriteEntry(sink, *e, expire_ms);
       stats->keys++;
-      KeyDelay(KeySaveDelay());
+      KeySaved();
     });
     if (!s.ok()) return s;
   }
