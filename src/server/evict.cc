@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/memory.h"
+#include "server/effect_targets.h"
 #include "server/notify.h"
 #include "server/repl_buffers.h"
 #include "server/server.h"
@@ -136,6 +137,7 @@ bool Evictor::EvictOne() {
   evicted_++;
   server_->NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, best_db->index());
   std::string_view args[] = {"DEL", key};
+  EffectTargetsScope all;  // not narrowed by a running script's redis.set_repl
   server_->EmitServerEffect(best_db->index(), args);
   return true;
 }
