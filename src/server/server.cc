@@ -88,8 +88,16 @@ void Server::ApplyConfig(std::string_view name) {
   evictor_.set_policy(ParseEvictPolicy(config_.maxmemory_policy));
   lfu_.log_factor = config_.lfu_log_factor;
   lfu_.decay_time = config_.lfu_decay_time;
-  // CONFIG SET maxmemory below the current use evicts at once (Redis).
-  if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
+  // CONFIG SET maxmemory below the current use evicts at once (Redis); one
+  // inside a transaction or a script, once that has ended (as Redis 7.0, no
+  // eviction while commands nest: EXEC's later commands see the keys).
+  if (name == "maxmemory" || name == "maxmemory-policy") {
+    if (call_depth_ > 1) {
+      loop_.AddTimer(0, [this] { evictor_.Perform(); });
+    } else {
+      evictor_.Perform();
+    }
+  }
   client_eviction_limit_ = ClientEvictionLimit(config_);
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
