@@ -249,3 +249,41 @@ def test_a_replica_ignores_maxmemory_by_default(server_factory):
     assert r.execute("DBSIZE") < 200
     p.close()
     r.close()
+
+
+def test_used_memory_stays_within_4k_of_the_limit(raw):
+    # Redis's own check: fill to just under a limit 100 KB above the current use, write as
+    # many keys again, and used_memory (the figure eviction works by) stays within 4 KB.
+    try:
+        used = _used(raw)
+        limit = used + 100 * 1024
+        raw.execute("CONFIG", "SET", "maxmemory", str(limit))
+        raw.execute("CONFIG", "SET", "maxmemory-policy", "allkeys-random")
+        n = 0
+        while True:
+            raw.execute("SETEX", "key:%d" % n, "10000", "x")
+            n += 1
+            if _used(raw) + 4096 > limit:
+                break
+        assert n > 10
+        for i in range(n):
+            raw.execute("SETEX", "more:%d" % i, "10000", "x")
+        assert _used(raw) < limit + 4096
+    finally:
+        raw.execute("CONFIG", "SET", "maxmemory", "0")
+        raw.execute("CONFIG", "SET", "maxmemory-policy", "noeviction")
+
+
+def test_maxmemory_lowered_inside_multi_evicts_after_exec(raw):
+    # As Redis 7.0: no eviction while EXEC runs; the key goes once it has ended.
+    try:
+        raw.execute("CONFIG", "SET", "maxmemory-policy", "allkeys-lru")
+        assert raw.execute("MULTI") == b"OK"
+        raw.execute("INCR", "x")
+        raw.execute("CONFIG", "SET", "maxmemory", "1")
+        raw.execute("INCR", "x")
+        assert raw.execute("EXEC") == [1, b"OK", 2]
+        wait_until(lambda: raw.execute("DBSIZE") == 0, message="x not evicted after EXEC")
+    finally:
+        raw.execute("CONFIG", "SET", "maxmemory", "0")
+        raw.execute("CONFIG", "SET", "maxmemory-policy", "noeviction")

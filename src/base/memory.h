@@ -11,7 +11,8 @@
 
 namespace rankd {
 
-// Bytes handed out by the allocator and not yet freed.
+// Bytes handed out by the allocator and not yet freed (with jemalloc: its
+// stats.allocated less the freed blocks its thread caches keep for reuse).
 size_t AllocatedBytes();
 // The same figure for hot paths (the maxmemory check before each command):
 // O(1) with jemalloc, as the last AllocatedBytes() reading plus what the

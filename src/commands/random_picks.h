@@ -13,7 +13,8 @@
 //     (ReplyBuilder::Rollback) and replaced by the same error.
 //
 // Nothing partial is ever sent, and the work is at most ~11 million picks.
-// The client's output buffer hard limit still applies first when lower.
+// The client's output buffer hard limit still applies first when lower: the
+// picks are then written until it is reached and the client is closed.
 
 #pragma once
 
@@ -31,10 +32,13 @@ inline constexpr uint64_t kMinPickBytes = 6;
 // or the error, when the reply would pass the cap.
 template <typename Header, typename Emit>
 void ReplyRepeatedPicks(ReplyBuilder& reply, uint64_t count, Header header, Emit emit) {
-  if (count > kMaxRepeatedPicksBytes / kMinPickBytes) {
+  const size_t mark = reply.buffer().size();
+  // An output buffer hard limit below the cap stops the reply first: the
+  // client is closed mid-run, as Redis 7.0 closes it.
+  const bool limited = reply.limit() != 0 && reply.limit() - mark <= kMaxRepeatedPicksBytes;
+  if (!limited && count > kMaxRepeatedPicksBytes / kMinPickBytes) {
     return reply.Error(err::kRepeatedPicksTooLarge);
   }
-  const size_t mark = reply.buffer().size();
   header(count);
   for (uint64_t i = 0; i < count && !reply.overflowed(); i++) {
     emit();

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/expiry_clock.h"
 #include "core/periodic_board.h"
 
 namespace rankd {
 
 bool Database::IsExpired(const Entry* e) const {
   return e->has(Entry::kHasExpire) && !expiry_suspended_ && !replica_->from_primary &&
-         ExpireMs(e) <= WallMs();
+         ExpireMs(e) <= ExpiryNowMs();
 }
 
 void Database::ExpireKey(const std::string& k) {

@@ -13,12 +13,14 @@ extern "C" {
 #include <unordered_map>
 
 #include "base/clock.h"
+#include "base/expiry_clock.h"
 #include "base/key_slot.h"
 #include "base/logging.h"
 #include "base/split.h"
 #include "net/split_args.h"
 #include "scripting/script_sha1.h"
 #include "server/command.h"
+#include "server/effect_targets.h"
 #include "server/errors.h"
 #include "server/server.h"
 
@@ -136,7 +138,11 @@ void ScriptEngine::Execute(Client& caller, Run run, Body body) {
   run_ = std::move(run);
   in_run_ = true;
   run_count_++;
-  body(*caller.reply);
+  {
+    FrozenExpiryClock frozen;  // the script sees one instant
+    EffectTargetsScope targets;  // redis.set_repl narrows them for this run
+    body(*caller.reply);
+  }
   in_run_ = false;
   if (busy_) {
     LOG_WARNING("Slow script finished after %lld ms",
@@ -229,52 +235,85 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
 
 void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& out) {
   const CommandSpec* spec = server_->FindCommand(args[0]);
-  if (!spec) return out.Error("ERR Unknown Redis command called from script");
-  if (!ArityAccepts(spec->arity, args.size())) {
-    return out.Error("ERR Wrong number of args calling Redis command from script");
+  if (!spec) {
+    out.Error("ERR Unknown Redis command called from script");
+  } else if (std::string refusal = Refusal(*spec, args); !refusal.empty()) {
+    CountRejected(*spec, args);
+    out.Error(refusal);
+  } else {
+    client_.reply = &out;
+    server_->Execute(client_, args, /*no_block=*/true);
+    client_.reply = nullptr;
   }
-  uint32_t flags = spec->flags;
+  // As Redis 7.0, a call's error counts in INFO errorstats when it happens,
+  // caught by pcall or not; the script's reply does not count it again
+  // (script_resp.h kErrorCountedField).
+  const std::string& r = out.buffer();
+  if (!r.empty() && r[0] == '-') {
+    server_->stats().errors.Add(std::string_view(r).substr(1, r.find("\r\n") - 1));
+  }
+}
+
+// As Redis 7.0's scriptCall: a command the script may not run counts in
+// INFO commandstats as rejected (its subcommand's row, when it names one).
+void ScriptEngine::CountRejected(const CommandSpec& spec, std::span<const std::string_view> args) {
+  const CommandSpec* counted = &spec;
+  std::string name(spec.name);
+  if (args.size() > 1) {
+    for (const CommandSpec& sub : spec.subcommands) {
+      if (!EqualsIgnoreCase(sub.name, args[1])) continue;
+      counted = &sub;
+      name += "|" + std::string(sub.name);
+    }
+  }
+  ServerStats::CommandStat& stat = server_->stats().per_command[counted];
+  if (stat.name.empty()) stat.name = std::move(name);
+  stat.rejected++;
+}
+
+std::string ScriptEngine::Refusal(const CommandSpec& spec, std::span<const std::string_view> args) {
+  if (!ArityAccepts(spec.arity, args.size())) {
+    return "ERR Wrong number of args calling Redis command from script";
+  }
+  uint32_t flags = spec.flags;
   if (args.size() > 1) {  // a container's subcommand has flags of its own (CLUSTER RESET)
-    for (const CommandSpec& sub : spec->subcommands) {
+    for (const CommandSpec& sub : spec.subcommands) {
       if (EqualsIgnoreCase(sub.name, args[1])) flags |= sub.flags & kNoScript;
     }
   }
   if ((flags & kNoScript) && !server_->script_deny_disabled()) {  // BZMPOP / BLMPOP run, never blocking (Redis 7.0)
-    return out.Error("ERR This Redis command is not allowed from script");
+    return "ERR This Redis command is not allowed from script";
   }
-  if ((spec->flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
-    return out.Error("ERR Write commands are not allowed from read-only scripts.");
+  if ((spec.flags & (kWrite | kMayReplicate)) && run_.read_only) {  // PUBLISH too, as Redis 7.0
+    return "ERR Write commands are not allowed from read-only scripts.";
   }
   // Redis scriptVerifyOOM: out of memory when the script started, a
   // deny-oom command is refused until the script has written something.
-  if ((spec->flags & kDenyOom) && !run_.wrote && !run_.allow_oom && server_->config().maxmemory > 0 &&
+  if ((spec.flags & kDenyOom) && !run_.wrote && !run_.allow_oom && server_->config().maxmemory > 0 &&
       server_->oom_before_command()) {
-    return out.Error(err::kOom);
+    return std::string(err::kOom);
   }
   // On a stale replica a script runs only the commands allowed there
   // (Redis scriptVerifyAllowStale).
-  if (!(spec->flags & kStale) &&
-      !server_->replication().Refusal(client_, false, true).empty()) {
-    return out.Error("ERR Can not execute the command on a stale replica. The replica link is "
-                     "down and replica-serve-stale-data is set to 'no'.");
+  if (!(spec.flags & kStale) && !server_->replication().Refusal(client_, false, true).empty()) {
+    return "ERR Can not execute the command on a stale replica. The replica link is "
+           "down and replica-serve-stale-data is set to 'no'.";
   }
   if (ClusterRouter* cluster = server_->cluster()) {
     std::string refusal = cluster->ScriptAccess(
         *run_.caller, args, run_.allow_cross_slot ? nullptr : &run_.cluster_slot);
-    if (!refusal.empty()) return out.Error(refusal);
+    if (!refusal.empty()) return refusal;
   }
   // Redis scriptVerifyWriteCommandAllow: a write is refused on a read-only
   // replica or without min-replicas-to-write, unless the caller is one
   // replication obeys or the script already wrote: it must then be able to
   // finish, whatever the replication state became meanwhile.
-  if ((spec->flags & kWrite) && !run_.wrote) {
+  if ((spec.flags & kWrite) && !run_.wrote) {
     std::string_view refusal = server_->replication().Refusal(*run_.caller, true, false);
-    if (!refusal.empty()) return out.Error(refusal);
+    if (!refusal.empty()) return std::string(refusal);
     run_.wrote = true;
   }
-  client_.reply = &out;
-  server_->Execute(client_, args, /*no_block=*/true);
-  client_.reply = nullptr;
+  return "";
 }
 
 std::optional<bool> ScriptEngine::AclAllows(std::span<const std::string_view> args) {
@@ -298,6 +337,8 @@ bool ScriptEngine::Interrupt() {
   if (poll_events_) poll_events_();
   return run_.kill;
 }
+
+void ScriptEngine::SetReplication(int flags) { g_effect_targets = flags & kEffectToAll; }
 
 void ScriptEngine::Log(int level, std::string_view msg) {
   std::string text(msg);

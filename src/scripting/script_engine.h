@@ -131,8 +131,13 @@ class ScriptEngine : public ScriptHost, public ScriptRuntime {
   std::optional<bool> AclAllows(std::span<const std::string_view> args) override;
   bool Interrupt() override;
   void Log(int level, std::string_view msg) override;
+  void SetReplication(int flags) override;
 
  private:
+  // Why the running script may not call `args` (spec found), or empty;
+  // marks the run as having written when a write is let through.
+  std::string Refusal(const CommandSpec& spec, std::span<const std::string_view> args);
+  void CountRejected(const CommandSpec& spec, std::span<const std::string_view> args);
   struct Run {
     Client* caller = nullptr;
     bool read_only = false;

@@ -304,14 +304,17 @@ void LuaSandbox::Run(std::string_view name, std::span<const std::string_view> ke
     WriteLuaAsReply(L_, resp_, out);
     lua_pop(L_, 1);
   } else {
-    out.Error(PopErrorText(name));
+    bool counted = false;
+    std::string text = PopErrorText(name, &counted);
+    WriteScriptError(text, counted, out);
   }
   lua_settop(L_, handler - 1);
   lua_gc(L_, LUA_GCSTEP, 1);
 }
 
-std::string LuaSandbox::PopErrorText(std::string_view name) {
+std::string LuaSandbox::PopErrorText(std::string_view name, bool* counted) {
   std::string text;
+  *counted = ErrorAlreadyCounted(L_);
   if (!lua_istable(L_, -1)) {
     const char* s = lua_tostring(L_, -1);
     text = "ERR Error running script " + std::string(name) + ", " +

@@ -55,6 +55,9 @@ class ScriptHost {
   virtual bool Interrupt() { return false; }
   // redis.log(level, msg) with level 0..3 (debug, verbose, notice, warning).
   virtual void Log(int level, std::string_view msg) {}
+  // redis.set_repl(flags): where the effects of the script's next calls
+  // go, as Redis's REPL_* bits (1: the append-only file, 2: replicas).
+  virtual void SetReplication(int flags) {}
 };
 
 class LuaSandbox {
@@ -89,7 +92,9 @@ class LuaSandbox {
   // Formats a Lua error object (a table {err=, source=, line=} or a
   // string) into the reply text Redis 7.0 sends, e.g.
   // "ERR user_script:1: boom script: <sha>, on @user_script:1.". Pops it.
-  std::string PopErrorText(std::string_view name);
+  // *counted: the error came from a redis.call already counted in INFO
+  // errorstats (script_resp.h kErrorCountedField).
+  std::string PopErrorText(std::string_view name, bool* counted);
 
   // --- Used by the C functions of the redis table (script_lua.cc). ---
   int resp() const { return resp_; }

@@ -184,7 +184,12 @@ bool CallAndPush(lua_State* L, bool* arg_error) {
     PushLuaError(L, "ERR bad reply from command");
     return true;
   }
-  return !reply.buffer().empty() && reply.buffer()[0] == '-';
+  if (reply.buffer().empty() || reply.buffer()[0] != '-') return false;
+  // The host counted the error (INFO errorstats) when the call failed.
+  lua_pushstring(L, kErrorCountedField);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  return true;
 }
 
 // redis.acl_check_cmd: pushes whether the caller may run the command.
@@ -319,7 +324,8 @@ int RedisSetRepl(lua_State* L) {
   if (lua_gettop(L) != 1) return RaiseMsg(L, "redis.set_repl() requires one argument.");
   int flags = static_cast<int>(lua_tonumber(L, 1));
   if (flags < 0 || flags > 3) return RaiseMsg(L, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
-  return 0;  // Effects always go to the log; see docs/scripting.md.
+  SandboxOf(L)->host()->SetReplication(flags);
+  return 0;
 }
 
 int RedisTrue(lua_State* L) {
@@ -343,6 +349,8 @@ int ErrorHandler(lua_State* L) {
     lua_newtable(L);
     lua_getfield(L, 1, "err");
     lua_setfield(L, -2, "err");
+    lua_getfield(L, 1, kErrorCountedField);  // a failed redis.call's mark
+    lua_setfield(L, -2, kErrorCountedField);
     lua_replace(L, 1);
   } else {
     const char* s = lua_tostring(L, 1);

@@ -194,9 +194,35 @@ bool WriteVerbatim(lua_State* L, ReplyBuilder& out) {
   return written;
 }
 
+}  // namespace
+
+bool ErrorAlreadyCounted(lua_State* L) {
+  if (!lua_istable(L, -1)) return false;
+  lua_pushstring(L, kErrorCountedField);
+  lua_rawget(L, -2);
+  const bool counted = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return counted;
+}
+
+void WriteScriptError(std::string_view msg, bool counted, ReplyBuilder& out) {
+  if (!counted) return out.Error(msg);
+  std::string line = "-";
+  line.append(msg);
+  for (char& ch : line) {
+    if (ch == '\r' || ch == '\n') ch = ' ';
+  }
+  out.Raw(line + "\r\n");
+}
+
+namespace {
+
 void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
   if (GetTyped(L, "err", LUA_TSTRING)) {
-    out.Error(ToView(L, -1));
+    std::string msg(ToView(L, -1));
+    lua_pop(L, 1);
+    const bool counted = ErrorAlreadyCounted(L);
+    WriteScriptError(msg, counted, out);
   } else if (GetTyped(L, "ok", LUA_TSTRING)) {
     out.SimpleString(OneLine(ToView(L, -1)));
   } else if (GetTyped(L, "double", LUA_TNUMBER)) {

@@ -38,4 +38,14 @@ bool PushReplyAsLua(lua_State* L, std::string_view buf, size_t* pos);
 // redis.setresp (2 or 3); `out` encodes for the caller's own version.
 void WriteLuaAsReply(lua_State* L, int script_resp, ReplyBuilder& out);
 
+// An error a script's redis.call / pcall got was counted in INFO errorstats
+// when the command failed (as Redis 7.0); its Lua table carries this field
+// (true) so that the same error, returned or raised by the script, is not
+// counted again as the script's own reply.
+inline constexpr const char* kErrorCountedField = "ignore_error_stats_update";
+// Whether the table at the top of the stack carries that mark.
+bool ErrorAlreadyCounted(lua_State* L);
+// Writes error `msg` (no leading '-') to `out`, counted or not.
+void WriteScriptError(std::string_view msg, bool counted, ReplyBuilder& out);
+
 }  // namespace rankd

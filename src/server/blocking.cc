@@ -117,6 +117,9 @@ size_t Server::FailBlockedClients(const std::function<std::string(const Client&)
 }
 
 void Server::ServeReadyKeys() {
+  // Not while a command runs (a busy script serving the loop, as Redis's
+  // yielding commands): the clients it readied are served when it ends.
+  if (call_depth_ > 0) return;
   // Serving a client may write keys others wait on: loop until quiet.
   for (int round = 0; round < 1000; round++) {
     bool any = false;

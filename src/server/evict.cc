@@ -7,11 +7,22 @@
 
 #include "base/clock.h"
 #include "base/memory.h"
+#include "server/effect_targets.h"
 #include "server/notify.h"
 #include "server/repl_buffers.h"
 #include "server/server.h"
 
 namespace rankd {
+namespace {
+
+// What the last EvictOne's deletion alone freed. As Redis performEvictions,
+// eviction counts only that: the signals after it (tracking invalidations
+// queued to clients, the DEL for replicas) may grow memory again, and
+// counting them would evict on and on (a feedback loop draining the
+// database). Kept here rather than returned so evict.h (in server.h) stays.
+int64_t g_freed_by_delete = 0;
+
+}  // namespace
 
 EvictPolicy ParseEvictPolicy(std::string_view name) {
   if (name == "allkeys-lru") return EvictPolicy::kAllKeysLru;
@@ -71,9 +82,8 @@ Evictor::Result Evictor::Perform() {
   const uint64_t start = CycleNow();
   uint64_t keys = 0;
   while (freed < to_free) {
-    const int64_t before = UsedMemory();
     if (!EvictOne()) return Result::kFail;
-    freed += before - UsedMemory();
+    freed += g_freed_by_delete;
     if (++keys % 16 == 0 && static_cast<uint64_t>(CyclesToUs(CycleNow() - start)) > limit_us) {
       if (timer_ == 0) {
         timer_ = server_->loop().AddTimer(0, [this] {
@@ -126,8 +136,10 @@ bool Evictor::EvictOne() {
   }
   if (!best) return false;
   const std::string key(best->key());  // for the signals: the entry goes now
+  const int64_t before = UsedMemory();
   best_db->DeleteEntry(best,
                        server_->config().lazyfree_lazy_eviction ? &server_->lazy_free() : nullptr);
+  g_freed_by_delete = before - UsedMemory();
   // As Redis performEvictions: signalModifiedKey (WATCH fails, tracking
   // caches are invalidated; NOLOOP spares the client whose command caused
   // it, as server.current_client does in 7.0), the "evicted" event (class
@@ -136,6 +148,7 @@ bool Evictor::EvictOne() {
   evicted_++;
   server_->NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, best_db->index());
   std::string_view args[] = {"DEL", key};
+  EffectTargetsScope all;  // not narrowed by a running script's redis.set_repl
   server_->EmitServerEffect(best_db->index(), args);
   return true;
 }

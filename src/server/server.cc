@@ -88,8 +88,8 @@ void Server::ApplyConfig(std::string_view name) {
   evictor_.set_policy(ParseEvictPolicy(config_.maxmemory_policy));
   lfu_.log_factor = config_.lfu_log_factor;
   lfu_.decay_time = config_.lfu_decay_time;
-  // CONFIG SET maxmemory below the current use evicts at once (Redis).
-  if (name == "maxmemory" || name == "maxmemory-policy") evictor_.Perform();
+  // CONFIG SET maxmemory* evicts right after its command (7.0: not inside EXEC or a script).
+  if (name.starts_with("maxmemory")) loop_.AddTimer(0, [this] { evictor_.Perform(); });
   client_eviction_limit_ = ClientEvictionLimit(config_);
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;

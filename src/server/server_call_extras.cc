@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "base/clock.h"
+#include "server/effect_targets.h"
 #include "server/server.h"
 
 namespace rankd {
@@ -44,7 +45,8 @@ void Server::DropReplyKeepingPushes(Client& c, size_t reply_start) {
 }
 
 void Server::EmitEffect(int db, std::span<const std::string_view> args) {
-  if (effect_log_) effect_log_->Append(db, args);
+  if (effect_log_ && (g_effect_targets & kEffectToLog)) effect_log_->Append(db, args);
+  if (!(g_effect_targets & kEffectToReplicas)) return;  // redis.set_repl
   // Outside any command with nothing pending (an outermost command's only
   // effect, the expiry cycle's DELs): straight to the replicas.
   if (call_depth_ == 0 && pending_effects_.empty()) return repl_->Feed(db, args);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/effect_targets.h"
 #include "server/notify.h"
 #include "server/replication.h"
 #include "server/server.h"
@@ -23,6 +24,7 @@ void Server::ConnectDatabase(Database& d) {
   d.on_expired = [this](int db, std::string_view key) {
     NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db);
     std::string_view args[] = {"DEL", key};
+    EffectTargetsScope all;  // the server's own effect, whatever a script chose
     EmitServerEffect(db, args);  // replicas get it at once (Redis 7.0)
   };
   d.on_touch = [this](int db, std::string_view key) {
@@ -51,17 +53,20 @@ void Server::ConnectDatabase(Database& d) {
     if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
     std::vector<std::string_view> args = {"HDEL", key};
     args.insert(args.end(), fields.begin(), fields.end());
+    EffectTargetsScope all;
     EmitEffect(db, args);  // the log and the replicas
   };
   d.may_roll_periods = [this] { return !hold_period_rolls_ && !repl_->is_replica(); };
   d.on_period_rolled = [this](int db, std::string_view key, const std::string& id) {
     NotifyKeyspaceEvent(kNotifyZset, "lb.roll", key, db);
     const std::string_view args[] = {"LB.ROLL", key, id};
+    EffectTargetsScope all;
     EmitEffect(db, args);  // the log and the replicas
   };
   d.on_view_taken = [this](int db, std::string_view key) {
     ViewTaken(db, key);
     const std::string_view args[] = {"LB.SNAPSHOT", key};
+    EffectTargetsScope all;
     EmitEffect(db, args);  // the log and the replicas take the same view
   };
   d.on_members_expired = [this](int db, std::string_view key,
@@ -71,6 +76,7 @@ void Server::ConnectDatabase(Database& d) {
     if (emptied) NotifyKeyspaceEvent(kNotifyGeneric, "del", key, db);
     std::vector<std::string_view> args = {"ZREM", key};
     args.insert(args.end(), members.begin(), members.end());
+    EffectTargetsScope all;
     EmitEffect(db, args);  // the log and the replicas
   };
 }
