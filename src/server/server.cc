@@ -463,7 +463,8 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   current_client_ = outer_client;
   current_call_ = outer_call;
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
-  if (spec.flags & kReadOnly) RememberReadKeys(c, spec, args);
+  // (A connection's own read is remembered only when it tracks keys.)
+  if ((spec.flags & kReadOnly) && (!c.conn || c.tracking.on)) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t ns = CyclesToNs(CycleNow() - start);
   const int64_t duration = ns / 1000;  // microseconds
@@ -473,7 +474,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
-  if (call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0 && !pending_effects_.empty()) FlushEffects();
   propagated_ = outer_propagated;
   // A blocked client's retries are the same call, counted once (when it
   // blocked), as Redis counts it; their time and failure still count.
@@ -486,7 +487,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stat.failed++;
   }
   if (config_.latency_tracking) stat.latency.Add(ns);
-  AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  if (config_.latency_monitor_threshold > 0) {
+    AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  }
   // A blocking command is logged when it answers: at once, or when a
   // blocked client is served (its original arguments, as Redis 7.0).
   const bool answered = c.reply->buffer().size() > reply_start;
