@@ -463,7 +463,6 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   current_client_ = outer_client;
   current_call_ = outer_call;
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
-  // (A connection's own read is remembered only when it tracks keys.)
   if ((spec.flags & kReadOnly) && (!c.conn || c.tracking.on)) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t ns = CyclesToNs(CycleNow() - start);
@@ -483,11 +482,9 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (!retrying) stat.calls++;
   if (stat.name.empty()) stat.name.assign(full_name);
   stat.usec += duration;
-  if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
-    stat.failed++;
-  }
+  stat.failed += c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-';
   if (config_.latency_tracking) stat.latency.Add(ns);
-  if (config_.latency_monitor_threshold > 0) {
+  if (config_.latency_monitor_threshold > 0) {  // (off by default)
     AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
   }
   // A blocking command is logged when it answers: at once, or when a
