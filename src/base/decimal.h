@@ -29,14 +29,13 @@ inline int DecimalDigits(uint64_t v) {
   }
 }
 
-// Writes the `digits` (== DecimalDigits(v)) decimal digits of v at `out`;
-// returns out + digits.
-inline char* WriteDecimal(char* out, uint64_t v, int digits) {
+// Writes v's decimal digits so that they end just before `end` (room for
+// 20 bytes before it); returns where they start. No digit count needed.
+inline char* WriteDecimalBackward(char* end, uint64_t v) {
   static constexpr char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
-  char* end = out + digits;
   char* p = end;
   while (v >= 100) {
     const unsigned pair = static_cast<unsigned>(v % 100) * 2;
@@ -50,7 +49,14 @@ inline char* WriteDecimal(char* out, uint64_t v, int digits) {
   } else {
     *--p = static_cast<char>('0' + v);
   }
-  return end;
+  return p;
+}
+
+// Writes the `digits` (== DecimalDigits(v)) decimal digits of v at `out`;
+// returns out + digits.
+inline char* WriteDecimal(char* out, uint64_t v, int digits) {
+  WriteDecimalBackward(out + digits, v);
+  return out + digits;
 }
 
 // Writes v's decimal text at `out` (room for 20 bytes); returns the end.

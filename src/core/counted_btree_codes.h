@@ -68,15 +68,24 @@ void RANKD_BTREE::CodeRun(const LeafNode* leaf, uint32_t n, double target, uint3
 #ifdef __SSE2__
     // Codes ascend, so counting the codes < t and <= t gives the run. The
     // bytes are compared as signed after flipping their top bit.
+    // Each lane counts its matches (a true compare is -1, subtracted), and
+    // one sum of absolute differences per counter adds the lanes up at the
+    // end: no popcount, which without -mpopcnt is a libgcc call.
     const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
     const __m128i tv = _mm_set1_epi8(static_cast<char>(t ^ 0x80));
+    __m128i lt = _mm_setzero_si128(), gt = _mm_setzero_si128();
+    static_assert(kLeafCap / 16 < 128, "a lane counts at most one match per 16 codes");
     for (; j + 16 <= n; j += 16) {
       const __m128i c = _mm_xor_si128(
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(&leaf->codes[j])), flip);
-      below += __builtin_popcount(_mm_movemask_epi8(_mm_cmplt_epi8(c, tv)));
-      at_or_below += __builtin_popcount(_mm_movemask_epi8(_mm_cmpgt_epi8(c, tv)));
+      lt = _mm_sub_epi8(lt, _mm_cmplt_epi8(c, tv));
+      gt = _mm_sub_epi8(gt, _mm_cmpgt_epi8(c, tv));
     }
-    at_or_below = j - at_or_below;  // so far it counted the codes > t
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i lts = _mm_sad_epu8(lt, zero), gts = _mm_sad_epu8(gt, zero);
+    below = static_cast<uint32_t>(_mm_cvtsi128_si32(lts) + _mm_extract_epi16(lts, 4));
+    // So far the codes > t were counted.
+    at_or_below = j - static_cast<uint32_t>(_mm_cvtsi128_si32(gts) + _mm_extract_epi16(gts, 4));
 #endif
     for (; j < n; ++j) {
       below += leaf->codes[j] < t;

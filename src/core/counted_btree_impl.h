@@ -262,9 +262,22 @@ RANKD_BTREE_TMPL
 typename RANKD_BTREE::Cursor RANKD_BTREE::Seek(uint64_t rank) const {
   if (rank >= size_) return Cursor();
   void* p = root_;
+  uint64_t total = size_;  // of the subtree at p
   for (int h = height_; h > 0; --h) {
     const InnerNode* node = AsInner(p);
-    p = node->children[ChildForRank(node, &rank)];
+    uint32_t i;
+    if (rank < total / 2) {
+      i = ChildForRank(node, &rank);
+    } else {
+      // In the upper half (the top of a leaderboard read in reverse), from
+      // the right: `after` values of this subtree follow the one sought.
+      uint64_t after = total - 1 - rank;
+      i = node->n - 1u;
+      while (after >= node->counts[i]) after -= node->counts[i--];
+      rank = node->counts[i] - 1 - after;
+    }
+    total = node->counts[i];
+    p = node->children[i];
   }
   return Cursor(AsLeaf(p), static_cast<uint32_t>(rank));
 }

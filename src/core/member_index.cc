@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "absl/hash/hash.h"
+#include "base/bytes_hash.h"
 #include "base/huge_pages.h"
 
 namespace rankd {
@@ -26,13 +26,9 @@ size_t SlackFor(size_t cap) { return std::min<size_t>(kMaxDist - 1, std::max<siz
 }  // namespace
 
 uint64_t MemberIndex::Hash(std::string_view member) {
-  // absl's hash is seeded per process, so crafted members cannot be
-  // precomputed to collide. Extra mixing spreads entropy into the top bits,
-  // which pick the home slot.
-  uint64_t h = absl::Hash<std::string_view>{}(member);
-  h ^= h >> 31;
-  h *= 0x9E3779B97F4A7C15ull;
-  return h ^ (h >> 29);
+  // Seeded per process, so crafted members cannot be precomputed to
+  // collide; its top bits pick the home slot, its low bits the tag.
+  return HashBytes(member);
 }
 
 MemberIndex::~MemberIndex() { FreeHuge(groups_, GroupBytes()); }

@@ -316,7 +316,15 @@ void NetServer::ProcessInput(Connection* c) {
     handler_->OnCommand(c, args);
     c->in_.Consume(pos);
     if (ahead) ahead->Consumed(pos);
-    if (c->EnforceOutputLimit()) break;
+    // OverOutputLimit is false, and changes nothing, for a client with no
+    // limits that did not overflow and has no soft-limit clock running (a
+    // normal client under the default limits): skipped then.
+    const OutputLimit limit = LimitFor(c);
+    if ((limit.hard > 0 || limit.soft > 0 || c->reply_.overflowed() ||
+         c->soft_limit_since_ms_ >= 0) &&
+        c->EnforceOutputLimit()) {
+      break;
+    }
     const size_t out = c->output_buffer_size();
     if (limits_.output_buffer_pause > 0 &&
         out > static_cast<uint64_t>(limits_.output_buffer_pause)) {

@@ -22,6 +22,13 @@ constexpr size_t kSmallBulk = 64;
 
 // `type` then the integer and CRLF: a header ("*3", "$5") or an integer reply.
 char* PutHeader(char* p, char type, uint64_t n) {
+  if (n < 10) {  // most headers: "$7", "*2"
+    p[0] = type;
+    p[1] = static_cast<char>('0' + n);
+    p[2] = '\r';
+    p[3] = '\n';
+    return p + 4;
+  }
   *p++ = type;
   p = WriteDecimal(p, n);
   *p++ = '\r';
@@ -53,19 +60,36 @@ constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
 char* PutDouble(char* p, double d, bool resp3) {
   int64_t i;
   if (DoubleAsInteger(d, &i)) {
-    const bool neg = i < 0;
-    const uint64_t u = neg ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
-    const int digits = DecimalDigits(u);
+    // The text (at most 18 bytes: 17 digits and a sign) is written
+    // backwards into `num`, so its length is known without counting
+    // digits, then copied as a fixed 20 bytes.
+    char num[40];
+    char* const end = num + 20;
+    char* q = WriteDecimalBackward(end, i < 0 ? 0 - static_cast<uint64_t>(i)
+                                              : static_cast<uint64_t>(i));
+    if (i < 0) *--q = '-';
+    const size_t len = static_cast<size_t>(end - q);
     if (resp3) {
       *p++ = ',';
     } else {
-      p = PutHeader(p, '$', static_cast<uint64_t>(digits + neg));
+      p[0] = '$';
+      if (len < 10) {
+        p[1] = static_cast<char>('0' + len);
+        p += 2;
+      } else {
+        p[1] = '1';
+        p[2] = static_cast<char>('0' + len - 10);
+        p += 3;
+      }
+      p[0] = '\r';
+      p[1] = '\n';
+      p += 2;
     }
-    if (neg) *p++ = '-';
-    p = WriteDecimal(p, u, digits);
-    *p++ = '\r';
-    *p++ = '\n';
-    return p;
+    std::memcpy(p, q, 20);
+    p += len;
+    p[0] = '\r';
+    p[1] = '\n';
+    return p + 2;
   }
   char num[kMaxDoubleChars];
   const std::string_view text(num, FormatDoubleTo(num, d) - num);

@@ -52,6 +52,28 @@ TEST(ReplyBuilderTest, Resp2Downgrades) {
   EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Verbatim("hi"); }), "$2\r\nhi\r\n");
 }
 
+TEST(ReplyBuilderTest, IntegralDoublesWrittenInPlace) {
+  // Every length class of the in-place path: 1 to 17 digits, signs, and
+  // the two-digit length header ("$10" and up); -0 and 1e17 take the
+  // formatted path.
+  const std::pair<double, std::string_view> cases[] = {
+      {0, "0"}, {7, "7"}, {-7, "-7"}, {42, "42"}, {999999, "999999"},
+      {-123456789, "-123456789"}, {1234567890, "1234567890"},
+      {-9999999999999998.0, "-9999999999999998"},
+      {-0.0, "-0"}, {1e17, "1e+17"}};
+  for (const auto& [d, text] : cases) {
+    const std::string len = std::to_string(text.size());
+    ReplyBuilder r2(2), r3(3);
+    r2.Double(d);
+    r3.Double(d);
+    EXPECT_EQ(r2.buffer(), "$" + len + "\r\n" + std::string(text) + "\r\n") << d;
+    EXPECT_EQ(r3.buffer(), "," + std::string(text) + "\r\n") << d;
+  }
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->Integer(12); }), ":12\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->ArrayHeader(9); }), "*9\r\n");
+  EXPECT_EQ(Encode(2, [](ReplyBuilder* r) { r->ArrayHeader(10); }), "*10\r\n");
+}
+
 TEST(ReplyBuilderTest, Resp3Types) {
   EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Double(1.5); }), ",1.5\r\n");
   EXPECT_EQ(Encode(3, [](ReplyBuilder* r) { r->Double(-INFINITY); }), ",-inf\r\n");

@@ -463,7 +463,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   current_client_ = outer_client;
   current_call_ = outer_call;
   replica_expiry_ = {repl_->is_replica(), outer_expiry.from_primary, outer_expiry.local_write};
-  if (spec.flags & kReadOnly) RememberReadKeys(c, spec, args);
+  if ((spec.flags & kReadOnly) && (!c.conn || c.tracking.on)) RememberReadKeys(c, spec, args);
   if (monitored && !(spec.flags & kSkipMonitor)) FeedMonitors(c, args);
   const int64_t ns = CyclesToNs(CycleNow() - start);
   const int64_t duration = ns / 1000;  // microseconds
@@ -473,7 +473,7 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
     stats_.dirty++;
     if ((spec.flags & kWrite) && !propagated_) EmitEffect(c.db_index, args);
   }
-  if (call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0 && !pending_effects_.empty()) FlushEffects();
   propagated_ = outer_propagated;
   // A blocked client's retries are the same call, counted once (when it
   // blocked), as Redis counts it; their time and failure still count.
@@ -482,11 +482,11 @@ void Server::Call(Client& c, const CommandSpec& spec, std::string_view full_name
   if (!retrying) stat.calls++;
   if (stat.name.empty()) stat.name.assign(full_name);
   stat.usec += duration;
-  if (c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-') {
-    stat.failed++;
-  }
+  stat.failed += c.reply->buffer().size() > reply_start && c.reply->buffer()[reply_start] == '-';
   if (config_.latency_tracking) stat.latency.Add(ns);
-  AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  if (config_.latency_monitor_threshold > 0) {  // (off by default)
+    AddLatencySample(spec.flags & kFast ? "fast-command" : "command", duration / 1000);
+  }
   // A blocking command is logged when it answers: at once, or when a
   // blocked client is served (its original arguments, as Redis 7.0).
   const bool answered = c.reply->buffer().size() > reply_start;
