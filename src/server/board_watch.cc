@@ -140,7 +140,7 @@ void BoardWatch::Watch(Client& c, int db, std::string_view key, uint32_t n, Rank
   auto w = std::find_if(b.watchers.begin(), b.watchers.end(),
                         [&](const Watcher& x) { return x.client == &c; });
   if (w == b.watchers.end()) {
-    b.watchers.push_back({&c, n, mode, 0, false});
+    b.watchers.push_back({&c, n, mode, 0, false, {}});
     watches_++;
     w = b.watchers.end() - 1;
     c.lb_watches.emplace_back(db, std::string(key));
