@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "base/decimal.h"
 #include "base/numbers.h"
@@ -111,6 +112,12 @@ void ErrorCounts::Add(std::string_view msg) {
   } else if (by_code.size() < kMaxCodes) {
     by_code.emplace(std::string(code), 1);
   }
+}
+
+void ReplyBuilder::UncountedError(std::string_view msg) {
+  ErrorCounts* counts = std::exchange(error_counts_, nullptr);
+  Error(msg);
+  error_counts_ = counts;
 }
 
 void ReplyBuilder::Error(std::string_view msg) {

@@ -59,6 +59,9 @@ class ReplyBuilder {
   // "ERR syntax error" or "WRONGTYPE Operation against ...". Any CR/LF in
   // `msg` is replaced by spaces so the reply stays one line.
   void Error(std::string_view msg);
+  // The same, not counted: an error already counted where it arose (a
+  // script returning or raising the error of a command it called).
+  void UncountedError(std::string_view msg);
   void Integer(int64_t v);      // :v
   void Bulk(std::string_view s);  // $len s
   void Double(double d);        // RESP3 ,d   RESP2 bulk "%.17g" / "inf"

@@ -228,6 +228,10 @@ void ScriptEngine::FCall(Client& caller, std::span<const std::string_view> comma
 }
 
 void ScriptEngine::Call(std::span<const std::string_view> args, ReplyBuilder& out) {
+  // Its error (a refusal below or the command's own) counts in INFO
+  // errorstats now, as Redis counts it; the script passing it on does not
+  // count it again (scripting/script_resp.h kErrorCounted).
+  out.set_error_counts(&server_->stats().errors);
   const CommandSpec* spec = server_->FindCommand(args[0]);
   if (!spec) return out.Error("ERR Unknown Redis command called from script");
   if (!ArityAccepts(spec->arity, args.size())) {

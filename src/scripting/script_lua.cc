@@ -303,6 +303,8 @@ void LuaSandbox::Run(std::string_view name, std::span<const std::string_view> ke
   if (rc == 0) {
     WriteLuaAsReply(L_, resp_, out);
     lua_pop(L_, 1);
+  } else if (lua_istable(L_, -1) && ErrorWasCounted(L_, -1)) {
+    out.UncountedError(PopErrorText(name));
   } else {
     out.Error(PopErrorText(name));
   }

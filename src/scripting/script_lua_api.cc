@@ -343,6 +343,8 @@ int ErrorHandler(lua_State* L) {
     lua_newtable(L);
     lua_getfield(L, 1, "err");
     lua_setfield(L, -2, "err");
+    lua_getfield(L, 1, kErrorCounted);
+    lua_setfield(L, -2, kErrorCounted);
     lua_replace(L, 1);
   } else {
     const char* s = lua_tostring(L, 1);

@@ -66,6 +66,15 @@ bool PushAggregate(lua_State* L, std::string_view buf, size_t* pos, int64_t n, c
 
 }  // namespace
 
+bool ErrorWasCounted(lua_State* L, int idx) {
+  idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+  lua_pushstring(L, kErrorCounted);
+  lua_rawget(L, idx);
+  const bool counted = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return counted;
+}
+
 bool PushReplyAsLua(lua_State* L, std::string_view buf, size_t* pos) {
   if (*pos >= buf.size()) return false;
   char type = buf[(*pos)++];
@@ -81,9 +90,11 @@ bool PushReplyAsLua(lua_State* L, std::string_view buf, size_t* pos) {
       lua_newtable(L);
       SetField(L, "ok", line);
       return true;
-    case '-':
+    case '-':  // counted when the command answered: never again (as Redis)
       lua_newtable(L);
       SetField(L, "err", line);
+      lua_pushboolean(L, 1);
+      lua_setfield(L, -2, kErrorCounted);
       return true;
     case '$':
     case '=': {
@@ -196,7 +207,11 @@ bool WriteVerbatim(lua_State* L, ReplyBuilder& out) {
 
 void WriteTable(lua_State* L, int script_resp, ReplyBuilder& out) {
   if (GetTyped(L, "err", LUA_TSTRING)) {
-    out.Error(ToView(L, -1));
+    if (ErrorWasCounted(L, -2)) {
+      out.UncountedError(ToView(L, -1));
+    } else {
+      out.Error(ToView(L, -1));
+    }
   } else if (GetTyped(L, "ok", LUA_TSTRING)) {
     out.SimpleString(OneLine(ToView(L, -1)));
   } else if (GetTyped(L, "double", LUA_TNUMBER)) {

@@ -28,6 +28,14 @@ struct lua_State;
 
 namespace rankd {
 
+// The field Redis sets (true) in the error table of a command's error reply
+// (its name is visible to scripts): the error was counted in INFO
+// errorstats when the command answered, so the script returning or raising
+// it does not count it again.
+inline constexpr const char* kErrorCounted = "ignore_error_stats_update";
+// Whether the table at `idx` has kErrorCounted set (read raw).
+bool ErrorWasCounted(lua_State* L, int idx);
+
 // Parses the RESP reply that starts at buf[*pos] and pushes it onto the Lua
 // stack as one value; advances *pos past it. Returns false (pushing nothing)
 // if the bytes are not one complete, well-formed reply.
