@@ -24,6 +24,7 @@
 #include "base/crash_report.h"
 #include "base/logging.h"
 #include "base/numbers.h"
+#include "base/proc_title.h"
 #include "cluster/cluster.h"
 #include "commands/families.h"
 #include "durability/persist_manager.h"
@@ -184,6 +185,8 @@ int main(int argc, char** argv) {
   // read the load's outcome from the log, and clients that connect during
   // the load wait in the listen backlog until it ends (the event loop runs
   // after it).
+  // From here on argv's memory holds the process title (Start sets it).
+  ProcTitleInit(argc, argv);
   Status s = server.Start();
   if (!s.ok()) {
     LOG_WARNING("Could not start: %s", s.message().c_str());

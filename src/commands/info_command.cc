@@ -316,7 +316,7 @@ void ReplicationSection(Server& s, InfoWriter& w) {
     w.Field("master_link_status", repl.link_up() ? "up" : "down");
     w.Field("master_last_io_seconds_ago", repl.last_io_seconds_ago());
     w.Field("master_sync_in_progress", repl.sync_in_progress() ? 1 : 0);
-    w.Field("slave_read_repl_offset", offset);
+    w.Field("slave_read_repl_offset", static_cast<int64_t>(repl.read_offset()));
     w.Field("slave_repl_offset", offset);
     if (!repl.link_up()) w.Field("master_link_down_since_seconds", repl.link_down_seconds());
     w.Field("slave_priority", s.config().replica_priority);

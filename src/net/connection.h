@@ -266,6 +266,12 @@ class NetServer {
   // Its clients' peer and local names are "<path>:0", as Redis shows them.
   // The file is removed by CloseAll().
   Status ListenUnix(const std::string& path, int mode);
+  // Moves the plain TCP listeners (not TLS, not the Unix socket) to
+  // `addrs` at `port` (0: none), as CONFIG SET port / bind: the old ones
+  // are closed first, and if the new ones cannot all be opened the old
+  // `old_addrs` at the old port are opened again and the error returned.
+  Status Relisten(const std::vector<std::string>& addrs, int port,
+                  const std::vector<std::string>& old_addrs);
 
   // Takes effect for new reads/commands; lowering maxclients closes nobody.
   void set_limits(const NetLimits& limits);

@@ -116,6 +116,10 @@ int OpenListener(const std::string& host, int port, const char** step) {
 }  // namespace
 
 Status NetServer::Listen(const std::vector<std::string>& addrs, int port, const TlsContext* tls) {
+  if (addrs.empty()) {  // bind "": no TCP listener, the port is kept as configured
+    (tls ? tls_port_ : port_) = port;
+    return Status::OK();
+  }
   std::vector<int> fds;
   auto fail = [&fds](Status s) {
     for (int fd : fds) close(fd);
@@ -157,6 +161,24 @@ Status NetServer::Listen(const std::vector<std::string>& addrs, int port, const 
   }
   (tls ? tls_port_ : port_) = port;
   return Status::OK();
+}
+
+Status NetServer::Relisten(const std::vector<std::string>& addrs, int port,
+                           const std::vector<std::string>& old_addrs) {
+  const int old_port = port_;
+  std::erase_if(listen_fds_, [this](int fd) {
+    if (fd == unix_fd_ || tls_listeners_.count(fd)) return false;
+    loop_->RemoveFd(fd);
+    close(fd);
+    return true;
+  });
+  port_ = 0;
+  Status s = port == 0 ? Status::OK() : Listen(addrs, port);
+  if (!s.ok() && old_port != 0) {
+    Status back = Listen(old_addrs, old_port);
+    if (!back.ok()) LOG_WARNING("Reopening the old listeners failed: %s", back.message().c_str());
+  }
+  return s;
 }
 
 Status NetServer::ListenUnix(const std::string& path, int mode) {

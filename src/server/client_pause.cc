@@ -70,6 +70,8 @@ void Server::UpdatePause() {
   pause_mode_ = std::max(client_pause_mode_, writes ? PauseMode::kWrite : PauseMode::kNone);
   for (auto& d : dbs_) d->set_expiry_paused(pause_mode_ != PauseMode::kNone);
   if (pause_mode_ >= before) return;
+  // A replica's stream held by the pause goes on, after this command.
+  if (repl_->is_replica()) loop_.AddTimer(0, [this] { repl_->ResumeStream(); });
   // Looser than before: every postponed command is tried again in arrival
   // order; those still covered are postponed again (Dispatch).
   std::deque<Client*> waiting;

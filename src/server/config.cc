@@ -16,11 +16,15 @@
 
 namespace rankd {
 
+// Redis's CONFIG_BINDADDR_MAX: most addresses `bind` takes.
+constexpr size_t kMaxBindAddrs = 16;
+
 ConfigTable::ConfigTable(Config* c) : cfg_(c) {
   using K = Param::Kind;
   params_ = {
-      {"port", "", K::kInt, &c->port, 0, 65535, true},
-      {"bind", "", K::kList, &c->bind, 0, 0, true},
+      // port and bind move the listeners at run time (before_commit).
+      {"port", "", K::kInt, &c->port, 0, 65535},
+      {"bind", "", K::kList, &c->bind},
       {"maxclients", "", K::kInt, &c->maxclients, 1, 1000000},
       {"timeout", "", K::kInt, &c->timeout, 0, INT_MAX},
       {"tcp-keepalive", "", K::kInt, &c->tcp_keepalive, 0, INT_MAX},
@@ -225,7 +229,9 @@ std::string ConfigTable::Set(std::string_view name, std::string_view value, bool
     }
     case K::kList: {
       auto v = SplitSpaces(value);
-      if (v.empty()) return "argument must not be empty";
+      // bind "" (no address) leaves only the Unix socket, as Redis.
+      if (v.empty() && p->name != "bind") return "argument must not be empty";
+      if (p->name == "bind" && v.size() > kMaxBindAddrs) return "Too many bind addresses specified.";
       *static_cast<std::vector<std::string>*>(p->field) = {v.begin(), v.end()};
       break;
     }
@@ -301,6 +307,10 @@ std::string ConfigTable::SetMany(const std::vector<std::pair<std::string, std::s
       if (!Find(pairs[i].first)) return "Unknown option or number of arguments for CONFIG SET - '" + pairs[i].first + "'";
       return "CONFIG SET failed (possibly related to argument '" + pairs[i].first + "') - " + err;
     }
+  }
+  if (before_commit) {
+    std::string err = before_commit(scratch);
+    if (!err.empty()) return err;
   }
   for (auto& [name, value] : pairs) {
     std::string err = Set(name, value, false);
@@ -404,8 +414,9 @@ std::vector<std::pair<std::string_view, std::vector<std::string>>> ConfigTable::
         lines.push_back(name + " " + *static_cast<std::string*>(p.field));
         break;
       case K::kList: {
-        std::string line = name;
-        for (auto& w : *static_cast<std::vector<std::string>*>(p.field)) line += " " + w;
+        const auto& words = *static_cast<std::vector<std::string>*>(p.field);
+        std::string line = name + (words.empty() ? " \"\"" : "");
+        for (auto& w : words) line += " " + w;
         lines.push_back(line);
         break;
       }

@@ -24,7 +24,9 @@ struct OutputBufferLimit {
 struct Config {
   // Network.
   int64_t port = 6379;
-  std::vector<std::string> bind = {"127.0.0.1"};
+  // Redis's default (every IPv4 and, when there is one, IPv6 address);
+  // protected-mode keeps remote clients out while there is no password.
+  std::vector<std::string> bind = {"*", "-::*"};
   int64_t maxclients = 10000;
   int64_t timeout = 0;
   int64_t tcp_keepalive = 300;
@@ -195,6 +197,11 @@ class ConfigTable {
   std::vector<std::pair<std::string_view, std::vector<std::string>>> Lines() const;
 
   std::function<void(std::string_view name)> on_change;
+  // CONFIG SET (SetMany): runs once every pair was validated, with the
+  // configuration they would make, before any is applied. A non-empty
+  // return (the whole error text) fails the call with nothing changed.
+  // The server moves its listeners here (port, bind), which can fail.
+  std::function<std::string(const Config& next)> before_commit;
 
   // One row of the table; defined in server/config_param.h (internal).
   struct Param;

@@ -19,6 +19,7 @@
 #include "base/split.h"
 #include "server/config_param.h"
 #include "server/oom_score.h"
+#include "server/proc_title_template.h"
 
 namespace rankd {
 namespace {
@@ -59,7 +60,9 @@ const Compat kCompat[] = {
     {"syslog-facility", "", K::kEnum, "local0", 0, 0, true,
      "user local0 local1 local2 local3 local4 local5 local6 local7"},
     {"set-proc-title", "", K::kBool, "yes", 0, 0, true},
-    {"proc-title-template", "", K::kString, "{title} {listen-addr} {server-mode}"},
+    // Applied by server/proc_title_template.h (read from compat_strings).
+    {"proc-title-template", "", K::kString, "{title} {listen-addr} {server-mode}", 0, 0, false, "",
+     &RefuseProcTitleTemplate},
     {"crash-log-enabled", "", K::kBool, "yes"},
     {"crash-memcheck-enabled", "", K::kBool, "yes"},
     // Redis: exit(1) instead of abort() on a panic (its test suite sets it).
@@ -80,6 +83,7 @@ const Compat kCompat[] = {
     {"socket-mark-id", "", K::kInt, "0", 0, kIntMax},
     {"io-threads", "", K::kInt, "1", 1, 128, true},
     {"io-threads-do-reads", "", K::kBool, "no", 0, 0, true},
+    // Applied by the replica's link (server/repl_link.cc, from compat_strings).
     {"bind-source-addr", "", K::kString, ""},
     // Memory.
     // Enforced by server/client_eviction.h (read from compat_strings).
@@ -190,12 +194,10 @@ std::vector<std::string> CompatWarnings(const Config& cfg) {
 }
 
 bool ConfigTable::SameAsCurrent(const Param& p, std::string_view value) const {
-  // Listeners Redis can move at run time (CONFIG SET port / bind) and rankd
-  // cannot: setting the value they have is accepted, as a no-op.
-  // TLS settings likewise (Redis reloads its TLS context).
+  // TLS settings Redis can change at run time (it reloads its TLS context)
+  // and rankd cannot: setting the value they have is accepted, as a no-op.
   // And rankd's own load-redis-rdb (a start-up action).
-  if (p.name != "port" && p.name != "bind" && !p.name.starts_with("tls-") &&
-      p.name != "load-redis-rdb") {
+  if (!p.name.starts_with("tls-") && p.name != "load-redis-rdb") {
     return false;
   }
   const std::string_view name = p.name;

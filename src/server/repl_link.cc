@@ -3,8 +3,8 @@
 // Replication, replica side: the link to the primary. A non-blocking
 // connection on the event loop runs the handshake one command at a time
 // (PING, AUTH, REPLCONF listening-port, REPLCONF capa, PSYNC), reads the
-// snapshot bulk, loads it, then applies the command stream through the master
-// client (errors: repl_divergence.h) and sends REPLCONF ACK every second.
+// snapshot bulk, loads it, then applies the command stream (repl_apply.cc)
+// and sends REPLCONF ACK every second.
 
 #include <netdb.h>
 #include <sys/epoll.h>
@@ -18,7 +18,6 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "base/numbers.h"
-#include "server/repl_divergence.h"
 #include "server/replication.h"
 #include "server/server.h"
 
@@ -27,6 +26,25 @@ namespace {
 
 constexpr int64_t kRetryMs = 1000;
 constexpr int64_t kAckPeriodMs = 1000;
+
+// bind-source-addr: the link leaves from that address, as Redis binds its
+// socket before connecting. False (errno set) if it cannot.
+bool BindSource(int fd, const Config& config) {
+  auto it = config.compat_strings.find("bind-source-addr");
+  if (it == config.compat_strings.end() || it->second.empty()) return true;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(it->second.c_str(), nullptr, &hints, &res) != 0 || !res) {
+    errno = EADDRNOTAVAIL;
+    return false;
+  }
+  const bool ok = bind(fd, res->ai_addr, res->ai_addrlen) == 0;
+  freeaddrinfo(res);
+  return ok;
+}
 
 }  // namespace
 
@@ -160,7 +178,8 @@ void Replication::Connect() {
     return ScheduleRetry();
   }
   fd_ = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int rc = fd_ < 0 ? -1 : connect(fd_, res->ai_addr, res->ai_addrlen);
+  int rc = fd_ < 0 || !BindSource(fd_, server_->config()) ? -1
+                                                          : connect(fd_, res->ai_addr, res->ai_addrlen);
   freeaddrinfo(res);
   if (rc < 0 && errno != EINPROGRESS) {
     LOG_WARNING("Error condition on socket for SYNC: %s", strerror(errno));
@@ -448,39 +467,6 @@ bool Replication::KillLink() {
   LOG_NOTICE("Connection with master lost (CLIENT KILL).");
   DropLink(/*retry=*/true);
   return true;
-}
-
-void Replication::ApplyStream() {
-  RespParser::Limits limits;
-  while (fd_ >= 0 && state_ == State::kConnected) {
-    const size_t start = in_pos_;
-    RespParser::Result r = parser_->Parse(in_, &in_pos_, &args_, limits);
-    if (r == RespParser::Result::kNeedMore) {
-      // The parser consumed a command read in part: keep its bytes aside.
-      unapplied_.append(in_, start, in_pos_ - start);
-      return;
-    }
-    if (r == RespParser::Result::kError) {
-      LOG_WARNING("Protocol error from MASTER: %s", parser_->error().c_str());
-      return DropLink(/*retry=*/true);
-    }
-    const size_t end = in_pos_;
-    server_->Execute(*master_client_, args_, /*no_block=*/true);
-    ReportPrimaryErrors(*server_, *master_client_, args_, master_reply_.buffer());
-    master_reply_.buffer().clear();
-    if (fd_ < 0) return;  // the command dropped the link (an ACK failed)
-    // As Redis's commandProcessed: the bytes count once applied (after the command, so
-    // a GETACK's ACK excludes it; after EXEC), then go on to our backlog and replicas.
-    const std::string_view bytes = std::string_view(in_).substr(start, end - start);
-    if (unapplied_.empty() && !master_client_->in_multi) {
-      AppendStream(bytes);
-      continue;
-    }
-    unapplied_.append(bytes);
-    if (master_client_->in_multi) continue;
-    AppendStream(unapplied_);
-    unapplied_.clear();
-  }
 }
 
 void Replication::SendAck() {

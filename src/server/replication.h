@@ -141,6 +141,11 @@ class Replication {
   bool is_replica() const { return !master_host_.empty(); }
   const std::string& replid() const { return replid_; }
   uint64_t offset() const { return offset_; }
+  // A replica: offset() plus the primary's bytes read and not yet applied
+  // (INFO slave_read_repl_offset); a write pause holds the stream's writes.
+  uint64_t read_offset() const;
+  // A replica: applies the stream held by a pause that has ended.
+  void ResumeStream();
   // PSYNC2: the previous history's id (40 zeros: none) and the first offset
   // it does not cover (-1: none).
   const std::string& replid2() const { return replid2_; }

@@ -13,6 +13,7 @@
 #include "base/numbers.h"
 #include "server/client_eviction.h"
 #include "server/errors.h"
+#include "server/proc_title_template.h"
 #include "server/notify.h"
 #include "server/redis_commands.h"
 #include "server/shutdown.h"
@@ -44,6 +45,7 @@ Server::Server(Config config)
     ConnectDatabase(*dbs_.back());
   }
   config_table_.on_change = [this](std::string_view name) { ApplyConfig(name); };
+  config_table_.before_commit = [this](const Config& next) { return MoveListeners(next); };
   pubsub_.on_channel_emptied = [this](std::string_view ch) { board_watch_.ChannelEmptied(ch); };
   stats_.start_wall_ms = WallMs();
   stats_.start_mono_ms = MonoMs();
@@ -91,6 +93,9 @@ void Server::ApplyConfig(std::string_view name) {
   // CONFIG SET maxmemory* evicts right after its command (7.0: not inside EXEC or a script).
   if (name.starts_with("maxmemory")) loop_.AddTimer(0, [this] { evictor_.Perform(); });
   client_eviction_limit_ = ClientEvictionLimit(config_);
+  if (name.empty() || name == "proc-title-template" || name == "port" || name == "bind") {
+    ApplyProcTitle(config_);
+  }
   NetLimits limits = net_.limits();
   limits.max_bulk_len = config_.proto_max_bulk_len;
   limits.query_buffer_limit = config_.client_query_buffer_limit;
@@ -109,53 +114,6 @@ void Server::ApplyConfig(std::string_view name) {
     limits.replica_output.hard = std::max(limits.replica_output.hard, config_.repl_backlog_size);
   }
   net_.set_limits(limits);
-}
-
-Status Server::Start() {
-  ApplyConfig("");
-  stats_.memory_startup = stats_.memory_peak = AllocatedBytes();
-  if (!config_.requirepass.empty()) acl_.SetDefaultPassword(config_.requirepass);
-  // As Redis: `port 0` means no plain listener (a TLS-only server with
-  // tls-port); with neither there is nothing to serve.
-  if (config_.port == 0 && config_.tls_port == 0 && config_.unixsocket.empty()) {
-    return Status::InvalidArgument("Configured to not listen anywhere, exiting.");
-  }
-  Status s = Status::OK();
-  if (config_.port != 0) {
-    s = net_.Listen(config_.bind, static_cast<int>(config_.port));
-    if (!s.ok()) {
-      LOG_WARNING("Failed listening on port %d (tcp), aborting.", static_cast<int>(config_.port));
-      return s;
-    }
-  }
-  if (!config_.unixsocket.empty()) {
-    s = net_.ListenUnix(config_.unixsocket, std::stoi(config_.unixsocketperm, nullptr, 8));
-    if (!s.ok()) return s;
-  }
-  if (config_.tls_port > 0) {
-    TlsOptions o;
-    o.cert_file = config_.tls_cert_file;
-    o.key_file = config_.tls_key_file;
-    o.key_file_pass = config_.tls_key_file_pass;
-    o.ca_cert_file = config_.tls_ca_cert_file;
-    o.ca_cert_dir = config_.tls_ca_cert_dir;
-    o.auth_clients = config_.tls_auth_clients;
-    o.protocols = config_.tls_protocols;
-    o.ciphers = config_.tls_ciphers;
-    o.ciphersuites = config_.tls_ciphersuites;
-    o.prefer_server_ciphers = config_.tls_prefer_server_ciphers;
-    o.session_caching = config_.tls_session_caching;
-    std::string error;
-    tls_ = TlsContext::Create(o, &error);
-    if (!tls_) return Status::InvalidArgument("Failed to configure TLS: " + error);
-    s = net_.Listen(config_.bind, static_cast<int>(config_.tls_port), tls_.get());
-    if (!s.ok()) return s;
-  }
-  int64_t period = config_.hz > 0 ? 1000 / config_.hz : 100;
-  // The cron re-arms itself at the end of each run.
-  loop_.AddTimer(period, [this] { Cron(); });
-  loop_.AddBeforeSleep([this] { ArmMemberExpiry(); });
-  return Status::OK();
 }
 
 void Server::Run() {

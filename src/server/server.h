@@ -399,6 +399,9 @@ class Server : public ConnectionHandler {
   void ArmMemberExpiry();
   void ExpireMembers();
   void ApplyConfig(std::string_view name);
+  // CONFIG SET port / bind: reopens the plain TCP listeners for `next`
+  // when they differ from the current ones; "" or Redis's error text.
+  std::string MoveListeners(const Config& next);
   // One effect to its two consumers: the effect log and the replicas.
   void EmitEffect(int db, std::span<const std::string_view> args);
   // The running command's effects (call_depth_ > 0), fed to replicas when
