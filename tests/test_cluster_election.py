@@ -49,8 +49,15 @@ def promoted(cluster, old_master, timeout=60):
 def kill_and_check(cluster):
     m = cluster.masters()[0]
     key = cluster.key_on(m, "before")
-    m.call("SET", key, "v")
-    assert m.call("WAIT", "1", "5000") == 1
+    # SET and WAIT on one connection: WAIT counts the replicas that acknowledged
+    # its own client's last write (a fresh connection's WAIT is answered as soon
+    # as any replica is online, whether the SET reached it or not).
+    client = m.client()
+    try:
+        assert client.set(key, "v") is True
+        assert client.execute_command("WAIT", "1", "5000") == 1
+    finally:
+        client.close()
     m.kill()
     new = promoted(cluster, m)
     assert new.call("GET", key) == b"v"

@@ -26,7 +26,7 @@ void Cluster::DeleteKeysInSlot(int slot) {
   index->ForSlot(slot, index->Count(slot),
                  [&keys](const KeyEntry* e) { keys.emplace_back(e->key()); });
   for (const std::string& key : keys) db.Delete(key);
-  LOG_VERBOSE("Deleted %zu keys of slot %d: the slot is now served by another node",
+  LOG_NOTICE("Deleted %zu keys of slot %d: the slot is now served by another node",
               keys.size(), slot);
 }
 
