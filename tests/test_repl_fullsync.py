@@ -4,8 +4,10 @@ through a file ("$<len>") with no; replicas waiting together share one snapshot;
 made while the child writes reach every replica after it.
 """
 
+import ctypes
 import os
 import threading
+import time
 
 import pytest
 
@@ -130,3 +132,58 @@ def test_bgsave_waits_for_the_sync_child_and_vice_versa(server_factory):
     converged(p, [rep])
     wait_for(lambda: p.info("persistence")["rdb_bgsave_in_progress"] == 0, what="BGSAVE")
     assert p.info("persistence")["rdb_last_bgsave_status"] == "ok"
+
+
+PTRACE_SEIZE, PTRACE_CONT, PTRACE_DETACH = 0x4206, 7, 17
+PTRACE_O_TRACEEXIT, PTRACE_EVENT_EXIT, WALL = 0x40, 6, 0x40000000
+
+
+def ptrace(req, pid, data=0):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    if libc.ptrace(req, pid, None, ctypes.c_void_p(data)) != 0:
+        raise OSError(ctypes.get_errno(), "ptrace %d" % req)
+
+
+def hold_at_exit(pid):
+    """Stops process `pid` as it exits, its files (the snapshot pipe) closed already by
+    itself; the caller detaches to let it go."""
+    ptrace(PTRACE_SEIZE, pid, PTRACE_O_TRACEEXIT)
+    while True:
+        _, status = os.waitpid(pid, WALL)
+        if os.WIFSTOPPED(status) and status >> 8 == (PTRACE_EVENT_EXIT << 8) | 5:
+            return
+        sig = os.WSTOPSIG(status) if os.WIFSTOPPED(status) else 0
+        ptrace(PTRACE_CONT, pid, sig if sig != 5 else 0)
+
+
+def children(pid):
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        return [int(x) for x in f.read().split()]
+
+
+def test_primary_answers_while_the_sync_child_exits(server_factory):
+    # Tearing down a forked child of a large data set takes long (75 ms at 10^7 members
+    # on an idle machine, seconds on a busy one): once the snapshot's pipe ends, the
+    # primary reaps the child when it has exited instead of waiting for it. Here the
+    # child is held in its exit for as long as the test likes.
+    primary = server_factory(["--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0",
+                              "--rdb-key-save-delay", "100000"])  # 0.1 s per key
+    p = primary.client()
+    for i in range(4):
+        p.set("k%d" % i, i)
+    rep = server_factory().client()
+    rep.execute_command("REPLICAOF", "127.0.0.1", primary.port)
+    kids = wait_for(lambda: children(primary.pid), what="the snapshot child")
+    hold_at_exit(kids[0])
+    try:
+        time.sleep(0.3)  # the primary reads the pipe's end
+        quick = primary.client(socket_timeout=2)
+        assert quick.ping()
+        p.set("during", "exit")
+        assert info_repl(p)["slave0"]["state"] == "send_bulk"
+    finally:
+        ptrace(PTRACE_DETACH, kids[0])
+    wait_for(lambda: link_up(rep), what="the link")
+    converged(p, [rep])
+    assert rep.get("during") == b"exit"

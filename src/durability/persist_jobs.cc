@@ -5,7 +5,9 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -242,6 +244,7 @@ void PersistManager::ReapChild(bool wait) {
   const bool ok = r == child_pid_ && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   const int64_t secs = (MonoMs() - child_start_ms_) / 1000;
   const ChildKind kind = child_;
+  StopWatchingChild();
   child_ = ChildKind::kNone;
   child_pid_ = -1;
   const uint64_t cow = child_info_.Finish();
@@ -269,8 +272,30 @@ void PersistManager::ReapChild(bool wait) {
   }
 }
 
+void PersistManager::WatchChildExit() {
+  ReapChild(/*wait=*/false);
+  if (child_ == ChildKind::kNone || child_exit_fd_ >= 0) return;
+#ifdef SYS_pidfd_open
+  const int fd = static_cast<int>(syscall(SYS_pidfd_open, child_pid_, 0));
+  if (fd < 0) return;  // the cron reaps it
+  if (!server_->loop().AddFd(fd, EPOLLIN, [this](uint32_t) { ReapChild(/*wait=*/false); })) {
+    close(fd);
+    return;
+  }
+  child_exit_fd_ = fd;
+#endif
+}
+
+void PersistManager::StopWatchingChild() {
+  if (child_exit_fd_ < 0) return;
+  server_->loop().RemoveFd(child_exit_fd_);
+  close(child_exit_fd_);
+  child_exit_fd_ = -1;
+}
+
 void PersistManager::KillChild() {
   if (child_ == ChildKind::kNone) return;
+  StopWatchingChild();
   kill(child_pid_, SIGKILL);
   int status;
   while (waitpid(child_pid_, &status, 0) < 0 && errno == EINTR) {

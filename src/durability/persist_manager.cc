@@ -97,7 +97,7 @@ Status PersistManager::Start() {
   };
   repl.child_busy = [this] { return child_ != ChildKind::kNone; };
   repl.reap_snapshot = [this] {
-    if (child_ == ChildKind::kReplica) ReapChild(/*wait=*/true);
+    if (child_ == ChildKind::kReplica) WatchChildExit();
   };
   server_->replication().load_snapshot = [this](std::string_view p) {
     return LoadReplicaSnapshot(p);

@@ -226,6 +226,11 @@ class PersistManager : public EffectLog {
   // time fork() itself took.
   pid_t CountedFork();
   void ReapChild(bool wait);
+  // Reaps the child if it has exited, else watches a pidfd of it so that
+  // the event loop reaps it the moment it exits (the cron's ReapChild
+  // remains the fallback where pidfds are unavailable). Never blocks.
+  void WatchChildExit();
+  void StopWatchingChild();
   void KillChild();
   void FinishRewrite(bool ok);
 
@@ -254,6 +259,7 @@ class PersistManager : public EffectLog {
   ChildInfo child_info_;  // a BGSAVE's or rewrite's progress and copy-on-write
   uint64_t cow_peak_ = 0, rdb_last_cow_ = 0, aof_last_cow_ = 0;
   pid_t child_pid_ = -1;
+  int child_exit_fd_ = -1;  // pidfd of the child, in the event loop
   std::string child_tmp_, child_final_;
   int64_t child_start_ms_ = 0;
   uint64_t dirty_at_fork_ = 0;

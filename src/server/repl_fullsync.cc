@@ -277,6 +277,8 @@ void Replication::PumpSnapshot() {
       reap_snapshot();  // the child closed the pipe: it is exiting
       job_reaping_ = false;
     }
+    // Still exiting: SnapshotDone() finishes it once reaped.
+    if (!job_child_done_ && reap_snapshot) return;
     return FinishSnapshot(job_child_done_ && job_child_ok_);
   }
   PauseOrContinuePump(false);

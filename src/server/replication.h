@@ -95,8 +95,8 @@ class Replication {
   // rankd's own snapshot format. "" or the error.
   // SnapshotDone() follows when the child exits. child_busy: another child
   // runs (BGSAVE, a log rewrite): the full sync waits for it. reap_snapshot:
-  // waits for the snapshot child to exit (its pipe ended). load_snapshot:
-  // replaces the data set with a payload's (the replica side).
+  // (its pipe ended) reaps the child if it exited, else never waits: then
+  // SnapshotDone() follows once it exits. load_snapshot: the replica loads.
   std::function<std::string(bool diskless, bool redis_rdb, int* fd, std::string* path)>
       start_snapshot;
   std::function<bool()> child_busy;
@@ -352,7 +352,7 @@ class Replication {
   std::string job_path_;       // disk: the file
   std::string job_mark_;       // diskless: the 40-byte end mark
   bool job_eof_ = false, job_child_done_ = false, job_child_ok_ = false;
-  bool job_reaping_ = false;   // PumpSnapshot waits for the child
+  bool job_reaping_ = false;   // PumpSnapshot is reaping the child
   uint64_t job_offset_ = 0;    // the stream offset the snapshot continues
   uint64_t start_timer_ = 0, pump_timer_ = 0;
 
