@@ -121,3 +121,31 @@ def test_rankd_check_good_and_damaged(tmp_path, saved_redis):
         cut.write_bytes(open(rdb, "rb").read()[:-100])
         short = subprocess.run(tool + [str(cut)], capture_output=True, text=True)
         assert short.returncode == 1 and "CORRUPT" in short.stdout, short.stdout
+
+
+def rdb_file(body):
+    """An RDB 10 file: header, SELECT 0, `body` (type, key, value ...), EOF, no checksum."""
+    return b"REDIS0010" + b"\xfe\x00" + body + b"\xff" + b"\x00" * 8
+
+
+def test_empty_keys_skipped_and_a_corrupt_value_stops_the_start(server_factory, tmp_path):
+    from test_dump_restore import ziplist
+    # A set (type 2) of no members, then a string: the set is skipped, and said so.
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "dump.rdb").write_bytes(rdb_file(b"\x02\x01s\x00" + b"\x00\x01k\x01v"))
+    p = rankd(server_factory, tmp_path / "ok")
+    c = p.client()
+    assert c.dbsize() == 1 and c.get("k") == b"v"
+    log = p.log_tail()
+    assert "skipping empty key: s" in log and "empty keys skipped: 1" in log, log
+    # A zset ziplist (type 12) whose tail offset is not its last entry: no start, the
+    # checker's report in the log, and Redis's closing words.
+    zl = ziplist([b"a", 1], tail=10)
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "dump.rdb").write_bytes(rdb_file(b"\x0c\x01z" + bytes([len(zl)]) + zl))
+    bad = rankd(server_factory, tmp_path / "bad", start=False)
+    with pytest.raises(ServerStartError) as e:
+        bad.start()
+    text = str(e.value)
+    assert text.count("Zset ziplist integrity check failed") >= 2, text
+    assert "Terminating server after rdb file reading failure." in text

@@ -74,19 +74,20 @@ bool ParseListpack(std::string_view lp, Cursor& c, Elems* out) {
     } else {
       return c.Fail("bad listpack encoding byte");
     }
-    const size_t entry = hdr + len;
-    if (len > lp.size() || !need(entry)) return c.Fail("listpack entry past its end");
-    out->push_back(is_int ? std::to_string(v) : std::string(lp.substr(p + hdr, len)));
     // The back length: the entry's size in 7-bit groups, most significant
     // first, every byte but the first flagged 0x80 (read right to left).
+    const size_t entry = hdr + len;
     const size_t backlen = entry <= 127 ? 1 : entry < 16383 ? 2 : entry < 2097151 ? 3
                                                               : entry < 268435455 ? 4 : 5;
-    if (!need(entry + backlen)) return c.Fail("listpack entry past its end");
+    if (len > lp.size() || !need(entry + backlen)) return c.Fail("listpack entry past its end");
     for (size_t i = 0; i < backlen; i++) {
       const uint8_t want = static_cast<uint8_t>(((entry >> (7 * (backlen - 1 - i))) & 0x7f) |
                                                 (i > 0 ? 0x80 : 0));
-      if (static_cast<uint8_t>(lp[p + entry + i]) != want) return c.Fail("bad listpack back length");
+      if (static_cast<uint8_t>(lp[p + entry + i]) != want) {
+        return c.Fail("bad listpack back length");
+      }
     }
+    out->push_back(is_int ? std::to_string(v) : std::string(lp.substr(p + hdr, len)));
     p += entry + backlen;
   }
 }
