@@ -181,7 +181,10 @@ Status PersistManager::LoadSnapshotFile(const std::string& path, std::span<Datab
   SnapshotLoadOptions opts = LoadOptions();
   if (keep_expired) opts.now_ms = 0;
   opts.replace_existing = merge_load_;
-  opts.progress = [&](uint64_t done, uint64_t, uint64_t n) { progress.Report(done, n); };
+  opts.progress = [&](uint64_t done, uint64_t, uint64_t n) {
+    progress.Report(done, n);
+    if (load_keep_alive_) (*load_keep_alive_)();
+  };
   bool have_id = false, have_offset = false, have_db = false;
   bool functions_flushed = load_over_;  // (or replaced by what the file holds)
   opts.on_aux = [&](std::string_view key, std::string_view value) {

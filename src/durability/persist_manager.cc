@@ -99,8 +99,9 @@ Status PersistManager::Start() {
   repl.reap_snapshot = [this] {
     if (child_ == ChildKind::kReplica) WatchChildExit();
   };
-  server_->replication().load_snapshot = [this](std::string_view p) {
-    return LoadReplicaSnapshot(p);
+  server_->replication().load_snapshot = [this](const std::string& path,
+                                                const std::function<void()>& keep_alive) {
+    return LoadReplicaSnapshot(path, keep_alive);
   };
   engine_ = &ScriptEngine::Of(*server_);
   server_->write_gate = [this](Client& c, const CommandSpec& spec) { return WriteGate(c, spec); };

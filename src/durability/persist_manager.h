@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -109,11 +110,13 @@ class PersistManager : public EffectLog {
 
   // Replication (repl_snapshot.cc): forks the child that writes a full
   // sync's snapshot (Replication::start_snapshot), and replaces the data set
-  // with a payload's.
+  // with a received snapshot's.
   std::string StartReplicaSnapshot(bool diskless, bool redis_rdb, int* fd, std::string* path);
-  // A payload starting with "REDIS" is a redis-server primary's RDB
-  // (persist/rdb_reader.h): migration from Redis.
-  Status LoadReplicaSnapshot(std::string_view payload);
+  // The file at `path` holds the snapshot a primary sent; one starting with
+  // "REDIS" is a redis-server primary's RDB (persist/rdb_reader.h: migration
+  // from Redis), read whole into memory; rankd's own format is read from the
+  // file as it loads. `keep_alive` is called with each progress report.
+  Status LoadReplicaSnapshot(const std::string& path, const std::function<void()>& keep_alive);
   // REPLCONF rdb-filter-only (redis-cli --functions-rdb): the full sync of
   // client `client_id` carries no keys, and its function libraries only
   // when `functions`. Applied when every replica a snapshot serves asked
@@ -158,6 +161,8 @@ class PersistManager : public EffectLog {
   Status LoadOverDataSet(const std::string& path, bool merge);
   // Set while LoadOverDataSet runs (read by LoadSnapshotFile).
   bool load_over_ = false, merge_load_ = false;
+  // Set while a replica's snapshot loads: called with each progress report.
+  const std::function<void()>* load_keep_alive_ = nullptr;
   // repl_snapshot.cc: the same from a Redis RDB held in memory.
   Status ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFreer* old_freer = nullptr);
   // A Redis RDB file (load-redis-rdb, or dbfilename holding one) loaded

@@ -167,6 +167,9 @@ Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFree
   std::vector<std::unique_ptr<Database>> fresh;
   for (int i = 0; i < server_->db_count(); i++) fresh.push_back(std::make_unique<Database>(i));
   SnapshotLoadOptions opts = LoadOptions();
+  if (load_keep_alive_) {
+    opts.progress = [this](uint64_t, uint64_t, uint64_t) { (*load_keep_alive_)(); };
+  }
   opts.on_aux = [&](std::string_view key, std::string_view value) {
     int64_t db = 0;  // the database Redis's stream is in
     if (key == "repl-stream-db" && ParseInt64(value, &db) && db >= 0 &&
@@ -203,19 +206,20 @@ Status PersistManager::ReplaceDataSetFromRedisRdb(std::string_view rdb, LazyFree
   return Status::OK();
 }
 
-Status PersistManager::LoadReplicaSnapshot(std::string_view payload) {
-  Status s;
+Status PersistManager::LoadReplicaSnapshot(const std::string& path,
+                                           const std::function<void()>& keep_alive) {
   // replica-lazy-flush: the old data set goes to the lazy-free thread.
   LazyFreer* old_freer = server_->config().replica_lazy_flush ? &server_->lazy_free() : nullptr;
-  if (IsRedisRdb(payload)) {
-    s = ReplaceDataSetFromRedisRdb(payload, old_freer);
+  load_keep_alive_ = &keep_alive;
+  Status s;
+  if (StartsWithRedisMagic(path)) {  // a redis-server primary's RDB
+    std::string rdb;
+    s = ReadFileToString(env_, path, &rdb);
+    if (s.ok()) s = ReplaceDataSetFromRedisRdb(rdb, old_freer);
   } else {
-    const std::string path = ReplTempPath("in");
-    s = WriteFileAtomic(env_, path, payload);
-    if (!s.ok()) return s;
     s = ReplaceDataSet(path, old_freer);
-    (void)env_->RemoveFile(path);
   }
+  load_keep_alive_ = nullptr;
   if (!s.ok()) return s;
   // The append-only log must describe the new data set: start it afresh.
   if (log_) {

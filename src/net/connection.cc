@@ -129,7 +129,7 @@ class Lookahead {
 
 Connection::Connection(NetServer* server, int fd, uint64_t id)
     : server_(server), fd_(fd), id_(id) {
-  created_ms_ = last_active_ms_ = MonoMs();
+  created_ms_ = last_active_ms_ = last_read_ms_ = MonoMs();
 }
 
 bool Connection::peer_is_local() const {
@@ -229,7 +229,7 @@ void NetServer::ReadFrom(Connection* c) {
     return;
   }
   c->in_.Commit(static_cast<size_t>(n));
-  c->last_active_ms_ = CachedMonoMs();
+  c->last_active_ms_ = c->last_read_ms_ = CachedMonoMs();
   ProcessInput(c);
   if (c->killed_ || limits_.query_buffer_limit <= 0) return;
   const size_t held = c->in_.size() + c->parser_.pending_arg_bytes();

@@ -96,6 +96,7 @@ class Connection {
   bool unix_socket() const { return unix_socket_; }
   int64_t created_ms() const { return created_ms_; }   // monotonic
   int64_t last_active_ms() const { return last_active_ms_; }  // monotonic: last read/write
+  int64_t last_read_ms() const { return last_read_ms_; }      // monotonic: last bytes read
   // Bytes received and not yet handed over as commands.
   size_t query_buffer_size() const { return in_.size(); }
   // Reply bytes not yet written to the socket.
@@ -182,7 +183,7 @@ class Connection {
   const uint64_t id_;
   std::string peer_, local_;
   bool unix_socket_ = false;
-  int64_t created_ms_ = 0, last_active_ms_ = 0;
+  int64_t created_ms_ = 0, last_active_ms_ = 0, last_read_ms_ = 0;
   IoBuffer in_;
   RespParser parser_;
   ReplyBuilder reply_;

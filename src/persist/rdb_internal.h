@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,15 @@ class Cursor {
   // An InvalidArgument error: valid RDB that rankd cannot hold.
   bool Unsupported(std::string what);
 
+  // Calls `tick(pos)` each time the cursor has moved on `every` bytes since
+  // the last call (progress reports inside a single huge value too).
+  // `tick` must outlive the cursor.
+  void set_tick(size_t every, const std::function<void(size_t pos)>* tick) {
+    tick_every_ = every;
+    tick_ = tick;
+    next_tick_ = tick ? pos_ + every : SIZE_MAX;
+  }
+
   size_t pos() const { return pos_; }
   std::string_view data() const { return data_; }
   const Status& status() const { return status_; }
@@ -48,6 +58,8 @@ class Cursor {
  private:
   std::string_view data_;
   size_t pos_ = 0;
+  size_t next_tick_ = SIZE_MAX, tick_every_ = 0;
+  const std::function<void(size_t pos)>* tick_ = nullptr;
   const char* encoding_ = nullptr;
   Status status_;
 };

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 
+#include "base/clock.h"
 #include "base/logging.h"
 #include "base/lzf.h"
 #include "persist/coding.h"
@@ -36,6 +37,10 @@ bool Cursor::Bytes(size_t n, std::string_view* out) {
   if (n > data_.size() - pos_) return Fail("unexpected end of data");
   *out = data_.substr(pos_, n);
   pos_ += n;
+  if (pos_ >= next_tick_) {
+    next_tick_ = pos_ + tick_every_;
+    (*tick_)(pos_);
+  }
   return true;
 }
 
@@ -203,6 +208,15 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
     return Status::InvalidArgument("RDB version " + std::to_string(version) + " is not supported");
   }
   rdb::Cursor c(data);
+  // Progress inside long loads (one huge key too): looked at every 2 MB
+  // read, reported at most once a second.
+  int64_t last_report_ms = MonoMs();
+  const std::function<void(size_t)> tick = [&](size_t pos) {
+    if (MonoMs() - last_report_ms < 1000) return;
+    last_report_ms = MonoMs();
+    opts.progress(pos, data.size(), stats->keys_loaded);
+  };
+  if (opts.progress) c.set_tick(size_t{2} << 20, &tick);
   std::string_view s;
   (void)c.Bytes(9, &s);
   Database* db = db_for(0);

@@ -147,9 +147,7 @@ void Replication::DropLink(bool retry) {
   in_.clear();
   out_.clear();
   in_pos_ = 0;
-  bulk_left_ = -1;
-  payload_.clear();
-  eof_mark_.clear();
+  receiver_.Abort();
   parser_ = std::make_unique<RespParser>();
   // What was not applied is asked for again (PSYNC from offset_ + 1); a
   // transaction cut by the drop is forgotten, as Redis frees its master.
@@ -235,7 +233,9 @@ void Replication::FlushOut() {
 
 void Replication::ReadLink() {
   char buf[64 * 1024];
-  for (;;) {
+  // At most 1 MB per readable event: a snapshot goes to its file as it
+  // arrives rather than piling up here (the event fires again).
+  for (int reads = 0; reads < 16; reads++) {
     ssize_t n = read(fd_, buf, sizeof(buf));
     if (n > 0) {
       in_.append(buf, static_cast<size_t>(n));
@@ -329,81 +329,6 @@ void Replication::HandleLine(std::string_view line) {
   }
 }
 
-void Replication::ReadSnapshot() {
-  if (bulk_left_ < 0) {
-    // Redis sends newlines as keep-alives while it prepares the snapshot.
-    while (in_pos_ < in_.size() && in_[in_pos_] == '\n') in_pos_++;
-    size_t eol = in_.find("\r\n", in_pos_);
-    if (eol == std::string::npos) return;
-    std::string_view header(in_.data() + in_pos_, eol - in_pos_);
-    int64_t len = 0;
-    if (header.size() == 45 && header.substr(0, 5) == "$EOF:") {
-      // Diskless form (a redis-server primary): the payload runs up to this
-      // 40-byte mark.
-      eof_mark_ = std::string(header.substr(5));
-      in_pos_ = eol + 2;
-      bulk_left_ = INT64_MAX;
-      payload_.clear();
-    } else if (header.empty() || header[0] != '$' || !ParseInt64(header.substr(1), &len) ||
-               len < 0) {
-      LOG_WARNING("Bad protocol from MASTER, the first byte is not '$': %s",
-                  std::string(header.substr(0, 64)).c_str());
-      return DropLink(/*retry=*/true);
-    } else {
-      in_pos_ = eol + 2;
-      bulk_left_ = len;
-      eof_mark_.clear();
-      payload_.clear();
-      payload_.reserve(static_cast<size_t>(len));
-    }
-  }
-  if (!eof_mark_.empty()) {
-    const size_t old = payload_.size();
-    payload_.append(in_, in_pos_);
-    in_pos_ = in_.size();
-    const size_t from = old >= eof_mark_.size() ? old - eof_mark_.size() : 0;
-    const size_t at = payload_.find(eof_mark_, from);
-    if (at == std::string::npos) return;
-    // Bytes past the mark are the stream already.
-    in_.assign(payload_, at + eof_mark_.size());
-    in_pos_ = 0;
-    payload_.resize(at);
-    bulk_left_ = 0;
-    eof_mark_.clear();
-  }
-  size_t take = std::min<size_t>(static_cast<size_t>(bulk_left_), in_.size() - in_pos_);
-  payload_.append(in_, in_pos_, take);
-  in_pos_ += take;
-  bulk_left_ -= static_cast<int64_t>(take);
-  if (bulk_left_ > 0) return;
-  LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory (%zu bytes)", payload_.size());
-  loaded_stream_db_ = 0;
-  Status s = load_snapshot ? load_snapshot(payload_) : Status::InvalidArgument("no loader");
-  payload_.clear();
-  payload_.shrink_to_fit();
-  if (!s.ok()) {
-    LOG_WARNING("Failed trying to load the MASTER synchronization DB: %s", s.message().c_str());
-    return DropLink(/*retry=*/true);
-  }
-  // A new history: its replid and offset, an empty backlog from there, and
-  // our own replicas must sync again from it.
-  replid_ = pending_replid_;
-  offset_ = pending_offset_;
-  replid2_ = std::string(40, '0');
-  second_offset_ = -1;
-  if (backlog_) {
-    backlog_->Reset(offset_ + 1);
-  } else {
-    CreateBacklog();
-  }
-  DisconnectReplicas();
-  master_client_.reset();
-  EnsureMasterClient(loaded_stream_db_);
-  own_history_ = true;
-  LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
-  LinkEstablished();
-}
-
 bool Replication::HandlePsyncReply(std::string_view line) {
   if (line.substr(0, 12) == "+FULLRESYNC ") {
     std::string_view rest = line.substr(12);
@@ -416,7 +341,7 @@ bool Replication::HandlePsyncReply(std::string_view line) {
     LOG_NOTICE("Full resync from master: %s:%lld", pending_replid_.c_str(),
                static_cast<long long>(off));
     state_ = State::kTransfer;
-    bulk_left_ = -1;
+    receiver_.Abort();
     return true;
   }
   if (line.substr(0, 9) == "+CONTINUE") {

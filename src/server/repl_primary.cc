@@ -126,10 +126,14 @@ void Replication::Cron() {
   for (const ReplicaInfo& r : replicas_) {
     // As Redis: only online replicas time out (a full sync may take long).
     if (r.sync != ReplicaInfo::Sync::kOnline || r.pre_psync) continue;
-    if (now - r.last_ack_ms <= cfg.repl_timeout * 1000) continue;
+    // A replica loading a long snapshot sends newlines instead of ACKs: any
+    // bytes from it are a sign of life (Redis counts the newlines).
+    Connection* conn = server_->net().Find(r.client_id);
+    const int64_t heard = std::max(r.last_ack_ms, conn ? conn->last_read_ms() : 0);
+    if (now - heard <= cfg.repl_timeout * 1000) continue;
     LOG_WARNING("Disconnecting timedout replica (streaming sync): %s:%lld", r.ip.c_str(),
                 static_cast<long long>(r.port));
-    if (Connection* conn = server_->net().Find(r.client_id)) conn->Kill();
+    if (conn) conn->Kill();
   }
   if (state_ != State::kNone && state_ != State::kConnect && fd_ >= 0 &&
       now - last_io_ms_ > cfg.repl_timeout * 1000) {

@@ -53,6 +53,7 @@
 #include "net/resp_parser.h"
 #include "server/client.h"
 #include "server/repl_backlog.h"
+#include "server/repl_receive.h"
 
 namespace rankd {
 
@@ -101,7 +102,10 @@ class Replication {
       start_snapshot;
   std::function<bool()> child_busy;
   std::function<void()> reap_snapshot;
-  std::function<Status(std::string_view payload)> load_snapshot;
+  // load_snapshot gets the snapshot's file and calls `keep_alive` about once
+  // a second while it loads (the primary takes it as a sign of life).
+  std::function<Status(const std::string& path, const std::function<void()>& keep_alive)>
+      load_snapshot;
   // The snapshot child exited (`ok`: it wrote the whole snapshot).
   void SnapshotDone(bool ok);
   // REPLCONF capa from client `c` ("eof", "rankd"; others are ignored, as
@@ -317,13 +321,15 @@ class Replication {
   void HandleLine(std::string_view line);
   void SendCommand(std::initializer_list<std::string_view> args);
   void FlushOut();
-  void ReadSnapshot();
   bool HandlePsyncReply(std::string_view line);
   void LinkEstablished();
   void EnsureMasterClient(int db);
   void ApplyStream();
   void ScheduleRetry();
   void AckTimer();
+  // repl_load.cc
+  void ReadSnapshot();
+  void LoadReceivedSnapshot();
 
   Server* const server_;
   std::string replid_;
@@ -364,9 +370,7 @@ class Replication {
   std::string in_;      // bytes read, not yet consumed
   std::string out_;     // bytes to send
   size_t in_pos_ = 0;
-  int64_t bulk_left_ = -1;  // snapshot bytes still to read; -1: header
-  std::string payload_;
-  std::string eof_mark_;  // "$EOF:<mark>" (diskless) transfer: the mark
+  SnapshotReceiver receiver_;  // the snapshot, to a file as it arrives
   std::string pending_replid_;  // +FULLRESYNC's, taken once the snapshot loads
   uint64_t pending_offset_ = 0;
   int loaded_stream_db_ = 0;
