@@ -16,9 +16,16 @@ For each phase it records the wall time, the writes done, the worst and 99.9th p
 PING round trip, and memory sampled every 20 ms: the primary's RSS plus its forked child's
 private memory (smaps_rollup Private_Clean + Private_Dirty: the pages no longer shared,
 that is the copy-on-write), the peak of that over the RSS before the phase ("COW peak"),
-and the peak RSS of the primary itself.
+and the peak RSS of the primary itself; for the full sync also the replica's peak RSS and
+the primary's sync_full count (1: the first sync held).
 
-  bench/fork_cow_bench.py [--exp 7] [--servers rankd,redis] [--rounds 2] [--out FILE.json]
+The primary's replica output limit is lifted (client-output-buffer-limit replica 0 0 0,
+Redis's advice for large data sets) on both servers: at 10^8 members the writes made during
+a sync of several minutes exceed the default 256 MB hard limit, and the bench measures the
+sync, not that limit.
+
+  bench/fork_cow_bench.py [--exp 7 | --count N] [--servers rankd,redis] [--rounds 2]
+                          [--out FILE.json]
   RANKD_BIN [build/rankd], REDIS_SERVER_BIN [/usr/bin/redis-server], SETTLE [15],
   FORK_TMP [/tmp] (where the RDB and the servers' folders go)
 """
@@ -140,6 +147,7 @@ def run_round(kind, n, rdb, port, settle):
         r["start_s"] = time.monotonic() - t0
         r["rss_mb"] = sc.rss(primary.proc.pid) / 1e6
         os.unlink(os.path.join(d, "dump.rdb"))  # BGSAVE writes its own
+        sc.Conn(port).call("CONFIG", "SET", "client-output-buffer-limit", "replica 0 0 0")
         time.sleep(settle)
         writer = subprocess.Popen(["redis-benchmark", "-p", str(port), "-c", "2", "-n",
                                    "1000000000", "-r", str(n), "-q", "ZINCRBY", "lb", "1",
@@ -152,13 +160,16 @@ def run_round(kind, n, rdb, port, settle):
         r["bgsave"] = phase(primary.proc, port, pinger, lambda c: sc.bgsave(port))
         time.sleep(1)
 
+        replica_peak = 0
+
         def full_sync(c):
-            nonlocal replica
+            nonlocal replica, replica_peak
             binary_port = port + 1
             replica = sc.Server(kind, binary_port, rd, ["--replicaof", "127.0.0.1", str(port)])
             replica.start()
             while True:
                 time.sleep(0.05)
+                replica_peak = max(replica_peak, sc.rss(replica.proc.pid))
                 try:
                     info = sc.Conn(binary_port).call("INFO", "replication").decode()
                 except OSError:
@@ -167,6 +178,10 @@ def run_round(kind, n, rdb, port, settle):
                     return
 
         r["full_sync"] = phase(primary.proc, port, pinger, full_sync)
+        # The replica's own peak (sampled every 50 ms while it syncs and loads).
+        r["full_sync"]["replica_peak_rss_mb"] = replica_peak / 1e6
+        r["full_sync"]["sync_full"] = int(sc.Conn(port).call("INFO", "stats").decode()
+                                          .split("sync_full:")[1].split("\r\n")[0])
     finally:
         if pinger:
             pinger.done = True
@@ -184,12 +199,13 @@ def run_round(kind, n, rdb, port, settle):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exp", type=int, default=7)
+    ap.add_argument("--count", type=int, help="members (instead of 10^exp)")
     ap.add_argument("--servers", default="rankd,redis")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out")
     a = ap.parse_args()
-    n = 10 ** a.exp
-    rdb = os.path.join(TMP, "forkcow-%d.rdb" % a.exp)
+    n = a.count or 10 ** a.exp
+    rdb = os.path.join(TMP, "forkcow-n%d.rdb" % n)
     if not os.path.exists(rdb):
         t0 = time.monotonic()
         zset_rdb.write(rdb + ".tmp", n)
