@@ -16,7 +16,12 @@ For each phase it records the wall time, the writes done, the worst and 99.9th p
 PING round trip, and memory sampled every 20 ms: the primary's RSS plus its forked child's
 private memory (smaps_rollup Private_Clean + Private_Dirty: the pages no longer shared,
 that is the copy-on-write), the peak of that over the RSS before the phase ("COW peak"),
-and the peak RSS of the primary itself; for the full sync also the replica's peak RSS and
+the rise of the machine's anonymous memory over the phase (AnonPages: what the copies
+really cost; the child's private figure overstates for a process in huge pages, since once
+a write splits a shared 2 MiB page the child's whole 2 MiB counts as private while only 4
+KiB was copied; the replica's RSS is left out of it, other processes' memory moves it
+too), and the peak RSS of the
+primary itself; for the full sync also the replica's peak RSS and
 the primary's sync_full count (1: the first sync held).
 
 The primary's replica output limit is lifted (client-output-buffer-limit replica 0 0 0,
@@ -88,19 +93,39 @@ class Pinger(threading.Thread):
             time.sleep(0.001)
 
 
+def anon_pages():
+    """The machine's anonymous memory in bytes (/proc/meminfo AnonPages): every page a
+    copy-on-write fault copies adds to it, whatever its page size."""
+    for line in open("/proc/meminfo"):
+        if line.startswith("AnonPages:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
 class Sampler(threading.Thread):
-    """Every 20 ms: the primary's RSS and RSS plus its child's private memory."""
+    """Every 20 ms: the primary's RSS, RSS plus its child's private memory, the machine's
+    anonymous memory, and (once `replica_pid` is set) the replica's RSS."""
 
     def __init__(self, pid):
         super().__init__(daemon=True)
-        self.pid, self.done = pid, False
-        self.peak_total = self.peak_rss = 0
+        self.pid, self.done, self.replica_pid = pid, False, None
+        self.peak_total = self.peak_rss = self.peak_replica = 0
+        self.anon_base = self.peak_anon = anon_pages()
 
     def run(self):
         while not self.done:
             r = sc.rss(self.pid)
             self.peak_rss = max(self.peak_rss, r)
             self.peak_total = max(self.peak_total, r + child_private(self.pid))
+            replica = 0
+            if self.replica_pid:
+                try:
+                    replica = sc.rss(self.replica_pid)
+                except OSError:
+                    pass
+            self.peak_replica = max(self.peak_replica, replica)
+            # The replica's own data set is not copy-on-write: left out.
+            self.peak_anon = max(self.peak_anon, anon_pages() - replica)
             time.sleep(0.02)
 
 
@@ -121,7 +146,7 @@ def phase(primary, port, pinger, run_until_done):
     pinger.samples = []
     pinger.window = True
     t0 = time.monotonic()
-    run_until_done(c)
+    run_until_done(c, s)
     dt = time.monotonic() - t0
     pinger.window = False
     s.done = True
@@ -129,6 +154,8 @@ def phase(primary, port, pinger, run_until_done):
     lat = sorted(pinger.samples) or [0.0]
     return {"s": dt, "writes": calls(c, "zincrby") - w0, "rss_before_mb": base / 1e6,
             "cow_peak_mb": max(0, s.peak_total - base) / 1e6, "peak_rss_mb": s.peak_rss / 1e6,
+            "anon_rise_mb": (s.peak_anon - s.anon_base) / 1e6,
+            "replica_peak_rss_mb": s.peak_replica / 1e6,
             "ping_max_ms": lat[-1] * 1e3, "ping_p999_ms": lat[int(len(lat) * 0.999)] * 1e3,
             "pings": len(pinger.samples)}
 
@@ -157,19 +184,17 @@ def run_round(kind, n, rdb, port, settle):
         pinger.start()
         time.sleep(2)  # the writer warms up
 
-        r["bgsave"] = phase(primary.proc, port, pinger, lambda c: sc.bgsave(port))
+        r["bgsave"] = phase(primary.proc, port, pinger, lambda c, s: sc.bgsave(port))
         time.sleep(1)
 
-        replica_peak = 0
-
-        def full_sync(c):
-            nonlocal replica, replica_peak
+        def full_sync(c, sampler):
+            nonlocal replica
             binary_port = port + 1
             replica = sc.Server(kind, binary_port, rd, ["--replicaof", "127.0.0.1", str(port)])
             replica.start()
+            sampler.replica_pid = replica.proc.pid
             while True:
                 time.sleep(0.05)
-                replica_peak = max(replica_peak, sc.rss(replica.proc.pid))
                 try:
                     info = sc.Conn(binary_port).call("INFO", "replication").decode()
                 except OSError:
@@ -178,8 +203,6 @@ def run_round(kind, n, rdb, port, settle):
                     return
 
         r["full_sync"] = phase(primary.proc, port, pinger, full_sync)
-        # The replica's own peak (sampled every 50 ms while it syncs and loads).
-        r["full_sync"]["replica_peak_rss_mb"] = replica_peak / 1e6
         r["full_sync"]["sync_full"] = int(sc.Conn(port).call("INFO", "stats").decode()
                                           .split("sync_full:")[1].split("\r\n")[0])
     finally:
@@ -221,7 +244,8 @@ def main():
             results.append(r)
     if a.out:
         json.dump(results, open(a.out, "w"), indent=1)
-    keys = ["s", "writes", "cow_peak_mb", "peak_rss_mb", "ping_max_ms", "ping_p999_ms"]
+    keys = ["s", "writes", "cow_peak_mb", "anon_rise_mb", "peak_rss_mb", "replica_peak_rss_mb",
+            "ping_max_ms", "ping_p999_ms"]
     print("\n| phase | server | RSS MB | " + " | ".join(keys) + " |")
     print("|---|---|---:|" + "---:|" * len(keys))
     for ph in ("bgsave", "full_sync"):

@@ -28,7 +28,8 @@ PNG plot (matplotlib) from everything in the output folder.
   bench/scale_curve.py --report-only --out bench/scale    (table and plot only)
   bench/scale_curve.py --from-rdb DIR --sizes 6,8 --servers rankd [--tests ZINCRBY,ZREVRANK]
       the board read from an RDB (bench/zset_rdb.py) instead of loaded, CPU per request
-      only, JSON lines on stdout; ROUNDS [1] alternating rounds, SETTLE [30]
+      only (and with --bgsave a BGSAVE's time and size), JSON lines on stdout; ROUNDS [1]
+      alternating rounds, SETTLE [30]
 """
 
 import argparse
@@ -211,7 +212,7 @@ def measure(kind, n, port, requests):
     return r
 
 
-def measure_from_rdb(kind, n, port, requests, rdb_dir, only, settle):
+def measure_from_rdb(kind, n, port, requests, rdb_dir, only, settle, with_bgsave=False):
     """CPU per request only, on a board read from an RDB that bench/zset_rdb.py wrote (the
     same board as load(); minutes instead of the ZADD load's half hour at 10^8)."""
     import zset_rdb
@@ -230,6 +231,13 @@ def measure_from_rdb(kind, n, port, requests, rdb_dir, only, settle):
         time.sleep(settle)  # rankd merges its huge pages in the background meanwhile
         r["rss_per_elem"] = rss(s.proc.pid) / n
         r["cpu_us"] = cpu_per_request(s, n, requests, only)
+        if with_bgsave:
+            os.unlink(os.path.join(d, "dump.rdb"))  # the link to the shared RDB
+            c0 = child_cpu_s(s.proc.pid)
+            r["bgsave_s"] = bgsave(port)
+            time.sleep(0.2)  # the child is reaped on the server's next cron tick
+            r["bgsave_child_cpu_s"] = child_cpu_s(s.proc.pid) - c0
+            r["rdb_bytes"] = os.path.getsize(os.path.join(d, "dump.rdb"))
     finally:
         s.stop()
         shutil.rmtree(d, ignore_errors=True)
@@ -298,7 +306,10 @@ def main():
     ap.add_argument("--from-rdb", metavar="DIR",
                     help="start each server on DIR/zset-E.rdb (written if missing) and "
                          "measure only --tests' CPU per request, SETTLE s [30] after start")
-    ap.add_argument("--tests", default="ZINCRBY,ZREVRANK")
+    ap.add_argument("--tests", default="ZINCRBY,ZREVRANK",
+                    help="comma-separated names from tests(), e.g. 'ZREVRANGE 0 9,deep page'")
+    ap.add_argument("--bgsave", action="store_true",
+                    help="with --from-rdb: also time a BGSAVE after the requests")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.from_rdb:
@@ -308,7 +319,8 @@ def main():
                 for kind in a.servers.split(","):
                     port += 1
                     r = measure_from_rdb(kind, 10 ** e, port, a.requests, a.from_rdb,
-                                         a.tests.split(","), float(os.environ.get("SETTLE", "30")))
+                                         a.tests.split(","), float(os.environ.get("SETTLE", "30")),
+                                         a.bgsave)
                     r["round"] = rnd
                     print(json.dumps(r), flush=True)
         return

@@ -5,6 +5,8 @@
 
 #include "persist/rdb_file.h"
 
+#include <functional>
+#include <string>
 #include <string_view>
 
 #include "base/clock.h"
@@ -66,6 +68,19 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
     rdb::PutLength(&buf, db.size());
     rdb::PutLength(&buf, db.expires_size());  // a sizing hint, as db.size()
     Status s;
+    // A long value is written out as it grows (DumpOptions::spill); its key
+    // goes in after the type byte first (the value's encoding decides it).
+    size_t type_at = 0;
+    bool key_placed = false;
+    std::string key;
+    const std::function<void(std::string*)> spill = [&](std::string* out) {
+      if (!key_placed) out->insert(type_at + 1, key);
+      key_placed = true;
+      s = sink.MaybeFlush();
+      if (!s.ok()) out->clear();  // the save has failed: hold no more
+    };
+    DumpOptions spilling = values;
+    spilling.spill = &spill;
     // The keys ForEach visits: live ones, and also those past their deadline
     // not yet deleted while the caller suspends expiry (SAVE, BGSAVE, a log
     // base: as Redis, the file holds them and its loader drops them).
@@ -77,11 +92,12 @@ Status WriteRedisRdbStream(WritableFile* file, std::span<Database* const> dbs,
         coding::PutFixed64(&buf, static_cast<uint64_t>(expire_ms));
       }
       // The type byte comes first, then the key, then the encoding.
-      const size_t at = buf.size();
-      rdb::PutValue(&buf, e->value, values);
-      std::string key;
+      type_at = buf.size();
+      key_placed = false;
+      key.clear();
       rdb::PutString(&key, e->key());
-      buf.insert(at + 1, key);
+      rdb::PutValue(&buf, e->value, spilling);
+      if (!key_placed) buf.insert(type_at + 1, key);
       // What the plain value lost, for rankd's own reload (redis-server
       // skips auxiliary fields it does not know).
       if (HasRankdExtras(e->value)) {

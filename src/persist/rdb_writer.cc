@@ -78,6 +78,11 @@ std::string ScoreText(double d) {
   return std::string(buf, n);
 }
 
+// Lets a file writer take what a long value wrote so far (DumpOptions::spill).
+void MaybeSpill(std::string* out, const DumpOptions& opts) {
+  if (opts.spill && out->size() >= DumpOptions::kSpillBytes) (*opts.spill)(out);
+}
+
 void PutListpack(std::string* out, ListpackBuilder& lp, bool lzf) {
   PutString(out, lp.Finish(), lzf);
 }
@@ -98,10 +103,12 @@ void WriteList(std::string* out, const QuickList& l, const DumpOptions& opts) {
   for (const std::string& node : nodes) {
     PutLength(out, 2);  // container: packed (a listpack)
     PutString(out, node, opts.compress);
+    MaybeSpill(out, opts);
   }
 }
 
-void WriteSet(std::string* out, const PlainSet& s, bool lzf) {
+void WriteSet(std::string* out, const PlainSet& s, const DumpOptions& opts) {
+  const bool lzf = opts.compress;
   std::vector<int64_t> ints;
   bool all_ints = s.is_intset();
   if (all_ints) {
@@ -114,7 +121,10 @@ void WriteSet(std::string* out, const PlainSet& s, bool lzf) {
   if (!all_ints) {
     out->push_back(static_cast<char>(kTypeSet));
     PutLength(out, s.size());
-    s.ForEach([&](std::string_view m) { PutString(out, m, lzf); });
+    s.ForEach([&](std::string_view m) {
+      PutString(out, m, lzf);
+      MaybeSpill(out, opts);
+    });
     return;
   }
   std::sort(ints.begin(), ints.end());
@@ -131,7 +141,8 @@ void WriteSet(std::string* out, const PlainSet& s, bool lzf) {
   PutString(out, blob, lzf);
 }
 
-void WriteZSet(std::string* out, const SortedSet& z, bool lzf) {
+void WriteZSet(std::string* out, const SortedSet& z, const DumpOptions& opts) {
+  const bool lzf = opts.compress;
   const bool compact = z.encoding() == SortedSet::Encoding::kCompact && !z.board();
   if (compact) {
     ListpackBuilder lp;
@@ -152,10 +163,12 @@ void WriteZSet(std::string* out, const SortedSet& z, bool lzf) {
   z.ForEachInRankRange(0, z.size() - 1, true, [&](std::string_view m, double score) {
     PutString(out, m, lzf);
     coding::PutDouble(out, score);
+    MaybeSpill(out, opts);
   });
 }
 
-void WriteHash(std::string* out, const Hash& h, bool lzf) {
+void WriteHash(std::string* out, const Hash& h, const DumpOptions& opts) {
+  const bool lzf = opts.compress;
   if (h.is_listpack()) {
     ListpackBuilder lp;
     h.ForEach([&](std::string_view f, std::string_view v) {
@@ -171,6 +184,7 @@ void WriteHash(std::string* out, const Hash& h, bool lzf) {
   h.ForEach([&](std::string_view f, std::string_view v) {
     PutString(out, f, lzf);
     PutString(out, v, lzf);
+    MaybeSpill(out, opts);
   });
 }
 
@@ -277,9 +291,9 @@ void PutValue(std::string* out, const Value& v, const DumpOptions& opts) {
       PutString(out, v.str(), opts.compress);
       break;
     case ValueType::kList: WriteList(out, v.list(), opts); break;
-    case ValueType::kSet: WriteSet(out, v.set(), opts.compress); break;
-    case ValueType::kZSet: WriteZSet(out, v.zset(), opts.compress); break;
-    case ValueType::kHash: WriteHash(out, v.hash(), opts.compress); break;
+    case ValueType::kSet: WriteSet(out, v.set(), opts); break;
+    case ValueType::kZSet: WriteZSet(out, v.zset(), opts); break;
+    case ValueType::kHash: WriteHash(out, v.hash(), opts); break;
     case ValueType::kStream: WriteStream(out, v.stream(), opts.compress); break;
   }
 }

@@ -35,6 +35,7 @@
 
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,13 @@ inline constexpr int kRestoreMaxRdbVersion = 11;
 struct DumpOptions {
   bool compress = true;    // rdbcompression
   int64_t list_fill = -2;  // list-max-listpack-size
+  // Set by a file writer (persist/rdb_file.h): called with the output while
+  // a value in a plain encoding (a big set, hash, sorted set or list) is
+  // being written, each time it has grown past kSpillBytes, so the writer
+  // can write out and empty it: a 10^8-member sorted set is then never a
+  // 2.5 GB string in a BGSAVE child. Not set for a DUMP payload.
+  const std::function<void(std::string* out)>* spill = nullptr;
+  static constexpr size_t kSpillBytes = size_t{1} << 20;
 };
 
 // The DUMP payload of `v`. O(size of v).
