@@ -137,6 +137,21 @@ def calls(c, name):
     return 0
 
 
+def latency_latest(c):
+    """LATENCY LATEST as {event: max ms} (RESP2 nested arrays, read by hand)."""
+    c.s.sendall(b"LATENCY LATEST\r\n")
+    out = {}
+    n = int(c.line()[1:])
+    for _ in range(n):
+        c.line()  # *4
+        c.line()  # $len
+        name = c.line().decode()
+        c.line()  # latest time
+        c.line()  # latest ms
+        out[name] = int(c.line()[1:])  # max ms
+    return out
+
+
 def phase(primary, port, pinger, run_until_done):
     c = sc.Conn(port)
     base = sc.rss(primary.pid)
@@ -152,12 +167,14 @@ def phase(primary, port, pinger, run_until_done):
     s.done = True
     s.join()
     lat = sorted(pinger.samples) or [0.0]
+    slow = latency_latest(c)
+    c.call("LATENCY", "RESET")
     return {"s": dt, "writes": calls(c, "zincrby") - w0, "rss_before_mb": base / 1e6,
             "cow_peak_mb": max(0, s.peak_total - base) / 1e6, "peak_rss_mb": s.peak_rss / 1e6,
             "anon_rise_mb": (s.peak_anon - s.anon_base) / 1e6,
             "replica_peak_rss_mb": s.peak_replica / 1e6,
             "ping_max_ms": lat[-1] * 1e3, "ping_p999_ms": lat[int(len(lat) * 0.999)] * 1e3,
-            "pings": len(pinger.samples)}
+            "pings": len(pinger.samples), "latency_latest": slow}
 
 
 def run_round(kind, n, rdb, port, settle):
@@ -175,6 +192,9 @@ def run_round(kind, n, rdb, port, settle):
         r["rss_mb"] = sc.rss(primary.proc.pid) / 1e6
         os.unlink(os.path.join(d, "dump.rdb"))  # BGSAVE writes its own
         sc.Conn(port).call("CONFIG", "SET", "client-output-buffer-limit", "replica 0 0 0")
+        # The server's own record of its slow events (fork, commands, ...), to tell a stall
+        # of the server from a pinger that waited for a CPU.
+        sc.Conn(port).call("CONFIG", "SET", "latency-monitor-threshold", "20")
         time.sleep(settle)
         writer = subprocess.Popen(["redis-benchmark", "-p", str(port), "-c", "2", "-n",
                                    "1000000000", "-r", str(n), "-q", "ZINCRBY", "lb", "1",

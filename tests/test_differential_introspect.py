@@ -421,3 +421,22 @@ def test_rankd_commands_report_their_key_positions(both):
         if specs and name != "lb.unwatch":
             assert first >= 1 and step >= 1 and (last >= first or last < 0), (name, info)
         assert abs(arity) >= 1, name
+
+
+def test_fork_is_a_latency_event(fresh_pair):
+    """BGSAVE's fork stops the main thread: both servers record it as the 'fork' event."""
+    import time
+    for c in fresh_pair:
+        assert c.execute("CONFIG", "SET", "latency-monitor-threshold", "1") == b"OK"
+        assert c.execute("DEBUG", "POPULATE", "1000000") == b"OK"  # ~100 MB: a fork of ms
+        assert c.execute("BGSAVE") == b"Background saving started"
+        for _ in range(600):
+            if b"rdb_bgsave_in_progress:0" in bytes(c.execute("INFO", "persistence")):
+                break
+            time.sleep(0.05)
+        info = bytes(c.execute("INFO", "stats")).decode()
+        fork_ms = int(info.split("latest_fork_usec:")[1].split("\r\n")[0]) // 1000
+        assert fork_ms >= 1, "a fork this size takes a millisecond or more"
+        events = {bytes(e[0]): e for e in c.execute("LATENCY", "LATEST")}
+        assert b"fork" in events, events
+        assert events[b"fork"][2] == fork_ms  # the latest sample is this fork

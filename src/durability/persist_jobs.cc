@@ -189,6 +189,8 @@ pid_t PersistManager::CountedFork() {
     ServerStats& stats = server_->stats();
     stats.total_forks++;
     stats.latest_fork_usec = MonoUs() - start;
+    // As Redis: the fork's stop of the main thread is a latency event.
+    server_->AddLatencySample("fork", stats.latest_fork_usec / 1000);
   }
   return pid;
 }
