@@ -14,9 +14,10 @@ import pytest
 from test_replication import info_repl, link_up, wait_for
 
 KEYS = 30000
-# key-load-delay is microseconds per key: about 9 s of load against a 3 s repl-timeout.
+# key-load-delay is microseconds per key: 9 s of load or more (a loaded machine sleeps
+# longer) against a 4 s repl-timeout.
 LOAD_DELAY_US = 300
-REPL_TIMEOUT = 3
+REPL_TIMEOUT = 4
 
 
 def fill(p):

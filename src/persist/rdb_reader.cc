@@ -303,7 +303,10 @@ Status LoadRedisRdb(std::string_view data, const std::function<Database*(int)>& 
           c.Fail("duplicate key '" + key + "'");
         } else {
           stats->keys_loaded++;
-          KeyDelay(opts.key_delay);
+          if (opts.key_delay != 0) {
+            KeyDelay(opts.key_delay);
+            if (opts.progress) tick(c.pos());  // a held-open load still reports
+          }
           Database::Entry* e = db->Insert(key, std::move(value));
           if (expire_ms >= 0) db->SetExpire(e, expire_ms);
         }

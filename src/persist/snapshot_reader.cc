@@ -94,9 +94,11 @@ class Loader {
 
  private:
   // Reports progress about once a second (checked every 4096 steps, so a
-  // single huge sorted set reports too).
+  // single huge sorted set reports too; every step while key-load-delay
+  // holds the load open, each key then taking a while).
   void MaybeProgress() {
-    if (!opts_ || !opts_->progress || (++steps_ & 4095) != 0) return;
+    if (!opts_ || !opts_->progress) return;
+    if ((++steps_ & 4095) != 0 && opts_->key_delay == 0) return;
     if (MonoMs() - last_progress_ < 1000) return;
     last_progress_ = MonoMs();
     opts_->progress(src_.offset(), total_, steps_);
