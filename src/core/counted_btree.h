@@ -155,9 +155,12 @@ class CountedBTree {
     [[no_unique_address]] std::conditional_t<kCodes, float, detail::Absent<2>> qscale;
     uint16_t n;
     uint8_t is_leaf;  // always 1; lets CheckInvariants detect type confusion
-    Value vals[kLeafCap];
-    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n.
+    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n. Right
+    // after the header, so that a leaf search by a hint reads the header and
+    // the codes from the leaf's first two lines (512-byte leaves), then only
+    // the line of vals the codes point at (issue 34: lines per request).
     [[no_unique_address]] std::conditional_t<kCodes, uint8_t[kLeafCap], detail::Absent<3>> codes;
+    Value vals[kLeafCap];
   };
   struct InnerNode {
     void* children[kInnerCap];
@@ -382,9 +385,28 @@ class CountedBTree {
   // with `bounds`, narrows them.
   template <typename Pred>
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
-  // Starts loading child i of `node` (at height h) and adds the counts
-  // before it to *before.
-  static void EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before);
+  // Starts loading child i of `node` (at height h) for a search by `pred`
+  // (PrefetchNode, or PrefetchLeafFor at h == 1) and adds the counts before
+  // it to *before.
+  template <typename Pred>
+  static void EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
+                         uint64_t* before);
+  // Starts loading what a search by `pred` reads of leaf child i of `node`
+  // (at height 1): with slot codes and a pred with Target(), only the lines
+  // of the header and the codes and the line of vals where the target's
+  // slot is guessed (SlotGuess from the node's hints and count, as the
+  // search will guess it), 3 of a 512-byte leaf's 8; else every line.
+  template <typename Pred>
+  static void PrefetchLeafFor(const InnerNode* node, uint32_t i, const Pred& pred);
+  // Where a value with hint `t` probably is among n values whose hints
+  // start at lo and stop before hi (interpolated: exact for evenly spread
+  // hints), or -1. Always < n.
+  static int SlotGuess(double t, double lo, double hi, uint32_t n) {
+    if (n == 0 || !(lo < hi)) return -1;
+    const double f = (t - lo) / (hi - lo);
+    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
+    return std::min(static_cast<int>(f * n + 0.5), static_cast<int>(n) - 1);
+  }
   // One level of DescendByPred: picks the child of `node` (at height h),
   // enters it (EnterChild) and returns its index.
   template <typename Pred>
@@ -431,7 +453,18 @@ class CountedBTree {
   static void MoveSlots(LeafNode* dst, size_t di, const LeafNode* src, size_t si, size_t n);
 
   // The index of `v` in `leaf`, or leaf->n if absent.
-  static uint32_t IndexIn(const LeafNode* leaf, Value v);
+  static uint32_t IndexIn(const LeafNode* leaf, Value v) { return IndexIn(leaf, v, 0, leaf->n); }
+  // The index of `v` among vals[from, to), or `to` if absent there.
+  static uint32_t IndexIn(const LeafNode* leaf, Value v, uint32_t from, uint32_t to);
+  // IndexIn for a value whose hint is `pred.Target()` (with slot codes and
+  // such a pred): only the slots whose code equals the target's are
+  // compared (the value's own code is among them), so the scan reads the
+  // codes' lines and usually one line of vals instead of every line up to
+  // the value. Else (or if v is not there: it is not in this leaf) IndexIn.
+  // `guess` (or -1): the slot Guess expects v at; its line of vals is
+  // searched first (the line PrefetchLeafFor loaded).
+  template <typename Pred>
+  static uint32_t IndexByCode(const LeafNode* leaf, Value v, const Pred& pred, int guess);
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);

@@ -75,14 +75,43 @@ template <typename Pred>
 uint32_t RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
                                   LeafBounds* bounds) {
   const uint32_t child = ChildByPred(node, h, pred, bounds);
-  EnterChild(node, child, h, before);
+  EnterChild(node, child, h, pred, before);
   return child;
 }
 
 RANKD_BTREE_TMPL
-void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before) {
-  PrefetchNode(node->children[i], h - 1);  // overlaps the child's misses with the sum below
+template <typename Pred>
+void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
+                             uint64_t* before) {
+  // Overlaps the child's misses with the sum below.
+  if (h == 1) {
+    PrefetchLeafFor(node, i, pred);
+  } else {
+    PrefetchNode(node->children[i], h - 1);
+  }
   for (uint32_t j = 0; j < i; ++j) *before += node->counts[j];
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+void RANKD_BTREE::PrefetchLeafFor(const InnerNode* node, uint32_t i, const Pred& pred) {
+  const LeafNode* leaf = AsLeaf(node->children[i]);
+  if constexpr (kCodes && requires { double(pred.Target()); }) {
+    const uint32_t n = static_cast<uint32_t>(node->counts[i]);
+    const int g = i + 1 < node->n ? SlotGuess(static_cast<double>(pred.Target()), node->hints[i],
+                                              node->hints[i + 1], n)
+                                  : -1;
+    if (g >= 0) {
+      const char* c = reinterpret_cast<const char*>(leaf);
+      const char* codes_end = reinterpret_cast<const char*>(&leaf->codes[n - 1]);
+      for (; c < codes_end; c += 64) __builtin_prefetch(c);  // header and codes
+      __builtin_prefetch(codes_end);
+      __builtin_prefetch(&leaf->vals[g]);
+      return;
+    }
+  }
+  (void)pred;
+  PrefetchNode(leaf, 0);
 }
 
 RANKD_BTREE_TMPL
@@ -136,10 +165,8 @@ template <typename Pred>
 int RANKD_BTREE::Guess(const Pred& pred, const LeafBounds& bounds, uint32_t n) const {
   if constexpr (std::is_floating_point_v<Hint> && requires { Hint(pred.Target()); }) {
     // lo is the leaf's first hint (set at height 1), hi the next leaf's.
-    if (height_ == 0 || !bounds.has_hi || !(bounds.lo < bounds.hi)) return -1;
-    const double f = (static_cast<double>(pred.Target()) - bounds.lo) / (bounds.hi - bounds.lo);
-    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
-    return static_cast<int>(f * n + 0.5);
+    if (height_ == 0 || !bounds.has_hi) return -1;
+    return SlotGuess(static_cast<double>(pred.Target()), bounds.lo, bounds.hi, n);
   } else {
     (void)pred, (void)bounds, (void)n;
     return -1;
@@ -213,8 +240,9 @@ template <typename Pred>
 uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
   assert(root_ != nullptr);
   uint64_t before = 0;
-  const LeafNode* leaf = DescendByPred(pred, &before);
-  const uint32_t i = IndexIn(leaf, v);
+  LeafBounds bounds{};
+  const LeafNode* leaf = DescendByPred(pred, &before, &bounds);
+  const uint32_t i = IndexByCode(leaf, v, pred, Guess(pred, bounds, leaf->n));
   if (i < leaf->n) return before + i;
   // v separates this leaf from the next one: the descent stopped before it.
   assert(leaf->next != nullptr && leaf->next->vals[0] == v);
@@ -222,9 +250,31 @@ uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
 }
 
 RANKD_BTREE_TMPL
-uint32_t RANKD_BTREE::IndexIn(const LeafNode* leaf, V v) {
-  const uint32_t n = leaf->n;
-  uint32_t i = 0;
+template <typename Pred>
+uint32_t RANKD_BTREE::IndexByCode(const LeafNode* leaf, V v, const Pred& pred, int guess) {
+  if constexpr (kCodes && requires { double(pred.Target()); }) {
+    if (guess >= 0) {
+      // The guessed slot's line of vals first: no read of the codes' lines
+      // when v is there.
+      const uint32_t g = static_cast<uint32_t>(guess);
+      const uint32_t skip = (reinterpret_cast<uintptr_t>(&leaf->vals[g]) & 63) / sizeof(V);
+      const uint32_t from = g - std::min(g, skip);
+      const uint32_t to = std::min<uint32_t>(leaf->n, g - skip + 64 / sizeof(V));
+      const uint32_t i = IndexIn(leaf, v, from, to);
+      if (i < to) return i;
+    }
+    uint32_t lo, hi;
+    CodeRun(leaf, leaf->n, static_cast<double>(pred.Target()), &lo, &hi);
+    const uint32_t i = IndexIn(leaf, v, lo, hi);
+    if (i < hi) return i;
+  }
+  return IndexIn(leaf, v);
+}
+
+RANKD_BTREE_TMPL
+uint32_t RANKD_BTREE::IndexIn(const LeafNode* leaf, V v, uint32_t from, uint32_t to) {
+  const uint32_t n = to;
+  uint32_t i = from;
 #ifdef __SSE2__
   if constexpr (std::is_integral_v<V> && sizeof(V) == 4) {
     // 8 handles per step: two 4-lane compares, one mask (a leaf of ~100

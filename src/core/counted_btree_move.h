@@ -39,7 +39,7 @@ RANKD_BTREE_TMPL
 template <typename PredA, typename PredB>
 void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Relocation* r) const {
   assert(root_ != nullptr);
-  LeafBounds bounds_b{};
+  LeafBounds bounds_a{}, bounds_b{};
   uint64_t before_a = 0, before_b = 0;
   void* a = root_;
   void* b = root_;
@@ -48,12 +48,12 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
   for (int h = height_; h > 0; --h, ++d) {
     InnerNode* na = AsInner(a);
     InnerNode* nb = AsInner(b);
-    const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, nullptr);
+    const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, &bounds_a);
     const uint32_t ib = ChildByPred(nb, h, pred, &bounds_b);
     if (na == nb && ib == ia) {
       before_b = before_a;  // one path still: its child is loading, its sum is done
     } else {
-      EnterChild(nb, ib, h, &before_b);
+      EnterChild(nb, ib, h, pred, &before_b);
     }
     r->from_path_[d] = {na, ia};
     r->to_path_[d] = {nb, ib};
@@ -62,7 +62,8 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
   }
   r->depth_ = d;
   r->from_leaf_ = AsLeaf(a);
-  r->from_pos_ = IndexIn(r->from_leaf_, v);
+  r->from_pos_ = IndexByCode(r->from_leaf_, v, at_or_before,
+                             Guess(at_or_before, bounds_a, r->from_leaf_->n));
   assert(r->from_pos_ < r->from_leaf_->n);
   r->from = before_a + r->from_pos_;
   LeafNode* leaf_b = AsLeaf(b);
@@ -89,7 +90,11 @@ uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
       i = ChildByPred(node, h, pred, &bounds);
     }
     p = node->children[i];
-    PrefetchNode(p, h - 1);
+    if (h == 1) {
+      PrefetchLeafFor(node, i, pred);
+    } else {
+      PrefetchNode(p, h - 1);
+    }
     for (uint32_t j = 0; j < i; ++j) before += node->counts[j];
     node->counts[i]++;
     path[depth++] = {node, i};
