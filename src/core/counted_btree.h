@@ -387,10 +387,25 @@ class CountedBTree {
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
   // Starts loading child i of `node` (at height h) for a search by `pred`
   // (PrefetchNode, or PrefetchLeafFor at h == 1) and adds the counts before
-  // it to *before.
+  // it to *before (AddBefore; *total: node's size in, child i's out).
   template <typename Pred>
   static void EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
-                         uint64_t* before);
+                         uint64_t* before, uint64_t* total);
+  // Adds the counts of node's children before i to *before, summing the
+  // shorter side: those before i, or (from the node's size *total) those
+  // from i on, so that a descent reads about half the lines of counts it
+  // would from the left. Sets *total to child i's count.
+  static void AddBefore(const InnerNode* node, uint32_t i, uint64_t* before, uint64_t* total) {
+    uint64_t s = 0;
+    if (2 * i <= node->n) {
+      for (uint32_t j = 0; j < i; ++j) s += node->counts[j];
+      *before += s;
+    } else {
+      for (uint32_t j = i; j < node->n; ++j) s += node->counts[j];
+      *before += *total - s;
+    }
+    *total = node->counts[i];
+  }
   // Starts loading what a search by `pred` reads of leaf child i of `node`
   // (at height 1): with slot codes and a pred with Target(), only the lines
   // of the header and the codes and the line of vals where the target's
@@ -411,6 +426,7 @@ class CountedBTree {
   // enters it (EnterChild) and returns its index.
   template <typename Pred>
   static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                              uint64_t* total,
                               LeafBounds* bounds);
   // PartitionPoint inside one leaf, over vals[0, n).
   // `guess` (or -1): where the answer probably is, from Guess. With slot

@@ -73,23 +73,23 @@ void RANKD_BTREE::Clear() {
 RANKD_BTREE_TMPL
 template <typename Pred>
 uint32_t RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
-                                  LeafBounds* bounds) {
+                                  uint64_t* total, LeafBounds* bounds) {
   const uint32_t child = ChildByPred(node, h, pred, bounds);
-  EnterChild(node, child, h, pred, before);
+  EnterChild(node, child, h, pred, before, total);
   return child;
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
 void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
-                             uint64_t* before) {
+                             uint64_t* before, uint64_t* total) {
   // Overlaps the child's misses with the sum below.
   if (h == 1) {
     PrefetchLeafFor(node, i, pred);
   } else {
     PrefetchNode(node->children[i], h - 1);
   }
-  for (uint32_t j = 0; j < i; ++j) *before += node->counts[j];
+  AddBefore(node, i, before, total);
 }
 
 RANKD_BTREE_TMPL
@@ -143,9 +143,10 @@ const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uin
                                                                LeafBounds* bounds) const {
   void* p = root_;
   PrefetchNode(p, height_);
+  uint64_t total = size_;
   for (int h = height_; h > 0; --h) {
     const InnerNode* node = AsInner(p);
-    p = node->children[DescendStep(node, h, pred, before, bounds)];
+    p = node->children[DescendStep(node, h, pred, before, &total, bounds)];
   }
   return AsLeaf(p);
 }
