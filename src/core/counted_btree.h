@@ -369,9 +369,12 @@ class CountedBTree {
   // value of the leaf has a hint >= lo (lo is the leaf's first hint; unset
   // at height 0) and every value after the leaf a hint >= hi (when has_hi;
   // absent for the last leaf).
+  // (Also the bounds of each inner node on the way down: lo is set at every
+  // level, has_lo once one is, so that ChildByPred can guess from them.)
   struct LeafBounds {
     bool has_hi;
     Hint lo, hi;
+    bool has_lo;
   };
   // The descent PartitionPoint and RankOfPresent share: through the inner
   // nodes to the leaf holding the first value for which `pred` is false (or
@@ -382,7 +385,12 @@ class CountedBTree {
   const LeafNode* DescendByPred(Pred& pred, uint64_t* before,
                                 LeafBounds* bounds = nullptr) const;
   // The child of `node` (at height h) that DescendByPred goes down to;
-  // with `bounds`, narrows them.
+  // with `bounds`, narrows them. With bounds for the node (not the root)
+  // and a pred with Target() on floating-point hints, the search starts at
+  // the child interpolated from them (SlotGuess) and steps to its
+  // neighbours, so it reads one or two lines of hints instead of a binary
+  // search's three to five; a binary search finishes when that is not
+  // enough.
   template <typename Pred>
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
   // Starts loading child i of `node` (at height h) for a search by `pred`

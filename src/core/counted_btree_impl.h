@@ -118,22 +118,48 @@ RANKD_BTREE_TMPL
 template <typename Pred>
 uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred,
                                   LeafBounds* bounds) {
-  // keys[0] is never tested: everything before child 0 is nothing.
+  // Whether every value of subtree j sorts before the answer's.
+  auto before = [&](uint32_t j) {
+    int decided = -1;
+    if constexpr (requires { pred.Decide(node->hints[j]); }) decided = pred.Decide(node->hints[j]);
+    if (decided < 0) decided = pred(node->keys[j]) ? 1 : 0;
+    return decided != 0;
+  };
+  // keys[0] is never tested: everything before child 0 is nothing. The
+  // answer (the first j >= 1 with !before(j), else n) stays in [lo, hi].
   uint32_t lo = 1, hi = node->n;
+  if constexpr (std::is_floating_point_v<Hint> && requires { double(pred.Target()); }) {
+    if (bounds != nullptr && bounds->has_lo && bounds->has_hi) {
+      const int g = SlotGuess(static_cast<double>(pred.Target()), bounds->lo, bounds->hi, hi);
+      if (g >= 1) {
+        const uint32_t u = static_cast<uint32_t>(g);
+        constexpr int kSteps = 3;  // neighbours, mostly in the same line
+        if (before(u)) {
+          lo = u + 1;
+          for (int k = 0; k < kSteps && lo < hi; ++k) {
+            if (!before(lo)) { hi = lo; break; }
+            ++lo;
+          }
+        } else {
+          hi = u;
+          for (int k = 0; k < kSteps && lo < hi; ++k) {
+            if (before(hi - 1)) { lo = hi; break; }
+            --hi;
+          }
+        }
+      }
+    }
+  }
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    int decided = -1;
-    if constexpr (requires { pred.Decide(node->hints[mid]); }) {
-      decided = pred.Decide(node->hints[mid]);
-    }
-    if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
-    if (decided) lo = mid + 1; else hi = mid;
+    if (before(mid)) lo = mid + 1; else hi = mid;
   }
   const uint32_t child = lo - 1;
   if (bounds != nullptr) {  // deeper levels give tighter bounds
     if (child + 1 < node->n) bounds->has_hi = true, bounds->hi = node->hints[child + 1];
-    if (h == 1) bounds->lo = node->hints[child];
+    bounds->lo = node->hints[child], bounds->has_lo = true;
   }
+  (void)h;
   return child;
 }
 
