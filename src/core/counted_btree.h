@@ -380,10 +380,12 @@ class CountedBTree {
   // nodes to the leaf holding the first value for which `pred` is false (or
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
-  // With `bounds`, also records the leaf's bounds.
+  // With `bounds`, also records the leaf's bounds; with `leaf_size`, the
+  // leaf's value count as its parent knows it (the leaf's own n, read
+  // without touching the leaf's first line).
   template <typename Pred>
-  const LeafNode* DescendByPred(Pred& pred, uint64_t* before,
-                                LeafBounds* bounds = nullptr) const;
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before, LeafBounds* bounds = nullptr,
+                                uint64_t* leaf_size = nullptr) const;
   // The child of `node` (at height h) that DescendByPred goes down to;
   // with `bounds`, narrows them. With bounds for the node (not the root)
   // and a pred with Target() on floating-point hints, the search starts at
@@ -486,9 +488,11 @@ class CountedBTree {
   // codes' lines and usually one line of vals instead of every line up to
   // the value. Else (or if v is not there: it is not in this leaf) IndexIn.
   // `guess` (or -1): the slot Guess expects v at; its line of vals is
-  // searched first (the line PrefetchLeafFor loaded).
+  // searched first (the line PrefetchLeafFor loaded). `n`: leaf->n, as the
+  // parent knows it (so that a hit there reads no other line of the leaf).
   template <typename Pred>
-  static uint32_t IndexByCode(const LeafNode* leaf, Value v, const Pred& pred, int guess);
+  static uint32_t IndexByCode(const LeafNode* leaf, uint32_t n, Value v, const Pred& pred,
+                              int guess);
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);

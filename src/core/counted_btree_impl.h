@@ -166,7 +166,8 @@ uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred,
 RANKD_BTREE_TMPL
 template <typename Pred>
 const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
-                                                               LeafBounds* bounds) const {
+                                                               LeafBounds* bounds,
+                                                               uint64_t* leaf_size) const {
   void* p = root_;
   PrefetchNode(p, height_);
   uint64_t total = size_;
@@ -174,6 +175,7 @@ const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uin
     const InnerNode* node = AsInner(p);
     p = node->children[DescendStep(node, h, pred, before, &total, bounds)];
   }
+  if (leaf_size != nullptr) *leaf_size = total;
   return AsLeaf(p);
 }
 
@@ -268,9 +270,12 @@ uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
   assert(root_ != nullptr);
   uint64_t before = 0;
   LeafBounds bounds{};
-  const LeafNode* leaf = DescendByPred(pred, &before, &bounds);
-  const uint32_t i = IndexByCode(leaf, v, pred, Guess(pred, bounds, leaf->n));
-  if (i < leaf->n) return before + i;
+  uint64_t n64 = 0;
+  const LeafNode* leaf = DescendByPred(pred, &before, &bounds, &n64);
+  const uint32_t n = static_cast<uint32_t>(n64);
+  assert(n == leaf->n);
+  const uint32_t i = IndexByCode(leaf, n, v, pred, Guess(pred, bounds, n));
+  if (i < n) return before + i;
   // v separates this leaf from the next one: the descent stopped before it.
   assert(leaf->next != nullptr && leaf->next->vals[0] == v);
   return before + leaf->n;
@@ -278,7 +283,8 @@ uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
 
 RANKD_BTREE_TMPL
 template <typename Pred>
-uint32_t RANKD_BTREE::IndexByCode(const LeafNode* leaf, V v, const Pred& pred, int guess) {
+uint32_t RANKD_BTREE::IndexByCode(const LeafNode* leaf, uint32_t n, V v, const Pred& pred,
+                                  int guess) {
   if constexpr (kCodes && requires { double(pred.Target()); }) {
     if (guess >= 0) {
       // The guessed slot's line of vals first: no read of the codes' lines
@@ -286,16 +292,16 @@ uint32_t RANKD_BTREE::IndexByCode(const LeafNode* leaf, V v, const Pred& pred, i
       const uint32_t g = static_cast<uint32_t>(guess);
       const uint32_t skip = (reinterpret_cast<uintptr_t>(&leaf->vals[g]) & 63) / sizeof(V);
       const uint32_t from = g - std::min(g, skip);
-      const uint32_t to = std::min<uint32_t>(leaf->n, g - skip + 64 / sizeof(V));
+      const uint32_t to = std::min<uint32_t>(n, g - skip + 64 / sizeof(V));
       const uint32_t i = IndexIn(leaf, v, from, to);
       if (i < to) return i;
     }
     uint32_t lo, hi;
-    CodeRun(leaf, leaf->n, static_cast<double>(pred.Target()), &lo, &hi);
+    CodeRun(leaf, n, static_cast<double>(pred.Target()), &lo, &hi);
     const uint32_t i = IndexIn(leaf, v, lo, hi);
     if (i < hi) return i;
   }
-  return IndexIn(leaf, v);
+  return IndexIn(leaf, v, 0, n);
 }
 
 RANKD_BTREE_TMPL

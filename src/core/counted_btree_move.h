@@ -63,8 +63,9 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
   }
   r->depth_ = d;
   r->from_leaf_ = AsLeaf(a);
-  r->from_pos_ = IndexByCode(r->from_leaf_, v, at_or_before,
-                             Guess(at_or_before, bounds_a, r->from_leaf_->n));
+  const uint32_t n_a = static_cast<uint32_t>(total_a);  // the leaf's n, from its parent
+  assert(n_a == r->from_leaf_->n);
+  r->from_pos_ = IndexByCode(r->from_leaf_, n_a, v, at_or_before, Guess(at_or_before, bounds_a, n_a));
   assert(r->from_pos_ < r->from_leaf_->n);
   r->from = before_a + r->from_pos_;
   LeafNode* leaf_b = AsLeaf(b);
