@@ -155,9 +155,12 @@ class CountedBTree {
     [[no_unique_address]] std::conditional_t<kCodes, float, detail::Absent<2>> qscale;
     uint16_t n;
     uint8_t is_leaf;  // always 1; lets CheckInvariants detect type confusion
-    Value vals[kLeafCap];
-    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n.
+    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n. Right
+    // after the header, so that a leaf search by a hint reads the header and
+    // the codes from the leaf's first two lines (512-byte leaves), then only
+    // the line of vals the codes point at (issue 34: lines per request).
     [[no_unique_address]] std::conditional_t<kCodes, uint8_t[kLeafCap], detail::Absent<3>> codes;
+    Value vals[kLeafCap];
   };
   struct InnerNode {
     void* children[kInnerCap];
@@ -366,29 +369,74 @@ class CountedBTree {
   // value of the leaf has a hint >= lo (lo is the leaf's first hint; unset
   // at height 0) and every value after the leaf a hint >= hi (when has_hi;
   // absent for the last leaf).
+  // (Also the bounds of each inner node on the way down: lo is set at every
+  // level, has_lo once one is, so that ChildByPred can guess from them.)
   struct LeafBounds {
     bool has_hi;
     Hint lo, hi;
+    bool has_lo;
   };
   // The descent PartitionPoint and RankOfPresent share: through the inner
   // nodes to the leaf holding the first value for which `pred` is false (or
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
-  // With `bounds`, also records the leaf's bounds.
+  // With `bounds`, also records the leaf's bounds; with `leaf_size`, the
+  // leaf's value count as its parent knows it (the leaf's own n, read
+  // without touching the leaf's first line).
   template <typename Pred>
-  const LeafNode* DescendByPred(Pred& pred, uint64_t* before,
-                                LeafBounds* bounds = nullptr) const;
+  const LeafNode* DescendByPred(Pred& pred, uint64_t* before, LeafBounds* bounds = nullptr,
+                                uint64_t* leaf_size = nullptr) const;
   // The child of `node` (at height h) that DescendByPred goes down to;
-  // with `bounds`, narrows them.
+  // with `bounds`, narrows them. With bounds for the node (not the root)
+  // and a pred with Target() on floating-point hints, the search starts at
+  // the child interpolated from them (SlotGuess) and steps to its
+  // neighbours, so it reads one or two lines of hints instead of a binary
+  // search's three to five; a binary search finishes when that is not
+  // enough.
   template <typename Pred>
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
-  // Starts loading child i of `node` (at height h) and adds the counts
-  // before it to *before.
-  static void EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before);
+  // Starts loading child i of `node` (at height h) for a search by `pred`
+  // (PrefetchNode, or PrefetchLeafFor at h == 1) and adds the counts before
+  // it to *before (AddBefore; *total: node's size in, child i's out).
+  template <typename Pred>
+  static void EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
+                         uint64_t* before, uint64_t* total);
+  // Adds the counts of node's children before i to *before, summing the
+  // shorter side: those before i, or (from the node's size *total) those
+  // from i on, so that a descent reads about half the lines of counts it
+  // would from the left. Sets *total to child i's count.
+  static void AddBefore(const InnerNode* node, uint32_t i, uint64_t* before, uint64_t* total) {
+    uint64_t s = 0;
+    if (2 * i <= node->n) {
+      for (uint32_t j = 0; j < i; ++j) s += node->counts[j];
+      *before += s;
+    } else {
+      for (uint32_t j = i; j < node->n; ++j) s += node->counts[j];
+      *before += *total - s;
+    }
+    *total = node->counts[i];
+  }
+  // Starts loading what a search by `pred` reads of leaf child i of `node`
+  // (at height 1): with slot codes and a pred with Target(), only the lines
+  // of the header and the codes and the line of vals where the target's
+  // slot is guessed (SlotGuess from the node's hints and count, as the
+  // search will guess it), 3 of a 512-byte leaf's 8; else every line.
+  template <typename Pred>
+  static void PrefetchLeafFor(const InnerNode* node, uint32_t i, const Pred& pred);
+  // Where a value with hint `t` probably is among n values whose hints
+  // start at lo and stop before hi (interpolated: exact for evenly spread
+  // hints), or -1. Always < n.
+  static int SlotGuess(double t, double lo, double hi, uint32_t n) {
+    if (n == 0 || !(lo < hi)) return -1;
+    const double f = (t - lo) / (hi - lo);
+    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
+    return std::min(static_cast<int>(f * n + 0.5), static_cast<int>(n) - 1);
+  }
   // One level of DescendByPred: picks the child of `node` (at height h),
   // enters it (EnterChild) and returns its index.
   template <typename Pred>
   static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
+                              uint64_t* total,
                               LeafBounds* bounds);
   // PartitionPoint inside one leaf, over vals[0, n).
   // `guess` (or -1): where the answer probably is, from Guess. With slot
@@ -431,7 +479,20 @@ class CountedBTree {
   static void MoveSlots(LeafNode* dst, size_t di, const LeafNode* src, size_t si, size_t n);
 
   // The index of `v` in `leaf`, or leaf->n if absent.
-  static uint32_t IndexIn(const LeafNode* leaf, Value v);
+  static uint32_t IndexIn(const LeafNode* leaf, Value v) { return IndexIn(leaf, v, 0, leaf->n); }
+  // The index of `v` among vals[from, to), or `to` if absent there.
+  static uint32_t IndexIn(const LeafNode* leaf, Value v, uint32_t from, uint32_t to);
+  // IndexIn for a value whose hint is `pred.Target()` (with slot codes and
+  // such a pred): only the slots whose code equals the target's are
+  // compared (the value's own code is among them), so the scan reads the
+  // codes' lines and usually one line of vals instead of every line up to
+  // the value. Else (or if v is not there: it is not in this leaf) IndexIn.
+  // `guess` (or -1): the slot Guess expects v at; its line of vals is
+  // searched first (the line PrefetchLeafFor loaded). `n`: leaf->n, as the
+  // parent knows it (so that a hit there reads no other line of the leaf).
+  template <typename Pred>
+  static uint32_t IndexByCode(const LeafNode* leaf, uint32_t n, Value v, const Pred& pred,
+                              int guess);
   // Child selection by rank; `rank` becomes the rank inside the child.
   static uint32_t ChildForInsert(const InnerNode* p, uint64_t* rank);
   static uint32_t ChildForRank(const InnerNode* p, uint64_t* rank);

@@ -73,51 +73,109 @@ void RANKD_BTREE::Clear() {
 RANKD_BTREE_TMPL
 template <typename Pred>
 uint32_t RANKD_BTREE::DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
-                                  LeafBounds* bounds) {
+                                  uint64_t* total, LeafBounds* bounds) {
   const uint32_t child = ChildByPred(node, h, pred, bounds);
-  EnterChild(node, child, h, before);
+  EnterChild(node, child, h, pred, before, total);
   return child;
 }
 
 RANKD_BTREE_TMPL
-void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, uint64_t* before) {
-  PrefetchNode(node->children[i], h - 1);  // overlaps the child's misses with the sum below
-  for (uint32_t j = 0; j < i; ++j) *before += node->counts[j];
+template <typename Pred>
+void RANKD_BTREE::EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
+                             uint64_t* before, uint64_t* total) {
+  // Overlaps the child's misses with the sum below.
+  if (h == 1) {
+    PrefetchLeafFor(node, i, pred);
+  } else {
+    PrefetchNode(node->children[i], h - 1);
+  }
+  AddBefore(node, i, before, total);
+}
+
+RANKD_BTREE_TMPL
+template <typename Pred>
+void RANKD_BTREE::PrefetchLeafFor(const InnerNode* node, uint32_t i, const Pred& pred) {
+  const LeafNode* leaf = AsLeaf(node->children[i]);
+  if constexpr (kCodes && requires { double(pred.Target()); }) {
+    const uint32_t n = static_cast<uint32_t>(node->counts[i]);
+    const int g = i + 1 < node->n ? SlotGuess(static_cast<double>(pred.Target()), node->hints[i],
+                                              node->hints[i + 1], n)
+                                  : -1;
+    if (g >= 0) {
+      const char* c = reinterpret_cast<const char*>(leaf);
+      const char* codes_end = reinterpret_cast<const char*>(&leaf->codes[n - 1]);
+      for (; c < codes_end; c += 64) __builtin_prefetch(c);  // header and codes
+      __builtin_prefetch(codes_end);
+      __builtin_prefetch(&leaf->vals[g]);
+      return;
+    }
+  }
+  (void)pred;
+  PrefetchNode(leaf, 0);
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
 uint32_t RANKD_BTREE::ChildByPred(const InnerNode* node, int h, Pred& pred,
                                   LeafBounds* bounds) {
-  // keys[0] is never tested: everything before child 0 is nothing.
+  // Whether every value of subtree j sorts before the answer's.
+  auto before = [&](uint32_t j) {
+    int decided = -1;
+    if constexpr (requires { pred.Decide(node->hints[j]); }) decided = pred.Decide(node->hints[j]);
+    if (decided < 0) decided = pred(node->keys[j]) ? 1 : 0;
+    return decided != 0;
+  };
+  // keys[0] is never tested: everything before child 0 is nothing. The
+  // answer (the first j >= 1 with !before(j), else n) stays in [lo, hi].
   uint32_t lo = 1, hi = node->n;
+  if constexpr (std::is_floating_point_v<Hint> && requires { double(pred.Target()); }) {
+    if (bounds != nullptr && bounds->has_lo && bounds->has_hi) {
+      const int g = SlotGuess(static_cast<double>(pred.Target()), bounds->lo, bounds->hi, hi);
+      if (g >= 1) {
+        const uint32_t u = static_cast<uint32_t>(g);
+        constexpr int kSteps = 3;  // neighbours, mostly in the same line
+        if (before(u)) {
+          lo = u + 1;
+          for (int k = 0; k < kSteps && lo < hi; ++k) {
+            if (!before(lo)) { hi = lo; break; }
+            ++lo;
+          }
+        } else {
+          hi = u;
+          for (int k = 0; k < kSteps && lo < hi; ++k) {
+            if (before(hi - 1)) { lo = hi; break; }
+            --hi;
+          }
+        }
+      }
+    }
+  }
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    int decided = -1;
-    if constexpr (requires { pred.Decide(node->hints[mid]); }) {
-      decided = pred.Decide(node->hints[mid]);
-    }
-    if (decided < 0) decided = pred(node->keys[mid]) ? 1 : 0;
-    if (decided) lo = mid + 1; else hi = mid;
+    if (before(mid)) lo = mid + 1; else hi = mid;
   }
   const uint32_t child = lo - 1;
   if (bounds != nullptr) {  // deeper levels give tighter bounds
     if (child + 1 < node->n) bounds->has_hi = true, bounds->hi = node->hints[child + 1];
-    if (h == 1) bounds->lo = node->hints[child];
+    bounds->lo = node->hints[child], bounds->has_lo = true;
   }
+  (void)h;
   return child;
 }
 
 RANKD_BTREE_TMPL
 template <typename Pred>
 const typename RANKD_BTREE::LeafNode* RANKD_BTREE::DescendByPred(Pred& pred, uint64_t* before,
-                                                               LeafBounds* bounds) const {
+                                                               LeafBounds* bounds,
+                                                               uint64_t* leaf_size) const {
   void* p = root_;
   PrefetchNode(p, height_);
+  uint64_t total = size_;
   for (int h = height_; h > 0; --h) {
     const InnerNode* node = AsInner(p);
-    p = node->children[DescendStep(node, h, pred, before, bounds)];
+    p = node->children[DescendStep(node, h, pred, before, &total, bounds)];
   }
+  if (leaf_size != nullptr) *leaf_size = total;
   return AsLeaf(p);
 }
 
@@ -136,10 +194,8 @@ template <typename Pred>
 int RANKD_BTREE::Guess(const Pred& pred, const LeafBounds& bounds, uint32_t n) const {
   if constexpr (std::is_floating_point_v<Hint> && requires { Hint(pred.Target()); }) {
     // lo is the leaf's first hint (set at height 1), hi the next leaf's.
-    if (height_ == 0 || !bounds.has_hi || !(bounds.lo < bounds.hi)) return -1;
-    const double f = (static_cast<double>(pred.Target()) - bounds.lo) / (bounds.hi - bounds.lo);
-    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
-    return static_cast<int>(f * n + 0.5);
+    if (height_ == 0 || !bounds.has_hi) return -1;
+    return SlotGuess(static_cast<double>(pred.Target()), bounds.lo, bounds.hi, n);
   } else {
     (void)pred, (void)bounds, (void)n;
     return -1;
@@ -213,18 +269,45 @@ template <typename Pred>
 uint64_t RANKD_BTREE::RankOfPresent(Pred pred, V v) const {
   assert(root_ != nullptr);
   uint64_t before = 0;
-  const LeafNode* leaf = DescendByPred(pred, &before);
-  const uint32_t i = IndexIn(leaf, v);
-  if (i < leaf->n) return before + i;
+  LeafBounds bounds{};
+  uint64_t n64 = 0;
+  const LeafNode* leaf = DescendByPred(pred, &before, &bounds, &n64);
+  const uint32_t n = static_cast<uint32_t>(n64);
+  assert(n == leaf->n);
+  const uint32_t i = IndexByCode(leaf, n, v, pred, Guess(pred, bounds, n));
+  if (i < n) return before + i;
   // v separates this leaf from the next one: the descent stopped before it.
   assert(leaf->next != nullptr && leaf->next->vals[0] == v);
   return before + leaf->n;
 }
 
 RANKD_BTREE_TMPL
-uint32_t RANKD_BTREE::IndexIn(const LeafNode* leaf, V v) {
-  const uint32_t n = leaf->n;
-  uint32_t i = 0;
+template <typename Pred>
+uint32_t RANKD_BTREE::IndexByCode(const LeafNode* leaf, uint32_t n, V v, const Pred& pred,
+                                  int guess) {
+  if constexpr (kCodes && requires { double(pred.Target()); }) {
+    if (guess >= 0) {
+      // The guessed slot's line of vals first: no read of the codes' lines
+      // when v is there.
+      const uint32_t g = static_cast<uint32_t>(guess);
+      const uint32_t skip = (reinterpret_cast<uintptr_t>(&leaf->vals[g]) & 63) / sizeof(V);
+      const uint32_t from = g - std::min(g, skip);
+      const uint32_t to = std::min<uint32_t>(n, g - skip + 64 / sizeof(V));
+      const uint32_t i = IndexIn(leaf, v, from, to);
+      if (i < to) return i;
+    }
+    uint32_t lo, hi;
+    CodeRun(leaf, n, static_cast<double>(pred.Target()), &lo, &hi);
+    const uint32_t i = IndexIn(leaf, v, lo, hi);
+    if (i < hi) return i;
+  }
+  return IndexIn(leaf, v, 0, n);
+}
+
+RANKD_BTREE_TMPL
+uint32_t RANKD_BTREE::IndexIn(const LeafNode* leaf, V v, uint32_t from, uint32_t to) {
+  const uint32_t n = to;
+  uint32_t i = from;
 #ifdef __SSE2__
   if constexpr (std::is_integral_v<V> && sizeof(V) == 4) {
     // 8 handles per step: two 4-lane compares, one mask (a leaf of ~100

@@ -39,8 +39,8 @@ RANKD_BTREE_TMPL
 template <typename PredA, typename PredB>
 void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Relocation* r) const {
   assert(root_ != nullptr);
-  LeafBounds bounds_b{};
-  uint64_t before_a = 0, before_b = 0;
+  LeafBounds bounds_a{}, bounds_b{};
+  uint64_t before_a = 0, before_b = 0, total_a = size_, total_b = size_;
   void* a = root_;
   void* b = root_;
   PrefetchNode(root_, height_);
@@ -48,12 +48,13 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
   for (int h = height_; h > 0; --h, ++d) {
     InnerNode* na = AsInner(a);
     InnerNode* nb = AsInner(b);
-    const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, nullptr);
+    const uint32_t ia = DescendStep(na, h, at_or_before, &before_a, &total_a, &bounds_a);
     const uint32_t ib = ChildByPred(nb, h, pred, &bounds_b);
     if (na == nb && ib == ia) {
       before_b = before_a;  // one path still: its child is loading, its sum is done
+      total_b = total_a;
     } else {
-      EnterChild(nb, ib, h, &before_b);
+      EnterChild(nb, ib, h, pred, &before_b, &total_b);
     }
     r->from_path_[d] = {na, ia};
     r->to_path_[d] = {nb, ib};
@@ -62,7 +63,9 @@ void RANKD_BTREE::LocateAndPartition(PredA at_or_before, V v, PredB pred, Reloca
   }
   r->depth_ = d;
   r->from_leaf_ = AsLeaf(a);
-  r->from_pos_ = IndexIn(r->from_leaf_, v);
+  const uint32_t n_a = static_cast<uint32_t>(total_a);  // the leaf's n, from its parent
+  assert(n_a == r->from_leaf_->n);
+  r->from_pos_ = IndexByCode(r->from_leaf_, n_a, v, at_or_before, Guess(at_or_before, bounds_a, n_a));
   assert(r->from_pos_ < r->from_leaf_->n);
   r->from = before_a + r->from_pos_;
   LeafNode* leaf_b = AsLeaf(b);
@@ -78,6 +81,7 @@ uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
   PathStep path[kMaxHeight];
   int depth = 0;
   uint64_t before = 0;
+  uint64_t total = size_;  // of the subtree at p, before this insertion
   LeafBounds bounds{};
   void* p = root_;
   PrefetchNode(p, height_);
@@ -89,8 +93,12 @@ uint64_t RANKD_BTREE::InsertWhere(Pred pred, V v) {
       i = ChildByPred(node, h, pred, &bounds);
     }
     p = node->children[i];
-    PrefetchNode(p, h - 1);
-    for (uint32_t j = 0; j < i; ++j) before += node->counts[j];
+    if (h == 1) {
+      PrefetchLeafFor(node, i, pred);
+    } else {
+      PrefetchNode(p, h - 1);
+    }
+    AddBefore(node, i, &before, &total);  // node's counts, MakeRoom's split included
     node->counts[i]++;
     path[depth++] = {node, i};
   }
