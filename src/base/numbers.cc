@@ -45,6 +45,18 @@ bool ParseInt64(std::string_view s, int64_t* out) {
     *out = 0;
     return true;
   }
+  if (s.size() <= 18 && s[0] >= '1' && s[0] <= '9') {
+    // Up to 18 digits fit without an overflow check (the usual ranks,
+    // counts and indexes: one or two digits).
+    uint64_t v = 0;
+    for (char ch : s) {
+      const unsigned d = static_cast<unsigned char>(ch) - unsigned{'0'};
+      if (d > 9) return false;
+      v = v * 10 + d;
+    }
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
   size_t i = 0;
   bool negative = false;
   if (s[0] == '-') {

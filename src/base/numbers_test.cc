@@ -2,6 +2,7 @@
 
 #include "base/numbers.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -71,6 +72,21 @@ TEST(NumbersTest, ParseInt64IsStrict) {
   for (const char* bad : {"", "-", "-0", "+1", "01", " 1", "1 ", "9223372036854775808", "1a"}) {
     EXPECT_FALSE(ParseInt64(bad, &v)) << bad;
   }
+  // Around the short path's 18 digits, with a stray byte anywhere.
+  std::mt19937_64 rng(34);
+  for (int i = 0; i < 200000; i++) {
+    std::string text(1 + rng() % 20, '0');
+    for (char& ch : text) ch = static_cast<char>('0' + rng() % 10);
+    if (rng() % 4 == 0) text[rng() % text.size()] = static_cast<char>(rng());
+    int64_t want = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), want);
+    const bool ok = ec == std::errc() && end == text.data() + text.size() &&
+                    (text.size() == 1 || text[0] != '0') && text.substr(0, 2) != "-0";
+    ASSERT_EQ(ParseInt64(text, &v), ok) << text;
+    if (ok) ASSERT_EQ(v, want) << text;
+  }
+  EXPECT_TRUE(ParseInt64(std::string(18, '9'), &v) && v == 999999999999999999);
+  EXPECT_FALSE(ParseInt64(std::string_view("1\0", 2), &v));
 }
 
 TEST(NumbersTest, ParseDoubleFollowsRedisString2d) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 #include "base/numbers.h"
 #include "db/database.h"
@@ -134,11 +135,26 @@ void ReplyRankRange(ReplyBuilder& r, const SortedSet& z, uint64_t first, uint64_
   ReplyListHeader(r, count, shape);
   if (count == 0) return;
   ReplyBatch batch(r);  // one append per few dozen elements
-  z.ForEachInRankRange(first, first + count - 1, reverse, [&](std::string_view m, double s) {
-    if (shape == ListShape::kPairs) batch.ArrayHeader(2);
-    batch.Bulk(m);
-    if (shape != ListShape::kMembers) batch.Double(s);
+  const uint64_t last = first + count - 1;
+  if (shape == ListShape::kMembers) {
+    z.ForEachInRankRange(first, last, reverse, [&](std::string_view m, double) { batch.Bulk(m); });
+    return;
+  }
+  // Elements are gathered a screenful at a time and written in one loop
+  // (no call per element for the usual short member and integral score).
+  // The views point into the set's own storage, which nothing changes
+  // during the reply. The buffer is left uninitialized (each slot is made
+  // when filled): zeroing it cost as much as the calls it saves.
+  const bool pairs = shape == ListShape::kPairs;
+  constexpr size_t kChunk = 16;
+  alignas(ScoredView) unsigned char storage[kChunk * sizeof(ScoredView)];
+  ScoredView* const items = reinterpret_cast<ScoredView*>(storage);
+  size_t n = 0;
+  z.ForEachInRankRange(first, last, reverse, [&](std::string_view m, double s) {
+    new (&items[n++]) ScoredView{m, s};
+    if (n == kChunk) batch.ScoredMembers(items, n, pairs), n = 0;
   });
+  batch.ScoredMembers(items, n, pairs);
 }
 
 std::pair<uint64_t, uint64_t> ScoreRankBounds(const SortedSet& z, const ScoreRange& r) {

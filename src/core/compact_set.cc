@@ -140,7 +140,10 @@ CompactSet::Entry CompactSet::Decode(size_t offset) const {
   return e;
 }
 
-size_t CompactSet::EntrySize(size_t offset) const {
+// Inline: a walk to a rank calls it for every entry before the rank (90 of
+// them for the top ten of a 100-member set, read backwards), and as a call
+// it cost three times its own instructions.
+[[gnu::always_inline]] inline size_t CompactSet::EntrySize(size_t offset) const {
   const uint8_t* p = reinterpret_cast<const uint8_t*>(data() + offset);
   const uint8_t tag = p[0];
   const size_t head = tag < kSmallIntEnd ? 1 : tag == kRawDouble ? 9 : 2 + (tag - kSmallIntEnd);

@@ -172,7 +172,8 @@ class SortedSet {
 
   // Visits elements with ranks [start, stop] (inclusive, ascending ranks,
   // REQUIRES: start <= stop < size()) in ascending order, or descending
-  // (stop down to start) if `reverse`. O(log n + count).
+  // (stop down to start) if `reverse`. O(log n + count). The member views
+  // point into the set's own storage: valid until the set next changes.
   void ForEachInRankRange(uint64_t start, uint64_t stop, bool reverse, Visitor fn) const;
 
   // The element at ascending rank `rank`. REQUIRES: rank < size(). O(log n).

@@ -6,6 +6,7 @@
 #include "net/reply.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include "base/decimal.h"
@@ -21,7 +22,7 @@ constexpr size_t kMaxHeader = 24;
 constexpr size_t kSmallBulk = 64;
 
 // `type` then the integer and CRLF: a header ("*3", "$5") or an integer reply.
-char* PutHeader(char* p, char type, uint64_t n) {
+inline char* PutHeader(char* p, char type, uint64_t n) {
   if (n < 10) {  // most headers: "$7", "*2"
     p[0] = type;
     p[1] = static_cast<char>('0' + n);
@@ -53,44 +54,99 @@ char* PutBytes(char* p, std::string_view s) {
   return p;
 }
 
-// RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n". Writes at most kMaxDoubleReply bytes.
-// An integral score (most leaderboard scores) is written in place, its
-// length known from its digit count; others are formatted, then framed.
-constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
-char* PutDouble(char* p, double d, bool resp3) {
-  int64_t i;
-  if (DoubleAsInteger(d, &i)) {
-    // The text (at most 18 bytes: 17 digits and a sign) is written
-    // backwards into `num`, so its length is known without counting
-    // digits, then copied as a fixed 20 bytes.
-    char num[40];
-    char* const end = num + 20;
-    char* q = WriteDecimalBackward(end, i < 0 ? 0 - static_cast<uint64_t>(i)
-                                              : static_cast<uint64_t>(i));
-    if (i < 0) *--q = '-';
-    const size_t len = static_cast<size_t>(end - q);
-    if (resp3) {
-      *p++ = ',';
-    } else {
-      p[0] = '$';
-      if (len < 10) {
-        p[1] = static_cast<char>('0' + len);
-        p += 2;
-      } else {
-        p[1] = '1';
-        p[2] = static_cast<char>('0' + len - 10);
-        p += 3;
-      }
-      p[0] = '\r';
-      p[1] = '\n';
-      p += 2;
+// "$<n>\r\n" for n <= 32, each padded to 8 bytes: a short bulk's header is
+// one load and one store.
+struct ShortHeads {
+  char text[33][8];
+  constexpr ShortHeads() : text() {
+    for (int n = 0; n <= 32; n++) {
+      int k = 0;
+      text[n][k++] = '$';
+      if (n >= 10) text[n][k++] = static_cast<char>('0' + n / 10);
+      text[n][k++] = static_cast<char>('0' + n % 10);
+      text[n][k++] = '\r';
+      text[n][k++] = '\n';
     }
-    std::memcpy(p, q, 20);
-    p += len;
-    p[0] = '\r';
-    p[1] = '\n';
-    return p + 2;
   }
+};
+constexpr ShortHeads kShortHeads;
+constexpr size_t kMaxShort = 32;
+
+// Writes "$<n>\r\n" for n <= kMaxShort (8 bytes of room); returns its end.
+inline char* PutShortHead(char* p, size_t n) {
+  std::memcpy(p, kShortHeads.text[n], 8);
+  return p + 4 + (n >= 10);
+}
+
+// Copies n <= kMaxShort bytes with at most two (overlapping) moves of a
+// fixed size instead of a call to memcpy: members are short.
+inline void CopyShort(char* dst, const char* src, size_t n) {
+  if (n >= 16) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
+// A bulk string of at most kMaxShort bytes: writes at most 8 + s.size() + 2.
+inline char* PutShortBulk(char* p, std::string_view s) {
+  p = PutShortHead(p, s.size());
+  CopyShort(p, s.data(), s.size());
+  p += s.size();
+  p[0] = '\r';
+  p[1] = '\n';
+  return p + 2;
+}
+
+// "$<len>\r\n<s>\r\n": writes at most kMaxHeader + s.size() + 2 bytes.
+inline char* PutBulk(char* p, std::string_view s) {
+  if (s.size() <= kMaxShort) return PutShortBulk(p, s);
+  return PutBytes(PutHeader(p, '$', s.size()), s);
+}
+
+// True when d is integral, below 10^16 in magnitude and not -0: "%.17g"
+// prints it as its integer text (-0 keeps its sign), which it stores in *i.
+[[gnu::always_inline]] inline bool SmallIntegral(double d, int64_t* i) {
+  constexpr double kLimit = static_cast<double>(SmallDecimal::kLimit);
+  if (!(d > -kLimit && d < kLimit)) return false;
+  *i = static_cast<int64_t>(d);
+  return static_cast<double>(*i) == d && (*i != 0 || !std::signbit(d));
+}
+
+// A double reply of a SmallIntegral value: RESP3 ",<i>\r\n", RESP2
+// "$<len>\r\n<i>\r\n", made in registers (base/decimal.h) so that the length
+// is known before anything is stored. Writes at most 5 + 1 + 16 + 8 bytes.
+[[gnu::always_inline]] inline char* PutIntegralDouble(char* p, int64_t i, bool resp3) {
+  const SmallDecimal text(i < 0 ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i));
+  if (resp3) {
+    *p++ = ',';
+  } else {
+    p = PutShortHead(p, static_cast<size_t>(text.len) + (i < 0));  // at most 17
+  }
+  *p = '-';
+  p += i < 0;
+  p = text.Store(p);
+  p[0] = '\r';
+  p[1] = '\n';
+  return p + 2;
+}
+
+// RESP3 ",d\r\n"; RESP2 "$len\r\nd\r\n". Writes at most kMaxDoubleReply bytes.
+constexpr size_t kMaxDoubleReply = kMaxHeader + kMaxDoubleChars + 2;
+static_assert(kMaxDoubleReply >= 5 + 1 + 16 + 8, "PutIntegralDouble's stores");
+
+// PutDouble's general path (fractions, infinities, -0, |d| >= 10^16): out of
+// line, so that callers of the integral path keep no registers for it.
+[[gnu::noinline]] char* PutFormattedDouble(char* p, double d, bool resp3) {
   char num[kMaxDoubleChars];
   const std::string_view text(num, FormatDoubleTo(num, d) - num);
   if (resp3) {
@@ -99,6 +155,12 @@ char* PutDouble(char* p, double d, bool resp3) {
     p = PutHeader(p, '$', static_cast<uint64_t>(text.size()));
   }
   return PutBytes(p, text);
+}
+
+inline char* PutDouble(char* p, double d, bool resp3) {
+  int64_t i;
+  if (SmallIntegral(d, &i)) return PutIntegralDouble(p, i, resp3);
+  return PutFormattedDouble(p, d, resp3);
 }
 constexpr size_t kShortReply = 29;  // SimpleString's one-append size
 
@@ -161,7 +223,7 @@ void ReplyBuilder::Bulk(std::string_view s) {
   if (overflowed_) return;
   if (s.size() <= kSmallBulk) {
     char tmp[kMaxHeader + kSmallBulk + 2];
-    buf_.append(tmp, PutBytes(PutHeader(tmp, '$', s.size()), s) - tmp);
+    buf_.append(tmp, PutBulk(tmp, s) - tmp);
     return CheckLimit();
   }
   Header('$', s.size());
@@ -225,15 +287,41 @@ void ReplyBuilder::FinishSet(size_t token, size_t n) {
 void ReplyBatch::ArrayHeader(size_t n) { len_ = PutHeader(Room(kMaxHeader), '*', n) - buf_; }
 
 void ReplyBatch::Bulk(std::string_view s) {
+  if (s.size() > kMaxShort || len_ + 8 + kMaxShort + 2 > kSize) return BulkSlow(s);
+  len_ = PutShortBulk(buf_ + len_, s) - buf_;
+}
+
+void ReplyBatch::BulkSlow(std::string_view s) {
   if (s.size() > kMaxItem) {
     Flush();
     return r_.Bulk(s);
   }
-  len_ = PutBytes(PutHeader(Room(kMaxHeader + kMaxItem + 2), '$', s.size()), s) - buf_;
+  len_ = PutBulk(Room(kMaxHeader + kMaxItem + 2), s) - buf_;
 }
 
-void ReplyBatch::Double(double d) {
-  len_ = PutDouble(Room(kMaxDoubleReply), d, r_.resp3()) - buf_;
+void ReplyBatch::Double(double d) { len_ = PutDouble(Room(kMaxDoubleReply), d, resp3_) - buf_; }
+
+void ReplyBatch::ScoredMembers(const ScoredView* items, size_t n, bool pair) {
+  constexpr size_t kMost = 4 + 8 + kMaxShort + 2 + kMaxDoubleReply;
+  for (const ScoredView* it = items; it != items + n; ++it) {
+    int64_t i;
+    if (it->member.size() > kMaxShort || len_ + kMost > kSize || !SmallIntegral(it->score, &i)) {
+      ScoredMemberSlow(it->member, it->score, pair);
+      continue;
+    }
+    char* p = buf_ + len_;
+    if (pair) {
+      std::memcpy(p, "*2\r\n", 4);
+      p += 4;
+    }
+    len_ = PutIntegralDouble(PutShortBulk(p, it->member), i, resp3_) - buf_;
+  }
+}
+
+void ReplyBatch::ScoredMemberSlow(std::string_view member, double score, bool pair) {
+  if (pair) ArrayHeader(2);
+  Bulk(member);
+  Double(score);
 }
 
 void ReplyBatch::Flush() {

@@ -117,9 +117,15 @@ class ReplyBuilder {
 // append per couple of kilobytes instead of one per element. The bytes are
 // exactly those of the builder's own methods. Nothing else may write to the
 // builder while a batch is open.
+// One element of a range reply: a member and its score.
+struct ScoredView {
+  std::string_view member;
+  double score;
+};
+
 class ReplyBatch {
  public:
-  explicit ReplyBatch(ReplyBuilder& r) : r_(r) {}
+  explicit ReplyBatch(ReplyBuilder& r) : r_(r), resp3_(r.resp3()) {}
   ~ReplyBatch() { Flush(); }
   ReplyBatch(const ReplyBatch&) = delete;
   ReplyBatch& operator=(const ReplyBatch&) = delete;
@@ -127,6 +133,16 @@ class ReplyBatch {
   void ArrayHeader(size_t n);   // as ReplyBuilder::ArrayHeader
   void Bulk(std::string_view s);  // as ReplyBuilder::Bulk
   void Double(double d);        // as ReplyBuilder::Double
+  // ArrayHeader(2) if `pair`, Bulk(member), Double(score): one element of a
+  // range reply WITHSCORES.
+  void ScoredMember(std::string_view member, double score, bool pair) {
+    const ScoredView item{member, score};
+    ScoredMembers(&item, 1, pair);
+  }
+  // ScoredMember for each of items[0, n), in one call: a short member with
+  // an integral score (the usual leaderboard row) is written in the loop,
+  // without any call.
+  void ScoredMembers(const ScoredView* items, size_t n, bool pair);
   void Flush();
 
  private:
@@ -136,7 +152,13 @@ class ReplyBatch {
     if (len_ + n > kSize) Flush();
     return buf_ + len_;
   }
+  // The paths of Bulk and ScoredMembers that call out (long members, a full
+  // buffer, scores that need formatting), kept apart so that the common
+  // path saves no registers.
+  void BulkSlow(std::string_view s);
+  void ScoredMemberSlow(std::string_view member, double score, bool pair);
   ReplyBuilder& r_;
+  const bool resp3_;  // the builder's protocol does not change during a batch
   size_t len_ = 0;
   char buf_[kSize];
 };

@@ -192,11 +192,55 @@ TEST(ReplyBuilderTest, IntegralDoublesMatchPrintf) {
       ReplyBatch b2(r2), b3(r3);
       b2.Double(d);
       b3.Double(d);
+      b2.ScoredMember("m", d, false);
+      b3.ScoredMember("m", d, false);
     }
     const std::string want2 = "$" + std::to_string(t.size()) + "\r\n" + t + "\r\n";
-    EXPECT_EQ(r2.buffer(), want2 + want2) << d;
-    EXPECT_EQ(r3.buffer(), "," + t + "\r\n," + t + "\r\n") << d;
+    EXPECT_EQ(r2.buffer(), want2 + want2 + "$1\r\nm\r\n" + want2) << d;
+    EXPECT_EQ(r3.buffer(), "," + t + "\r\n," + t + "\r\n$1\r\nm\r\n," + t + "\r\n") << d;
   }
+}
+
+// ScoredMember writes exactly what ArrayHeader(2) (pairs), Bulk and Double
+// write one by one: members of every length up to and past the batch's
+// in-place limit (128), scores of every formatting path.
+TEST(ReplyBuilderTest, ScoredMemberMatchesBulkThenDouble) {
+  const double scores[] = {0, -0.0, 1, -1, 1.5, 0.1, 1e20, -1e20, INFINITY, -INFINITY,
+                           3.0000000000000004, 9007199254740992.0, 9007199254740994.0,
+                           9999999999999998.0, 1e16, -1e16, 1e16 + 2, 99999999999999984.0,
+                           1e17, 123456789, -12345678, 99999999, 100000000, 5e-324};
+  std::mt19937_64 rng(34);
+  for (int version : {2, 3}) {
+    for (size_t len = 0; len <= 140; len++) {
+      std::string member(len, ' ');
+      for (char& c : member) c = static_cast<char>(rng());
+      for (double score : scores) {
+        for (bool pair : {false, true}) {
+          ReplyBuilder want(version), got(version);
+          if (pair) want.ArrayHeader(2);
+          want.Bulk(member);
+          want.Double(score);
+          {
+            ReplyBatch batch(got);
+            batch.ScoredMember(member, score, pair);
+          }
+          ASSERT_EQ(got.buffer(), want.buffer()) << version << " " << len << " " << score;
+        }
+      }
+    }
+  }
+  // Many in one batch: crossing the batch's flushes keeps the order.
+  ReplyBuilder want(2), got(2);
+  {
+    ReplyBatch batch(got);
+    for (int i = 0; i < 500; i++) {
+      const std::string m = "m:" + std::to_string(i * 7919);
+      want.Bulk(m);
+      want.Double(i * 3.25);
+      batch.ScoredMember(m, i * 3.25, false);
+    }
+  }
+  EXPECT_EQ(got.buffer(), want.buffer());
 }
 
 TEST(ReplyBuilderTest, BatchPastTheLimitIsDropped) {

@@ -79,18 +79,36 @@ uint64_t FoldAscii8(uint64_t x) {
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   // ASCII folding, as tolower() in the "C" locale the server runs in, without
   // a library call per byte (every option word of every command comes here):
-  // eight bytes at a time, then the tail.
-  if (a.size() != b.size()) return false;
-  size_t i = 0;
-  for (; i + 8 <= a.size(); i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (FoldAscii8(x) != FoldAscii8(y)) return false;
+  // eight bytes at a time, the last eight overlapping the ones before
+  // ("WITHSCORES": two words); four to seven bytes as two overlapping
+  // four-byte halves in one word.
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  auto load8 = [](const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (FoldAscii8(load8(x + i)) != FoldAscii8(load8(y + i))) return false;
+    }
+    return FoldAscii8(load8(x + n - 8)) == FoldAscii8(load8(y + n - 8));
+  }
+  if (n >= 4) {
+    auto halves = [n](const char* p) {
+      uint32_t lo, hi;
+      std::memcpy(&lo, p, 4);
+      std::memcpy(&hi, p + n - 4, 4);
+      return lo | (uint64_t{hi} << 32);
+    };
+    return FoldAscii8(halves(x)) == FoldAscii8(halves(y));
   }
   auto fold = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; };
-  for (; i < a.size(); i++) {
-    if (fold(a[i]) != fold(b[i])) return false;
+  for (size_t i = 0; i < n; i++) {
+    if (fold(x[i]) != fold(y[i])) return false;
   }
   return true;
 }

@@ -10,10 +10,11 @@
 namespace rankd {
 namespace {
 
-// EqualsIgnoreCase folds eight bytes at a time: every byte value, in every
-// position of the word and of the tail, against tolower() in the "C" locale.
+// EqualsIgnoreCase folds eight bytes at a time (the last eight overlapping),
+// four to seven as two overlapping halves: every byte value, in every
+// position of every length class, against tolower() in the "C" locale.
 TEST(CommandTest, EqualsIgnoreCaseMatchesTolowerOnEveryByte) {
-  for (size_t len : {1u, 7u, 8u, 9u, 16u, 19u}) {
+  for (size_t len : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 10u, 15u, 16u, 17u, 19u}) {
     for (size_t pos = 0; pos < len; pos++) {
       for (int x = 0; x < 256; x++) {
         for (int y = 0; y < 256; y++) {
