@@ -46,15 +46,8 @@
 // its free space to a sibling, which keeps leaves ~80% full instead of the
 // ~69% of plain splitting; with slot codes, two full neighbours then split
 // into three leaves instead of one into two); erasure refills minimum-size
-// nodes on the way
-// down by borrowing from or merging with a sibling.
-//
-// Key changes (a score update) do not erase and re-insert: LocateAndPartition
-// descends to the old and the new place together and keeps both paths, and
-// Move shifts the value inside its leaf or carries it from leaf A to leaf B,
-// fixing counts below the node where the paths part and separators where a
-// first value changes. Only when A would drop below kLeafMin or B is full
-// does the caller fall back to EraseAt + InsertAt (see counted_btree_move.h).
+// nodes on the way down by borrowing from or merging with a sibling. Key
+// changes (a score update) move a value instead: core/counted_btree_move.h.
 //
 // Hints: if Less has `H HintOf(Value)`, inner nodes cache that for every
 // separator (a copy of the data the comparator would fetch first, e.g. the
@@ -64,26 +57,8 @@
 // miss. Without HintOf, a 1-byte placeholder is stored and never read.
 // REQUIRES: callers that change a value's hint in place call RefreshHint.
 //
-// Groups (issue 7, dense ranks): if Less has `bool SameGroup(Value, Value)`
-// (in rankd: "the two records have equal scores"), the tree also keeps a
-// second per-child summary beside counts[]: the number of *group heads* in
-// each subtree, where a value is a head if it is the first value of the
-// whole tree or its predecessor is not in its group. The number of distinct
-// groups among ranks [0, k) is then the number of heads before k, a plain
-// sum down one path like a rank, and the k-th distinct group starts at the
-// k-th head (SelectGroup). This is the composable distinct count
-//   distinct(A+B) = distinct(A) + distinct(B) - [last(A) same as first(B)]
-// with the junction term folded into B's first head bit once, at insertion,
-// so that queries never read a record at a junction. Leaves keep one bit per
-// slot (a 64-bit word, so kLeafCap <= 64); inner nodes one uint64_t per
-// child. Mutations read the two neighbours of the value inserted or erased
-// (both are in the leaf chain) and may flip the successor's bit, which costs
-// one extra positional descent when the successor is in the next leaf.
-// Without SameGroup both arrays are empty types and plain sets pay nothing:
-// node layouts and capacities are exactly as above.
-// REQUIRES (groups): SameGroup is an equivalence whose classes are
-// contiguous in the order, and a value's group never changes while it is
-// in the tree (RefreshHint must not be used to change it).
+// Groups (issue 7, dense ranks): if Less has `bool SameGroup(Value, Value)`,
+// the tree also counts group heads per subtree; see core/counted_btree_groups.h.
 //
 // Slot codes (issue 34, scores in the leaves): if Less declares
 // `static constexpr bool kSlotCodes = true` and its hint is a double, each
@@ -155,10 +130,8 @@ class CountedBTree {
     [[no_unique_address]] std::conditional_t<kCodes, float, detail::Absent<2>> qscale;
     uint16_t n;
     uint8_t is_leaf;  // always 1; lets CheckInvariants detect type confusion
-    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n. Right
-    // after the header, so that a leaf search by a hint reads the header and
-    // the codes from the leaf's first two lines (512-byte leaves), then only
-    // the line of vals the codes point at (issue 34: lines per request).
+    // Codes only: codes[j] = CodeOf(this, HintOf(vals[j])) for j < n; next
+    // to the header, so a search reads lines 0-1, then one line of vals.
     [[no_unique_address]] std::conditional_t<kCodes, uint8_t[kLeafCap], detail::Absent<3>> codes;
     Value vals[kLeafCap];
   };
@@ -369,8 +342,7 @@ class CountedBTree {
   // value of the leaf has a hint >= lo (lo is the leaf's first hint; unset
   // at height 0) and every value after the leaf a hint >= hi (when has_hi;
   // absent for the last leaf).
-  // (Also the bounds of each inner node on the way down: lo is set at every
-  // level, has_lo once one is, so that ChildByPred can guess from them.)
+  // (Also each inner node's on the way down, has_lo once lo is set.)
   struct LeafBounds {
     bool has_hi;
     Hint lo, hi;
@@ -381,63 +353,34 @@ class CountedBTree {
   // its left neighbour), adding the sizes of the subtrees passed to *before.
   // REQUIRES: a non-empty tree.
   // With `bounds`, also records the leaf's bounds; with `leaf_size`, the
-  // leaf's value count as its parent knows it (the leaf's own n, read
-  // without touching the leaf's first line).
+  // leaf's value count as its parent knows it (without reading the leaf).
   template <typename Pred>
   const LeafNode* DescendByPred(Pred& pred, uint64_t* before, LeafBounds* bounds = nullptr,
                                 uint64_t* leaf_size = nullptr) const;
   // The child of `node` (at height h) that DescendByPred goes down to;
-  // with `bounds`, narrows them. With bounds for the node (not the root)
-  // and a pred with Target() on floating-point hints, the search starts at
-  // the child interpolated from them (SlotGuess) and steps to its
-  // neighbours, so it reads one or two lines of hints instead of a binary
-  // search's three to five; a binary search finishes when that is not
-  // enough.
+  // with `bounds`, narrows them (guessed from them first: counted_btree_search.h).
   template <typename Pred>
   static uint32_t ChildByPred(const InnerNode* node, int h, Pred& pred, LeafBounds* bounds);
   // Starts loading child i of `node` (at height h) for a search by `pred`
-  // (PrefetchNode, or PrefetchLeafFor at h == 1) and adds the counts before
-  // it to *before (AddBefore; *total: node's size in, child i's out).
+  // and adds the counts before it to *before (AddBefore).
   template <typename Pred>
   static void EnterChild(const InnerNode* node, uint32_t i, int h, const Pred& pred,
                          uint64_t* before, uint64_t* total);
-  // Adds the counts of node's children before i to *before, summing the
-  // shorter side: those before i, or (from the node's size *total) those
-  // from i on, so that a descent reads about half the lines of counts it
-  // would from the left. Sets *total to child i's count.
-  static void AddBefore(const InnerNode* node, uint32_t i, uint64_t* before, uint64_t* total) {
-    uint64_t s = 0;
-    if (2 * i <= node->n) {
-      for (uint32_t j = 0; j < i; ++j) s += node->counts[j];
-      *before += s;
-    } else {
-      for (uint32_t j = i; j < node->n; ++j) s += node->counts[j];
-      *before += *total - s;
-    }
-    *total = node->counts[i];
-  }
+  // Adds the counts of node's children before i to *before (summed from
+  // the nearer end, *total: node's size); sets *total to child i's count.
+  static void AddBefore(const InnerNode* node, uint32_t i, uint64_t* before, uint64_t* total);
   // Starts loading what a search by `pred` reads of leaf child i of `node`
-  // (at height 1): with slot codes and a pred with Target(), only the lines
-  // of the header and the codes and the line of vals where the target's
-  // slot is guessed (SlotGuess from the node's hints and count, as the
-  // search will guess it), 3 of a 512-byte leaf's 8; else every line.
+  // (at height 1): with slot codes, 3 of a 512-byte leaf's 8 lines.
   template <typename Pred>
   static void PrefetchLeafFor(const InnerNode* node, uint32_t i, const Pred& pred);
   // Where a value with hint `t` probably is among n values whose hints
-  // start at lo and stop before hi (interpolated: exact for evenly spread
-  // hints), or -1. Always < n.
-  static int SlotGuess(double t, double lo, double hi, uint32_t n) {
-    if (n == 0 || !(lo < hi)) return -1;
-    const double f = (t - lo) / (hi - lo);
-    if (!(f >= 0 && f <= 1)) return -1;  // also NaN from infinities
-    return std::min(static_cast<int>(f * n + 0.5), static_cast<int>(n) - 1);
-  }
+  // span [lo, hi) (interpolated), or -1. Always < n.
+  static int SlotGuess(double t, double lo, double hi, uint32_t n);
   // One level of DescendByPred: picks the child of `node` (at height h),
   // enters it (EnterChild) and returns its index.
   template <typename Pred>
   static uint32_t DescendStep(const InnerNode* node, int h, Pred& pred, uint64_t* before,
-                              uint64_t* total,
-                              LeafBounds* bounds);
+                              uint64_t* total, LeafBounds* bounds);
   // PartitionPoint inside one leaf, over vals[0, n).
   // `guess` (or -1): where the answer probably is, from Guess. With slot
   // codes and pred.Target(), the codes narrow the search first (no reads
@@ -482,14 +425,9 @@ class CountedBTree {
   static uint32_t IndexIn(const LeafNode* leaf, Value v) { return IndexIn(leaf, v, 0, leaf->n); }
   // The index of `v` among vals[from, to), or `to` if absent there.
   static uint32_t IndexIn(const LeafNode* leaf, Value v, uint32_t from, uint32_t to);
-  // IndexIn for a value whose hint is `pred.Target()` (with slot codes and
-  // such a pred): only the slots whose code equals the target's are
-  // compared (the value's own code is among them), so the scan reads the
-  // codes' lines and usually one line of vals instead of every line up to
-  // the value. Else (or if v is not there: it is not in this leaf) IndexIn.
-  // `guess` (or -1): the slot Guess expects v at; its line of vals is
-  // searched first (the line PrefetchLeafFor loaded). `n`: leaf->n, as the
-  // parent knows it (so that a hit there reads no other line of the leaf).
+  // IndexIn for a value whose hint is `pred.Target()`, by the slot codes,
+  // the line of vals at `guess` first (or -1); `n`: leaf->n as the parent
+  // knows it. Else IndexIn. See counted_btree_search.h.
   template <typename Pred>
   static uint32_t IndexByCode(const LeafNode* leaf, uint32_t n, Value v, const Pred& pred,
                               int guess);
@@ -559,3 +497,4 @@ class CountedBTree {
 #include "core/counted_btree_impl.h"       // IWYU pragma: export
 #include "core/counted_btree_move.h"       // IWYU pragma: export
 #include "core/counted_btree_rebalance.h"  // IWYU pragma: export
+#include "core/counted_btree_search.h"     // IWYU pragma: export

@@ -3,6 +3,28 @@
 // CountedBTree's distinct-value groups (kGroups trees: leaderboards' DENSE
 // ranks): which values head a group of equal ones, the per-node head counts
 // kept beside the element counts, and the O(log n) group rank and select.
+//
+// Groups (issue 7, dense ranks): if Less has `bool SameGroup(Value, Value)`
+// (in rankd: "the two records have equal scores"), the tree also keeps a
+// second per-child summary beside counts[]: the number of *group heads* in
+// each subtree, where a value is a head if it is the first value of the
+// whole tree or its predecessor is not in its group. The number of distinct
+// groups among ranks [0, k) is then the number of heads before k, a plain
+// sum down one path like a rank, and the k-th distinct group starts at the
+// k-th head (SelectGroup). This is the composable distinct count
+//   distinct(A+B) = distinct(A) + distinct(B) - [last(A) same as first(B)]
+// with the junction term folded into B's first head bit once, at insertion,
+// so that queries never read a record at a junction. Leaves keep one bit per
+// slot (a 64-bit word, so kLeafCap <= 64); inner nodes one uint64_t per
+// child. Mutations read the two neighbours of the value inserted or erased
+// (both are in the leaf chain) and may flip the successor's bit, which costs
+// one extra positional descent when the successor is in the next leaf.
+// Without SameGroup both arrays are empty types and plain sets pay nothing:
+// node layouts and capacities are exactly as core/counted_btree.h draws them.
+// REQUIRES (groups): SameGroup is an equivalence whose classes are
+// contiguous in the order, and a value's group never changes while it is
+// in the tree (RefreshHint must not be used to change it).
+//
 // Included only by core/counted_btree.h; see the design block there.
 
 #pragma once

@@ -1,5 +1,12 @@
 // Copyright 2026 The rankd Authors. SPDX-License-Identifier: Apache-2.0
 //
+// Key changes (a score update) do not erase and re-insert: LocateAndPartition
+// descends to the old and the new place together and keeps both paths, and
+// Move shifts the value inside its leaf or carries it from leaf A to leaf B,
+// fixing counts below the node where the paths part and separators where a
+// first value changes. Only when A would drop below kLeafMin or B is full
+// does the caller fall back to EraseAt + InsertAt (below).
+//
 // CountedBTree updates by search (issue 16). InsertWhere searches and
 // inserts in one descent. A changed key (a score update) is handled by
 // LocateAndPartition + Move:
