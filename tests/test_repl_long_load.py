@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from server_process import reference_redis, target_is_redis
 from test_replication import info_repl, link_up, wait_for
 
 KEYS = 30000
@@ -33,11 +34,29 @@ def log_of(proc):
         return f.read()
 
 
+PRIMARY_ARGS = ["--repl-diskless-sync-delay", "0", "--repl-timeout", str(REPL_TIMEOUT)]
+
+
 @pytest.mark.parametrize("diskless", ["yes", "no"])
 def test_link_survives_a_load_longer_than_repl_timeout(server_factory, diskless):
-    primary = server_factory(["--repl-diskless-sync", diskless,
-                              "--repl-diskless-sync-delay", "0",
-                              "--repl-timeout", str(REPL_TIMEOUT)])
+    primary = server_factory(["--repl-diskless-sync", diskless] + PRIMARY_ARGS)
+    check_long_load(server_factory, primary)
+
+
+@pytest.mark.skipif(target_is_redis(), reason="the redis-server primary case is rankd's")
+def test_link_survives_a_long_load_from_a_redis_server_primary(server_factory):
+    """The primary is redis-server: the payload is a Redis RDB, read by the other loader
+    (its progress now comes between keys and every 2 MB, inside one big key too), and the
+    primary counting the replica's newlines is Redis's own code."""
+    primary = reference_redis(["--repl-diskless-sync", "no"] + PRIMARY_ARGS)
+    primary.start()
+    try:
+        check_long_load(server_factory, primary)
+    finally:
+        primary.stop()
+
+
+def check_long_load(server_factory, primary):
     p = primary.client()
     fill(p)
     replica = server_factory(["--key-load-delay", str(LOAD_DELAY_US),

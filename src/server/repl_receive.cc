@@ -60,21 +60,36 @@ SnapshotReceiver::Result SnapshotReceiver::Feed(std::string_view in, size_t* use
     left_ -= static_cast<int64_t>(take);
     return left_ == 0 ? Finish(err) : Result::kMore;
   }
-  // The held-back tail and the new bytes, searched together for the mark.
+  // A mark that starts in the held-back tail ends within `in`'s first
+  // kMarkSize - 1 bytes: only that joint is searched in a copy; the rest of
+  // `in` is searched and written where it lies.
   const size_t held = tail_.size();
-  std::string seen = std::move(tail_);
-  seen.append(in);
-  tail_.clear();
-  const size_t at = seen.find(mark_);
+  std::string joint = tail_;
+  joint.append(in.substr(0, std::min(in.size(), kMarkSize - 1)));
+  size_t at = joint.find(mark_);
   if (at != std::string::npos) {
-    if (!Write(std::string_view(seen).substr(0, at), err)) return Result::kError;
+    if (!Write(std::string_view(joint).substr(0, at), err)) return Result::kError;
     *used = at + kMarkSize - held;  // the mark ends inside `in`
     return Finish(err);
   }
-  const size_t keep = std::min(seen.size(), kMarkSize - 1);
-  if (!Write(std::string_view(seen).substr(0, seen.size() - keep), err)) return Result::kError;
-  tail_ = seen.substr(seen.size() - keep);
+  at = in.find(mark_);
+  if (at != std::string_view::npos) {
+    if (!Write(tail_, err) || !Write(in.substr(0, at), err)) return Result::kError;
+    *used = at + kMarkSize;
+    return Finish(err);
+  }
+  // No mark yet: everything but the last kMarkSize - 1 bytes seen is payload.
   *used = in.size();
+  if (in.size() >= kMarkSize - 1) {
+    if (!Write(tail_, err) || !Write(in.substr(0, in.size() - (kMarkSize - 1)), err)) {
+      return Result::kError;
+    }
+    tail_.assign(in.substr(in.size() - (kMarkSize - 1)));
+    return Result::kMore;
+  }
+  const size_t keep = std::min(joint.size(), kMarkSize - 1);
+  if (!Write(std::string_view(joint).substr(0, joint.size() - keep), err)) return Result::kError;
+  tail_ = joint.substr(joint.size() - keep);
   return Result::kMore;
 }
 

@@ -69,7 +69,8 @@ TEST(SnapshotReceiverTest, MarkFramingFindsAMarkSplitAcrossPieces) {
   // The payload holds the mark's first 39 bytes: only the whole mark ends it.
   const std::string payload = "RANKD" + std::string(39, 'x') + "y" + std::string(200, 'q');
   const std::string wire = payload + kMark + "+PING\r\n";
-  for (size_t piece : {wire.size(), size_t{41}, size_t{40}, size_t{39}, size_t{3}, size_t{1}}) {
+  for (size_t piece : {wire.size(), size_t{100}, size_t{41}, size_t{40}, size_t{39}, size_t{7},
+                       size_t{3}, size_t{1}}) {
     SnapshotReceiver r;
     std::string err;
     const std::string path = TempPath();
